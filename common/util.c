@@ -1,0 +1,256 @@
+/* common/util.c — see util.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int ps_set_error(ps_error *err, ps_status code, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        err->code = code;
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int ps_buf_reserve(ps_buf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra + 1) {
+        if (cap > SIZE_MAX / 2)
+            return -1;
+        cap *= 2;
+    }
+    char *p = realloc(b->data, cap);
+    if (!p)
+        return -1;
+    b->data = p;
+    b->cap = cap;
+    return 0;
+}
+
+int ps_buf_append(ps_buf *b, const void *data, size_t n)
+{
+    if (ps_buf_reserve(b, n))
+        return -1;
+    if (n)
+        memcpy(b->data + b->len, data, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+int ps_buf_putc(ps_buf *b, char c)
+{
+    return ps_buf_append(b, &c, 1);
+}
+
+int ps_buf_printf(ps_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || ps_buf_reserve(b, (size_t)n))
+        return -1;
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+    return 0;
+}
+
+char *ps_buf_take(ps_buf *b, size_t *len)
+{
+    char *d = b->data;
+    if (len)
+        *len = b->len;
+    b->data = NULL;
+    b->len = b->cap = 0;
+    return d;
+}
+
+void ps_buf_free(ps_buf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+char *ps_read_file(const char *path, size_t max_bytes, size_t *len, ps_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ps_set_error(err, PS_ERR_IO, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        ps_set_error(err, PS_ERR_IO, "%s: is a directory", path);
+        return NULL;
+    }
+    if (max_bytes && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max_bytes) {
+        fclose(f);
+        ps_set_error(err, PS_ERR_TOO_LARGE, "%s: %lld bytes, larger than the limit of %zu bytes",
+                     path, (long long)st.st_size, max_bytes);
+        return NULL;
+    }
+    ps_buf b = {0};
+    size_t want = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size : 65536;
+    for (;;) {
+        if (ps_buf_reserve(&b, want)) {
+            fclose(f);
+            ps_buf_free(&b);
+            ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", path);
+            return NULL;
+        }
+        size_t n = fread(b.data + b.len, 1, b.cap - b.len - 1, f);
+        b.len += n;
+        b.data[b.len] = '\0';
+        if (max_bytes && b.len > max_bytes) {
+            fclose(f);
+            ps_buf_free(&b);
+            ps_set_error(err, PS_ERR_TOO_LARGE, "%s: larger than the limit of %zu bytes", path, max_bytes);
+            return NULL;
+        }
+        if (n == 0) {
+            if (ferror(f)) {
+                int e = errno;
+                fclose(f);
+                ps_buf_free(&b);
+                ps_set_error(err, PS_ERR_IO, "%s: %s", path, strerror(e));
+                return NULL;
+            }
+            break;
+        }
+        want = b.cap;
+    }
+    fclose(f);
+    if (!b.data) { /* empty file */
+        b.data = calloc(1, 1);
+        if (!b.data) {
+            ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", path);
+            return NULL;
+        }
+    }
+    if (len)
+        *len = b.len;
+    return b.data;
+}
+
+FILE *ps_atomic_open(const char *path, char *tmp_path, size_t cap, ps_error *err)
+{
+    int n = snprintf(tmp_path, cap, "%s.tmp.XXXXXX", path);
+    if (n < 0 || (size_t)n >= cap) {
+        ps_set_error(err, PS_ERR_USAGE, "%s: path too long", path);
+        return NULL;
+    }
+    int fd = mkstemp(tmp_path);
+    if (fd < 0) {
+        ps_set_error(err, PS_ERR_IO, "%s: cannot create a temporary file: %s", path, strerror(errno));
+        return NULL;
+    }
+    fchmod(fd, 0644);
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        close(fd);
+        unlink(tmp_path);
+        ps_set_error(err, PS_ERR_IO, "%s: %s", path, strerror(errno));
+    }
+    return f;
+}
+
+int ps_atomic_commit(FILE *f, const char *tmp_path, const char *path, ps_error *err)
+{
+    int bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
+    int e = errno;
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        unlink(tmp_path);
+        return ps_set_error(err, PS_ERR_IO, "%s: write failed: %s", path, strerror(e));
+    }
+    if (rename(tmp_path, path) != 0) {
+        e = errno;
+        unlink(tmp_path);
+        return ps_set_error(err, PS_ERR_IO, "%s: rename failed: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+void ps_atomic_abort(FILE *f, const char *tmp_path)
+{
+    if (f)
+        fclose(f);
+    unlink(tmp_path);
+}
+
+int ps_write_file_atomic(const char *path, const void *data, size_t len, ps_error *err)
+{
+    char tmp[PATH_MAX];
+    FILE *f = ps_atomic_open(path, tmp, sizeof tmp, err);
+    if (!f)
+        return -1;
+    if (len && fwrite(data, 1, len, f) != len) {
+        int e = errno;
+        ps_atomic_abort(f, tmp);
+        return ps_set_error(err, PS_ERR_IO, "%s: write failed: %s", path, strerror(e));
+    }
+    return ps_atomic_commit(f, tmp, path, err);
+}
+
+size_t ps_utf8_chars(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+static int lower(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+int ps_ascii_casecmp(const char *a, const char *b)
+{
+    while (*a && lower((unsigned char)*a) == lower((unsigned char)*b))
+        a++, b++;
+    return lower((unsigned char)*a) - lower((unsigned char)*b);
+}
+
+int ps_ascii_ncasecmp(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int d = lower((unsigned char)a[i]) - lower((unsigned char)b[i]);
+        if (d || !a[i])
+            return d;
+    }
+    return 0;
+}
+
+uint64_t ps_hash64(const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}

@@ -1,0 +1,729 @@
+/* extract/page.c — a page: decode, skip junk, parse with libxml2, remove what
+ * never holds content, and build the block tree (blocks, leaves, runs).
+ *
+ * One iterative pre-order walk over the DOM does the cleaning and the block
+ * tree at once; no recursion, so deeply nested junk cannot blow the stack. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/HTMLtree.h>
+#include <libxml/parser.h>
+
+#include "extract/page_internal.h"
+
+const char *const ps_default_block_tags[] = {"body", "section", "div", NULL};
+
+const char *ps_version(void)
+{
+    return PS_VERSION;
+}
+
+void ps_init(void)
+{
+    static int done;
+    if (!done) {
+        done = 1;
+        xmlInitParser();
+    }
+}
+
+/* ---- text helpers ------------------------------------------------------- */
+
+static int is_ws(const unsigned char *s, size_t i, size_t n, size_t *w)
+{
+    unsigned char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+        *w = 1;
+        return 1;
+    }
+    if (c == 0xC2 && i + 1 < n && s[i + 1] == 0xA0) { /* U+00A0 no-break space */
+        *w = 2;
+        return 1;
+    }
+    if (c == 0xE3 && i + 2 < n && s[i + 1] == 0x80 && s[i + 2] == 0x80) { /* U+3000 */
+        *w = 3;
+        return 1;
+    }
+    return 0;
+}
+
+size_t ps_collapse_ws(ps_buf *b, const char *str, size_t n, int *lead, int *trail)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t start = b->len, i = 0, w;
+    int pending = 0;
+    *lead = *trail = 0;
+    while (i < n && is_ws(s, i, n, &w)) {
+        *lead = 1;
+        i += w;
+    }
+    while (i < n) {
+        if (is_ws(s, i, n, &w)) {
+            pending = 1;
+            i += w;
+            continue;
+        }
+        if (pending) {
+            if (ps_buf_putc(b, ' '))
+                return 0;
+            pending = 0;
+        }
+        size_t j = i + 1;
+        while (j < n && s[j] > ' ' && s[j] != 0xC2 && s[j] != 0xE3)
+            j++;
+        if (ps_buf_append(b, s + i, j - i))
+            return 0;
+        i = j;
+    }
+    *trail = pending;
+    return b->len - start;
+}
+
+/* ---- junk before the markup --------------------------------------------- */
+
+/* Skip what stands before <!doctype or <html when it is not part of the page:
+ * only tags and white space (CleanEval's "<text id=...>" line), or plain
+ * header lines without markup. */
+static size_t junk_prefix(const char *s, size_t len)
+{
+    size_t lim = len < 65536 ? len : 65536;
+    size_t pos = (size_t)-1;
+    for (size_t i = 0; i + 5 < lim; i++) {
+        if (s[i] == '<' && (ps_ascii_ncasecmp(s + i + 1, "!doctype", 8) == 0 ||
+                            ps_ascii_ncasecmp(s + i + 1, "html", 4) == 0)) {
+            pos = i;
+            break;
+        }
+    }
+    if (pos == (size_t)-1 || pos == 0)
+        return 0;
+    int in_tag = 0, text = 0, tags = 0;
+    for (size_t i = 0; i < pos; i++) {
+        char c = s[i];
+        if (in_tag) {
+            if (c == '>')
+                in_tag = 0;
+        } else if (c == '<') {
+            in_tag = 1;
+            tags++;
+            if (ps_ascii_ncasecmp(s + i + 1, "body", 4) == 0 || ps_ascii_ncasecmp(s + i + 1, "p>", 2) == 0 ||
+                ps_ascii_ncasecmp(s + i + 1, "div", 3) == 0)
+                return 0; /* real content before <html>: keep everything */
+        } else if (!(c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
+            text = 1;
+        }
+    }
+    if (text && tags)
+        return 0;
+    if (text && pos > 4096)
+        return 0;
+    return pos;
+}
+
+/* Bytes that are not text: NUL and C0 controls other than white space. */
+static int looks_binary(const char *s, size_t len)
+{
+    size_t n = len < 4096 ? len : 4096, ctl = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != 0x1B)
+            ctl++;
+    }
+    return n >= 16 && ctl * 10 > n;
+}
+
+/* ---- the walk ----------------------------------------------------------- */
+
+typedef struct frame {
+    xmlNodePtr node;
+    int32_t block;    /* current block inside this element */
+    int32_t leaf;     /* leaf owning text directly inside, -1 if none yet */
+    int32_t owner;    /* frame index whose element owns text here */
+    uint8_t in_link;
+    uint8_t heading;
+} frame;
+
+typedef struct builder {
+    ps_page *pg;
+    const char *const *block_tags;
+    ps_buf runtext, strs;
+    size_t cap_blocks, cap_leaves, cap_runs;
+    uint32_t *block_path_off, *block_id_off, *block_class_off;
+    int pending_break;
+    int pending_space;
+    xmlNodePtr *to_remove;
+    size_t n_remove, cap_remove;
+} builder;
+
+static int is_block_tag(const builder *b, const char *name)
+{
+    for (const char *const *t = b->block_tags; *t; t++)
+        if (strcmp(*t, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* DOM path with 1-based indices among same-name element siblings. */
+static int append_path(ps_buf *out, xmlNodePtr node)
+{
+    xmlNodePtr chain[512];
+    size_t n = 0;
+    for (xmlNodePtr p = node; p && p->type == XML_ELEMENT_NODE && n < 512; p = p->parent)
+        chain[n++] = p;
+    for (size_t k = n; k-- > 0;) {
+        xmlNodePtr e = chain[k];
+        if (k != n - 1 && ps_buf_putc(out, '/'))
+            return -1;
+        if (ps_buf_append(out, e->name, strlen((const char *)e->name)))
+            return -1;
+        if (k == n - 1 || strcmp((const char *)e->name, "body") == 0)
+            continue; /* the root element and body are unique: no index */
+        unsigned idx = 1;
+        for (xmlNodePtr s = e->prev; s; s = s->prev)
+            if (s->type == XML_ELEMENT_NODE && strcmp((const char *)s->name, (const char *)e->name) == 0)
+                idx++;
+        if (ps_buf_printf(out, "[%u]", idx))
+            return -1;
+    }
+    return ps_buf_putc(out, '\0');
+}
+
+static int append_attr(ps_buf *out, xmlNodePtr node, const char *attr, uint32_t *off)
+{
+    *off = (uint32_t)out->len;
+    xmlChar *v = xmlGetProp(node, (const xmlChar *)attr);
+    int lead, trail, r = 0;
+    if (v) {
+        ps_collapse_ws(out, (const char *)v, strlen((const char *)v), &lead, &trail);
+        xmlFree(v);
+    }
+    r = ps_buf_putc(out, '\0');
+    return r;
+}
+
+static int new_block(builder *b, xmlNodePtr node, int32_t parent)
+{
+    ps_page *pg = b->pg;
+    size_t i = pg->n_blocks;
+    if (i >= b->cap_blocks) {
+        size_t nc = b->cap_blocks ? b->cap_blocks * 2 : 32;
+        ps_block *nb = realloc(pg->blocks, nc * sizeof *nb);
+        if (!nb)
+            return -1;
+        pg->blocks = nb;
+        xmlNodePtr *nn = realloc(pg->block_nodes, nc * sizeof *nn);
+        if (!nn)
+            return -1;
+        pg->block_nodes = nn;
+        uint32_t *a = realloc(b->block_path_off, nc * sizeof *a);
+        if (!a)
+            return -1;
+        b->block_path_off = a;
+        a = realloc(b->block_id_off, nc * sizeof *a);
+        if (!a)
+            return -1;
+        b->block_id_off = a;
+        a = realloc(b->block_class_off, nc * sizeof *a);
+        if (!a)
+            return -1;
+        b->block_class_off = a;
+        uint32_t *e = realloc(pg->block_end, nc * sizeof *e);
+        if (!e)
+            return -1;
+        pg->block_end = e;
+        b->cap_blocks = nc;
+    }
+    ps_block *bl = &pg->blocks[i];
+    memset(bl, 0, sizeof *bl);
+    bl->tag = (const char *)node->name;
+    bl->parent = parent;
+    bl->depth = parent < 0 ? 0 : pg->blocks[parent].depth + 1;
+    int d = 0;
+    for (xmlNodePtr p = node->parent; p && p->type == XML_ELEMENT_NODE; p = p->parent)
+        d++;
+    bl->dom_depth = d;
+    if (parent >= 0)
+        pg->blocks[parent].n_children++;
+    pg->block_nodes[i] = node;
+    b->block_path_off[i] = (uint32_t)b->strs.len;
+    if (append_path(&b->strs, node) || append_attr(&b->strs, node, "id", &b->block_id_off[i]) ||
+        append_attr(&b->strs, node, "class", &b->block_class_off[i]))
+        return -1;
+    pg->n_blocks++;
+    return (int)i;
+}
+
+static int new_leaf(builder *b, xmlNodePtr node, const frame *f)
+{
+    ps_page *pg = b->pg;
+    if (pg->n_leaves >= b->cap_leaves) {
+        size_t nc = b->cap_leaves ? b->cap_leaves * 2 : 128;
+        ps_leaf *nl = realloc(pg->leaves, nc * sizeof *nl);
+        if (!nl)
+            return -1;
+        pg->leaves = nl;
+        xmlNodePtr *nn = realloc(pg->leaf_nodes, nc * sizeof *nn);
+        if (!nn)
+            return -1;
+        pg->leaf_nodes = nn;
+        b->cap_leaves = nc;
+    }
+    size_t i = pg->n_leaves++;
+    ps_leaf *l = &pg->leaves[i];
+    memset(l, 0, sizeof *l);
+    l->tag = (const char *)node->name;
+    l->block = f->block;
+    l->in_link = f->in_link;
+    l->is_anchor = strcmp((const char *)node->name, "a") == 0;
+    l->heading = f->heading;
+    pg->leaf_nodes[i] = node;
+    pg->blocks[f->block].n_leaves++;
+    return (int)i;
+}
+
+static int add_text(builder *b, frame *stack, size_t top, xmlNodePtr text)
+{
+    const char *s = (const char *)text->content;
+    if (!s)
+        return 0;
+    size_t n = strlen(s);
+    size_t before = b->runtext.len;
+    int lead, trail;
+    size_t got = ps_collapse_ws(&b->runtext, s, n, &lead, &trail);
+    if (got == 0) {
+        if (n && b->runtext.len == before)
+            b->pending_space = 1;
+        return b->runtext.len == before ? 0 : -1;
+    }
+    frame *of = &stack[stack[top].owner];
+    if (of->leaf < 0) {
+        int li = new_leaf(b, of->node, of);
+        if (li < 0)
+            return -1;
+        of->leaf = li;
+    }
+    ps_page *pg = b->pg;
+    if (pg->n_runs >= b->cap_runs) {
+        size_t nc = b->cap_runs ? b->cap_runs * 2 : 256;
+        ps_run *nr = realloc(pg->runs, nc * sizeof *nr);
+        if (!nr)
+            return -1;
+        pg->runs = nr;
+        b->cap_runs = nc;
+    }
+    ps_run *r = &pg->runs[pg->n_runs++];
+    r->leaf = (uint32_t)of->leaf;
+    r->off = (uint32_t)before;
+    r->len = (uint32_t)got;
+    r->brk = (uint8_t)b->pending_break;
+    r->space_before = (uint8_t)(lead || b->pending_space);
+    r->space_after = (uint8_t)trail;
+    b->pending_break = 0;
+    b->pending_space = trail;
+    return 0;
+}
+
+static int walk(builder *b, xmlNodePtr root)
+{
+    ps_page *pg = b->pg;
+    size_t cap = 64, top = 0;
+    frame *stack = malloc(cap * sizeof *stack);
+    if (!stack)
+        return -1;
+    int rootblock = new_block(b, root, -1);
+    if (rootblock < 0)
+        goto fail;
+    stack[0] = (frame){root, rootblock, -1, 0, 0, 0};
+    xmlNodePtr cur = root->children;
+    while (cur || top > 0) {
+        if (!cur) { /* leave the element on top */
+            frame *f = &stack[top];
+            unsigned kind = ps_tag_kind((const char *)f->node->name);
+            if (kind & PS_TAG_BREAK)
+                b->pending_break = 1;
+            if (f->block != stack[top - 1].block) {
+                pg->block_end[f->block] = (uint32_t)pg->n_blocks;
+                b->pending_break = 1;
+            }
+            cur = f->node->next;
+            top--;
+            continue;
+        }
+        xmlNodePtr next = cur->next;
+        if (cur->type == XML_TEXT_NODE || cur->type == XML_CDATA_SECTION_NODE) {
+            if (add_text(b, stack, top, cur))
+                goto fail;
+            cur = next;
+            continue;
+        }
+        if (cur->type != XML_ELEMENT_NODE) {
+            if (cur->type == XML_COMMENT_NODE || cur->type == XML_PI_NODE) {
+                if (b->n_remove >= b->cap_remove) {
+                    size_t nc = b->cap_remove ? b->cap_remove * 2 : 64;
+                    xmlNodePtr *nr = realloc(b->to_remove, nc * sizeof *nr);
+                    if (!nr)
+                        goto fail;
+                    b->to_remove = nr;
+                    b->cap_remove = nc;
+                }
+                b->to_remove[b->n_remove++] = cur;
+            }
+            cur = next;
+            continue;
+        }
+        const char *name = (const char *)cur->name;
+        unsigned kind = ps_tag_kind(name);
+        if (kind & PS_TAG_REMOVE) {
+            if (b->n_remove >= b->cap_remove) {
+                size_t nc = b->cap_remove ? b->cap_remove * 2 : 64;
+                xmlNodePtr *nr = realloc(b->to_remove, nc * sizeof *nr);
+                if (!nr)
+                    goto fail;
+                b->to_remove = nr;
+                b->cap_remove = nc;
+            }
+            b->to_remove[b->n_remove++] = cur;
+            cur = next;
+            continue;
+        }
+        frame *parent = &stack[top];
+        if (kind & PS_TAG_BREAK)
+            b->pending_break = 1;
+        if (kind & PS_TAG_ANCHOR)
+            pg->blocks[parent->block].own.links++;
+        if (kind & PS_TAG_IMAGE)
+            pg->blocks[parent->block].own.images++;
+        if (!cur->children) { /* empty element: nothing to enter */
+            if (strcmp(name, "br") == 0 || strcmp(name, "hr") == 0)
+                b->pending_break = 1;
+            else if (is_block_tag(b, name)) {
+                if (new_block(b, cur, parent->block) < 0)
+                    goto fail;
+                pg->block_end[pg->n_blocks - 1] = (uint32_t)pg->n_blocks;
+            }
+            cur = next;
+            continue;
+        }
+        if (top + 1 >= cap) {
+            cap *= 2;
+            frame *ns = realloc(stack, cap * sizeof *ns);
+            if (!ns)
+                goto fail;
+            stack = ns;
+            parent = &stack[top];
+        }
+        frame *f = &stack[++top];
+        f->node = cur;
+        f->block = parent->block;
+        f->leaf = -1;
+        f->in_link = parent->in_link || (kind & PS_TAG_ANCHOR);
+        f->heading = parent->heading;
+        if (kind & PS_TAG_HEADING)
+            f->heading = (uint8_t)(name[1] - '0');
+        f->owner = (kind & PS_TAG_TRANSPARENT) ? parent->owner : (int32_t)top;
+        if (is_block_tag(b, name)) {
+            int bi = new_block(b, cur, parent->block);
+            if (bi < 0)
+                goto fail;
+            f->block = bi;
+            f->owner = (int32_t)top;
+        }
+        cur = cur->children;
+    }
+    pg->block_end[rootblock] = (uint32_t)pg->n_blocks;
+    free(stack);
+    return 0;
+fail:
+    free(stack);
+    return -1;
+}
+
+/* After the walk: leaf texts from their runs, counts, string pointers. */
+static int finish_tree(builder *b)
+{
+    ps_page *pg = b->pg;
+    /* Leaf text = its runs joined, a space where white space separated them. */
+    size_t *need = calloc(pg->n_leaves + 1, sizeof *need);
+    if (!need)
+        return -1;
+    for (size_t i = 0; i < pg->n_runs; i++)
+        need[pg->runs[i].leaf] += pg->runs[i].len + 1;
+    size_t total = 0;
+    for (size_t i = 0; i < pg->n_leaves; i++) {
+        size_t n = need[i];
+        need[i] = total;
+        total += n + 1;
+    }
+    pg->leaftext = malloc(total + 1);
+    uint32_t *fill = calloc(pg->n_leaves + 1, sizeof *fill);
+    uint8_t *last_trail = calloc(pg->n_leaves + 1, 1);
+    if (!pg->leaftext || !fill || !last_trail) {
+        free(need);
+        free(fill);
+        free(last_trail);
+        return -1;
+    }
+    for (size_t i = 0; i < pg->n_runs; i++) {
+        const ps_run *r = &pg->runs[i];
+        char *dst = pg->leaftext + need[r->leaf];
+        uint32_t *at = &fill[r->leaf];
+        if (*at && (r->space_before || last_trail[r->leaf] || r->brk))
+            dst[(*at)++] = ' ';
+        memcpy(dst + *at, b->runtext.data + r->off, r->len);
+        *at += r->len;
+        last_trail[r->leaf] = r->space_after;
+    }
+    for (size_t i = 0; i < pg->n_leaves; i++) {
+        ps_leaf *l = &pg->leaves[i];
+        char *t = pg->leaftext + need[i];
+        t[fill[i]] = '\0';
+        l->text = t;
+        l->bytes = fill[i];
+        l->chars = (uint32_t)ps_utf8_chars(t, fill[i]);
+        ps_counts *c = &pg->blocks[l->block].own;
+        c->text_chars += l->chars;
+        if (l->in_link)
+            c->link_chars += l->chars;
+    }
+    free(need);
+    free(fill);
+    free(last_trail);
+    pg->runtext = ps_buf_take(&b->runtext, NULL);
+    pg->strs = ps_buf_take(&b->strs, NULL);
+    memset(&pg->totals, 0, sizeof pg->totals);
+    for (size_t i = 0; i < pg->n_blocks; i++) {
+        ps_block *bl = &pg->blocks[i];
+        bl->path = pg->strs + b->block_path_off[i];
+        bl->id_attr = pg->strs + b->block_id_off[i];
+        bl->class_attr = pg->strs + b->block_class_off[i];
+        pg->totals.text_chars += bl->own.text_chars;
+        pg->totals.link_chars += bl->own.link_chars;
+        pg->totals.links += bl->own.links;
+        pg->totals.images += bl->own.images;
+    }
+    return 0;
+}
+
+static char *title_of(htmlDocPtr doc)
+{
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    xmlNodePtr cur = root;
+    while (cur) {
+        if (cur->type == XML_ELEMENT_NODE && strcmp((const char *)cur->name, "title") == 0) {
+            xmlChar *t = xmlNodeGetContent(cur);
+            ps_buf b = {0};
+            int lead, trail;
+            if (t) {
+                ps_collapse_ws(&b, (const char *)t, strlen((const char *)t), &lead, &trail);
+                xmlFree(t);
+            }
+            char *s = ps_buf_take(&b, NULL);
+            return s ? s : strdup("");
+        }
+        if (cur->type == XML_ELEMENT_NODE && strcmp((const char *)cur->name, "body") == 0) {
+            cur = cur->next; /* the title is in head; do not search the body */
+            continue;
+        }
+        if (cur->children && cur->type == XML_ELEMENT_NODE) {
+            cur = cur->children;
+            continue;
+        }
+        while (cur && !cur->next)
+            cur = cur->parent == (xmlNodePtr)doc ? NULL : cur->parent;
+        if (cur)
+            cur = cur->next;
+    }
+    return strdup("");
+}
+
+static xmlNodePtr find_body(xmlNodePtr root)
+{
+    if (!root)
+        return NULL;
+    for (xmlNodePtr c = root->children; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "body") == 0)
+            return c;
+    return NULL;
+}
+
+ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt, ps_error *err)
+{
+    static const ps_page_options defaults = {0};
+    if (!opt)
+        opt = &defaults;
+    size_t max = opt->max_bytes ? opt->max_bytes : PS_DEFAULT_MAX_BYTES;
+    if (len > max) {
+        ps_set_error(err, PS_ERR_TOO_LARGE, "page of %zu bytes is larger than the limit of %zu bytes", len, max);
+        return NULL;
+    }
+    if (looks_binary(bytes, len)) {
+        ps_set_error(err, PS_ERR_FORMAT, "binary data, not a web page");
+        return NULL;
+    }
+    ps_page *pg = calloc(1, sizeof *pg);
+    if (!pg) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    pg->url = strdup(opt->url ? opt->url : "");
+    if (!pg->url || ps_decode(bytes, len, opt->charset, &pg->dec, err)) {
+        ps_page_free(pg);
+        return NULL;
+    }
+    size_t skip = junk_prefix(pg->dec.utf8, pg->dec.len);
+    const char *html = pg->dec.utf8 + skip;
+    size_t hlen = pg->dec.len - skip;
+    size_t k = 0;
+    while (k < hlen && (html[k] == ' ' || html[k] == '\n' || html[k] == '\r' || html[k] == '\t'))
+        k++;
+    if (k < hlen) {
+        pg->doc = htmlReadMemory(html, (int)hlen, opt->url, "UTF-8",
+                                 HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+                                     HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT | XML_PARSE_HUGE);
+        if (!pg->doc) {
+            ps_set_error(err, PS_ERR_PARSE, "libxml2 could not make a document of the page");
+            ps_page_free(pg);
+            return NULL;
+        }
+    }
+    if (!pg->doc || !xmlDocGetRootElement(pg->doc)) { /* empty page: html/body */
+        if (pg->doc)
+            xmlFreeDoc(pg->doc);
+        pg->doc = htmlNewDocNoDtD(NULL, NULL);
+        xmlNodePtr h = pg->doc ? xmlNewDocNode(pg->doc, NULL, (const xmlChar *)"html", NULL) : NULL;
+        if (!h) {
+            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            ps_page_free(pg);
+            return NULL;
+        }
+        xmlDocSetRootElement(pg->doc, h);
+        xmlNewChild(h, NULL, (const xmlChar *)"body", NULL);
+    }
+    pg->title = title_of(pg->doc);
+    xmlNodePtr root = xmlDocGetRootElement(pg->doc);
+    xmlNodePtr body = find_body(root);
+    builder b = {0};
+    b.pg = pg;
+    b.block_tags = opt->block_tags ? opt->block_tags : ps_default_block_tags;
+    int rc = walk(&b, body ? body : root);
+    /* Remove the head as well (the title was taken above); without a body
+     * the walk started at the root and listed the head already. */
+    for (xmlNodePtr c = root->children; rc == 0 && body && c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "head") == 0) {
+            xmlUnlinkNode(c);
+            xmlFreeNode(c);
+            break;
+        }
+    for (size_t i = 0; i < b.n_remove; i++) {
+        xmlUnlinkNode(b.to_remove[i]);
+        xmlFreeNode(b.to_remove[i]);
+    }
+    free(b.to_remove);
+    if (rc == 0)
+        rc = finish_tree(&b);
+    free(b.block_path_off);
+    free(b.block_id_off);
+    free(b.block_class_off);
+    ps_buf_free(&b.runtext);
+    ps_buf_free(&b.strs);
+    if (rc) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory building the block tree");
+        ps_page_free(pg);
+        return NULL;
+    }
+    return pg;
+}
+
+ps_page *ps_page_load_file(const char *path, const ps_page_options *opt, ps_error *err)
+{
+    size_t max = opt && opt->max_bytes ? opt->max_bytes : PS_DEFAULT_MAX_BYTES;
+    size_t len;
+    char *data = ps_read_file(path, max, &len, err);
+    if (!data)
+        return NULL;
+    ps_page *pg = ps_page_parse(data, len, opt, err);
+    free(data);
+    if (!pg && err) {
+        char msg[sizeof err->msg];
+        memcpy(msg, err->msg, sizeof msg);
+        ps_set_error(err, err->code, "%.200s: %.300s", path, msg);
+    }
+    return pg;
+}
+
+void ps_page_free(ps_page *pg)
+{
+    if (!pg)
+        return;
+    free(pg->dec.utf8);
+    free(pg->url);
+    free(pg->title);
+    if (pg->doc)
+        xmlFreeDoc(pg->doc);
+    free(pg->blocks);
+    free(pg->block_nodes);
+    free(pg->block_end);
+    free(pg->leaves);
+    free(pg->leaf_nodes);
+    free(pg->runs);
+    free(pg->runtext);
+    free(pg->leaftext);
+    free(pg->strs);
+    free(pg);
+}
+
+const char *ps_page_url(const ps_page *pg) { return pg->url; }
+const char *ps_page_title(const ps_page *pg) { return pg->title; }
+const ps_decoded *ps_page_decoding(const ps_page *pg) { return &pg->dec; }
+
+const ps_block *ps_page_blocks(const ps_page *pg, size_t *n)
+{
+    *n = pg->n_blocks;
+    return pg->blocks;
+}
+
+const ps_leaf *ps_page_leaves(const ps_page *pg, size_t *n)
+{
+    *n = pg->n_leaves;
+    return pg->leaves;
+}
+
+ps_counts ps_page_totals(const ps_page *pg) { return pg->totals; }
+
+size_t ps_block_subtree_end(const ps_page *pg, size_t block)
+{
+    return block < pg->n_blocks ? pg->block_end[block] : block;
+}
+
+ps_counts ps_block_subtree_counts(const ps_page *pg, size_t block)
+{
+    ps_counts c = {0};
+    size_t end = ps_block_subtree_end(pg, block);
+    for (size_t i = block; i < end; i++) {
+        c.text_chars += pg->blocks[i].own.text_chars;
+        c.link_chars += pg->blocks[i].own.link_chars;
+        c.links += pg->blocks[i].own.links;
+        c.images += pg->blocks[i].own.images;
+    }
+    return c;
+}
+
+void ps_page_remove_leaf(ps_page *pg, size_t i)
+{
+    if (i >= pg->n_leaves || pg->leaves[i].removed)
+        return;
+    ps_leaf *l = &pg->leaves[i];
+    l->removed = 1;
+    ps_counts *c = &pg->blocks[l->block].own;
+    c->text_chars -= l->chars;
+    pg->totals.text_chars -= l->chars;
+    if (l->in_link) {
+        c->link_chars -= l->chars;
+        pg->totals.link_chars -= l->chars;
+    }
+    if (l->is_anchor && c->links > 0) {
+        c->links--;
+        pg->totals.links--;
+    }
+}

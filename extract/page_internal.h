@@ -1,0 +1,65 @@
+/* extract/page_internal.h — the inside of ps_page, for the parts of the
+ * library that work on the DOM itself (the baseline methods) or on the text
+ * runs (text output, labels). */
+#ifndef PS_PAGE_INTERNAL_H
+#define PS_PAGE_INTERNAL_H
+
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+
+#include "common/util.h"
+#include "pagesift.h"
+
+/** A run: the text of one DOM text node, whitespace collapsed and trimmed,
+ *  owned by a leaf.  Runs are in document order. */
+typedef struct ps_run {
+    uint32_t leaf;       /**< owning leaf */
+    uint32_t off, len;   /**< bytes in page->runtext */
+    uint8_t brk;         /**< a paragraph boundary lies before it */
+    uint8_t space_before;/**< whitespace separated it from what came before */
+    uint8_t space_after; /**< it ended with whitespace */
+} ps_run;
+
+struct ps_page {
+    ps_decoded dec;
+    char *url;
+    char *title;
+    htmlDocPtr doc;           /**< cleaned DOM (script, style, ... removed) */
+
+    ps_block *blocks;
+    xmlNodePtr *block_nodes;  /**< element of each block */
+    uint32_t *block_end;      /**< one past the last descendant block */
+    size_t n_blocks;
+
+    ps_leaf *leaves;
+    xmlNodePtr *leaf_nodes;   /**< element of each leaf */
+    size_t n_leaves;
+
+    ps_run *runs;
+    size_t n_runs;
+    char *runtext;            /**< texts of runs, not NUL-separated */
+    char *leaftext;           /**< NUL-terminated leaf texts */
+    char *strs;               /**< block paths and attributes */
+
+    ps_counts totals;
+};
+
+/** Kind of an HTML element for the page model, a bit set. */
+enum {
+    PS_TAG_BREAK = 1,        /**< starts a new line of text (block-level, br) */
+    PS_TAG_TRANSPARENT = 2,  /**< formatting: its text belongs to its parent */
+    PS_TAG_REMOVE = 4,       /**< never holds content: removed with subtree */
+    PS_TAG_ANCHOR = 8,       /**< a */
+    PS_TAG_IMAGE = 16,       /**< img */
+    PS_TAG_HEADING = 32      /**< h1..h6 */
+};
+
+/** The PS_TAG_* bits of an element name (lower case). */
+unsigned ps_tag_kind(const char *name);
+
+/** Whitespace-collapse @p n bytes of UTF-8 into @p b (single spaces, trimmed);
+ *  sets *lead / *trail when whitespace was dropped at either end.  Returns
+ *  the bytes appended. */
+size_t ps_collapse_ws(ps_buf *b, const char *s, size_t n, int *lead, int *trail);
+
+#endif

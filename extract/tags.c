@@ -1,0 +1,126 @@
+/* extract/tags.c — what the page model makes of each HTML element name. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "extract/page_internal.h"
+
+typedef struct {
+    const char *name;
+    unsigned kind;
+} tag_entry;
+
+/* Sorted by name for bsearch. */
+static const tag_entry TAGS[] = {
+    {"a", PS_TAG_ANCHOR},
+    {"abbr", PS_TAG_TRANSPARENT},
+    {"acronym", PS_TAG_TRANSPARENT},
+    {"address", PS_TAG_BREAK},
+    {"applet", PS_TAG_REMOVE},
+    {"article", PS_TAG_BREAK},
+    {"aside", PS_TAG_BREAK},
+    {"audio", PS_TAG_REMOVE},
+    {"b", PS_TAG_TRANSPARENT},
+    {"big", PS_TAG_TRANSPARENT},
+    {"blockquote", PS_TAG_BREAK},
+    {"body", PS_TAG_BREAK},
+    {"br", PS_TAG_BREAK},
+    {"canvas", PS_TAG_REMOVE},
+    {"caption", PS_TAG_BREAK},
+    {"center", PS_TAG_BREAK},
+    {"cite", PS_TAG_TRANSPARENT},
+    {"code", PS_TAG_TRANSPARENT},
+    {"dd", PS_TAG_BREAK},
+    {"details", PS_TAG_BREAK},
+    {"dfn", PS_TAG_TRANSPARENT},
+    {"dialog", PS_TAG_BREAK},
+    {"dir", PS_TAG_BREAK},
+    {"div", PS_TAG_BREAK},
+    {"dl", PS_TAG_BREAK},
+    {"dt", PS_TAG_BREAK},
+    {"em", PS_TAG_TRANSPARENT},
+    {"embed", PS_TAG_REMOVE},
+    {"fieldset", PS_TAG_BREAK},
+    {"figcaption", PS_TAG_BREAK},
+    {"figure", PS_TAG_BREAK},
+    {"font", PS_TAG_TRANSPARENT},
+    {"footer", PS_TAG_BREAK},
+    {"form", PS_TAG_BREAK},
+    {"frame", PS_TAG_BREAK},
+    {"frameset", PS_TAG_BREAK},
+    {"h1", PS_TAG_BREAK | PS_TAG_HEADING},
+    {"h2", PS_TAG_BREAK | PS_TAG_HEADING},
+    {"h3", PS_TAG_BREAK | PS_TAG_HEADING},
+    {"h4", PS_TAG_BREAK | PS_TAG_HEADING},
+    {"h5", PS_TAG_BREAK | PS_TAG_HEADING},
+    {"h6", PS_TAG_BREAK | PS_TAG_HEADING},
+    {"head", PS_TAG_REMOVE},
+    {"header", PS_TAG_BREAK},
+    {"hgroup", PS_TAG_BREAK},
+    {"hr", PS_TAG_BREAK},
+    {"i", PS_TAG_TRANSPARENT},
+    {"iframe", PS_TAG_REMOVE},
+    {"img", PS_TAG_IMAGE},
+    {"kbd", PS_TAG_TRANSPARENT},
+    {"legend", PS_TAG_BREAK},
+    {"li", PS_TAG_BREAK},
+    {"link", PS_TAG_REMOVE},
+    {"main", PS_TAG_BREAK},
+    {"mark", PS_TAG_TRANSPARENT},
+    {"math", PS_TAG_REMOVE},
+    {"menu", PS_TAG_BREAK},
+    {"meta", PS_TAG_REMOVE},
+    {"nav", PS_TAG_BREAK},
+    {"nobr", PS_TAG_TRANSPARENT},
+    {"noembed", PS_TAG_REMOVE},
+    {"noframes", PS_TAG_BREAK},
+    {"noscript", PS_TAG_REMOVE},
+    {"object", PS_TAG_REMOVE},
+    {"ol", PS_TAG_BREAK},
+    {"option", PS_TAG_BREAK},
+    {"p", PS_TAG_BREAK},
+    {"param", PS_TAG_REMOVE},
+    {"pre", PS_TAG_BREAK},
+    {"q", PS_TAG_TRANSPARENT},
+    {"s", PS_TAG_TRANSPARENT},
+    {"samp", PS_TAG_TRANSPARENT},
+    {"script", PS_TAG_REMOVE},
+    {"section", PS_TAG_BREAK},
+    {"select", PS_TAG_BREAK},
+    {"small", PS_TAG_TRANSPARENT},
+    {"source", PS_TAG_REMOVE},
+    {"strike", PS_TAG_TRANSPARENT},
+    {"strong", PS_TAG_TRANSPARENT},
+    {"style", PS_TAG_REMOVE},
+    {"sub", PS_TAG_TRANSPARENT},
+    {"summary", PS_TAG_BREAK},
+    {"sup", PS_TAG_TRANSPARENT},
+    {"svg", PS_TAG_REMOVE},
+    {"table", PS_TAG_BREAK},
+    {"tbody", PS_TAG_BREAK},
+    {"td", PS_TAG_BREAK},
+    {"template", PS_TAG_REMOVE},
+    {"textarea", PS_TAG_BREAK},
+    {"tfoot", PS_TAG_BREAK},
+    {"th", PS_TAG_BREAK},
+    {"thead", PS_TAG_BREAK},
+    {"time", PS_TAG_TRANSPARENT},
+    {"title", PS_TAG_BREAK},
+    {"tr", PS_TAG_BREAK},
+    {"track", PS_TAG_REMOVE},
+    {"tt", PS_TAG_TRANSPARENT},
+    {"u", PS_TAG_TRANSPARENT},
+    {"ul", PS_TAG_BREAK},
+    {"var", PS_TAG_TRANSPARENT},
+    {"video", PS_TAG_REMOVE},
+};
+
+static int cmp(const void *key, const void *e)
+{
+    return strcmp(key, ((const tag_entry *)e)->name);
+}
+
+unsigned ps_tag_kind(const char *name)
+{
+    const tag_entry *t = bsearch(name, TAGS, sizeof TAGS / sizeof TAGS[0], sizeof TAGS[0], cmp);
+    return t ? t->kind : 0;
+}

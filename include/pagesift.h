@@ -1,0 +1,289 @@
+/*
+ * pagesift.h — the public interface of libpagesift.
+ *
+ * pagesift strips the noise from web pages (navigation, copyright lines, ads,
+ * related links, comments) and keeps the main text.  The pipeline, each step
+ * in its own folder of the source tree:
+ *
+ *   extract/    bytes -> UTF-8 -> libxml2 DOM -> block tree (ps_page)
+ *   templates/  per-site template libraries: build, store, match, remove
+ *   features/   R1-R5 (and extended) block features, gold labels, CSV
+ *   train/      RBF SVM training with cross-validation, model bundles
+ *   methods/    extraction pipelines: template-svm, svm and the baselines
+ *   eval/       metrics and the evaluation driver
+ *
+ * Conventions used throughout:
+ *   - every name starts with ps_ / PS_;
+ *   - strings are UTF-8 and NUL-terminated;
+ *   - lengths called "chars" count Unicode code points, "bytes" count bytes;
+ *   - a function that can fail takes a ps_error * (may be NULL) and returns
+ *     NULL or a negative number on failure, with the message in err->msg;
+ *   - objects are created by ps_X_new/ps_X_load/ps_X_parse and released by
+ *     ps_X_free; ps_X_free(NULL) is a no-op;
+ *   - objects are not shared between threads unless documented; distinct
+ *     objects may be used from distinct threads at the same time after
+ *     ps_init() has run once.
+ */
+#ifndef PAGESIFT_H
+#define PAGESIFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Library                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/** Version of the library, e.g. "0.1.0". */
+const char *ps_version(void);
+
+/** Initialise libxml2 and ICU for use from several threads.  Call once from
+ *  the main thread before any other call; further calls do nothing. */
+void ps_init(void);
+
+/** Error codes.  Tools map them to exit codes (see README). */
+typedef enum ps_status {
+    PS_OK = 0,
+    PS_ERR_IO = 1,       /**< a file could not be read or written */
+    PS_ERR_FORMAT = 2,   /**< input is malformed (corrupt file, bad CSV, ...) */
+    PS_ERR_TOO_LARGE = 3,/**< input exceeds a configured limit */
+    PS_ERR_NOMEM = 4,    /**< out of memory */
+    PS_ERR_PARSE = 5,    /**< a page could not be parsed into a document */
+    PS_ERR_USAGE = 6,    /**< a caller passed invalid arguments */
+    PS_ERR_VERSION = 7   /**< a file is of another format version */
+} ps_status;
+
+/** Error report: a status and a message that names the input and the problem. */
+typedef struct ps_error {
+    ps_status code;
+    char msg[512];
+} ps_error;
+
+/* ------------------------------------------------------------------------ */
+/* Charset decoding (extract/decode.c)                                       */
+/* ------------------------------------------------------------------------ */
+
+/** Where the charset of a page was decided. */
+typedef enum ps_charset_source {
+    PS_CHARSET_BOM,       /**< byte-order mark */
+    PS_CHARSET_CALLER,    /**< given by the caller (HTTP header, WARC record) */
+    PS_CHARSET_META,      /**< <meta charset> / http-equiv in the page */
+    PS_CHARSET_DETECTED,  /**< ICU's detector (no declaration, or the bytes
+                               contradicted it) */
+    PS_CHARSET_UTF8_VALID,/**< the bytes are valid UTF-8 and won over a
+                               declaration that said otherwise */
+    PS_CHARSET_FALLBACK   /**< nothing better: windows-1252 */
+} ps_charset_source;
+
+/** Result of decoding bytes to UTF-8. */
+typedef struct ps_decoded {
+    char *utf8;               /**< NUL-terminated UTF-8, owned (free()) */
+    size_t len;               /**< bytes of utf8, without the NUL */
+    char charset[32];         /**< the charset used, canonical name */
+    ps_charset_source source; /**< why that charset */
+    size_t replaced;          /**< invalid sequences replaced by U+FFFD */
+} ps_decoded;
+
+/**
+ * Decide the charset of a page and convert it to UTF-8.
+ *
+ * Order: byte-order mark; @p declared (from the caller, may be NULL); the
+ * page's <meta charset>/http-equiv; ICU's detector when there is no
+ * declaration or the bytes contradict it (valid UTF-8 with non-ASCII text
+ * wins over a legacy declaration); windows-1252 as the last resort.
+ * iso-8859-1 and us-ascii are decoded as windows-1252, gb2312 and gbk as
+ * gb18030 (supersets, as browsers do).  UTF-8 bytes that are invalid inside
+ * an otherwise UTF-8 page are read as windows-1252 when that yields a
+ * printable character, else U+FFFD.  NUL bytes become U+FFFD.  Never
+ * truncates.  Returns 0, or -1 with @p err set (out of memory only).
+ */
+int ps_decode(const void *bytes, size_t len, const char *declared,
+              ps_decoded *out, ps_error *err);
+
+/** Name of a charset source, e.g. "meta". */
+const char *ps_charset_source_name(ps_charset_source s);
+
+/* ------------------------------------------------------------------------ */
+/* Page model (extract/page.c, extract/blocks.c, extract/text.c)             */
+/* ------------------------------------------------------------------------ */
+
+/** Options for loading a page.  Zero-initialise, then set what you need. */
+typedef struct ps_page_options {
+    const char *charset;   /**< charset from HTTP/WARC headers, or NULL */
+    const char *url;       /**< the page's URL, or NULL */
+    /** Block tags, NULL-terminated, lower case; NULL = ps_default_block_tags
+     *  (body, section, div).  The body element is always the root block. */
+    const char *const *block_tags;
+    size_t max_bytes;      /**< refuse larger inputs; 0 = PS_DEFAULT_MAX_BYTES */
+} ps_page_options;
+
+#define PS_DEFAULT_MAX_BYTES ((size_t)64 << 20)
+
+/** body, section, div — the paper's block tags. */
+extern const char *const ps_default_block_tags[];
+
+/** Counts the features are made of, for a block's own content or a page. */
+typedef struct ps_counts {
+    uint32_t text_chars;  /**< characters of text (innerLen / outerLen) */
+    uint32_t link_chars;  /**< characters of text inside <a> (innerLinkLen) */
+    uint32_t links;       /**< number of <a> elements (innerLinkNum) */
+    uint32_t images;      /**< number of <img> elements (innerPicNum) */
+} ps_counts;
+
+/** A leaf: an element with text of its own (text nodes that are its direct
+ *  children, or children of the formatting tags b, i, em, strong, font, u,
+ *  small, big, sub, sup, tt, s, strike, abbr, acronym, cite, code, dfn, kbd,
+ *  mark, q, samp, var, nobr, time inside it, which do not make leaves of
+ *  their own).  Whitespace is collapsed to single spaces and trimmed. */
+typedef struct ps_leaf {
+    const char *tag;      /**< element name, lower case */
+    const char *text;     /**< its own text, UTF-8 */
+    uint32_t bytes;       /**< strlen(text) */
+    uint32_t chars;       /**< code points of text */
+    int32_t block;        /**< index of the block that owns it */
+    uint8_t in_link;      /**< 1 when the leaf is an <a> or inside one */
+    uint8_t is_anchor;    /**< 1 when the leaf element itself is an <a> */
+    uint8_t removed;      /**< set by ps_page_remove_leaf (templates) */
+    uint8_t heading;      /**< 1..6 for h1..h6 (or inside one), else 0 */
+} ps_leaf;
+
+/** A block: an element whose tag is a block tag, with its own content — the
+ *  content of blocks nested in it is excluded. */
+typedef struct ps_block {
+    const char *tag;        /**< "body", "div", ... */
+    const char *path;       /**< DOM path from the root element with 1-based
+                                 indices among same-name siblings, e.g.
+                                 "html/body/div[2]/div[1]"; stable across
+                                 runs, versions and block-tag options */
+    const char *id_attr;    /**< id attribute, "" if none */
+    const char *class_attr; /**< class attribute, "" if none */
+    int32_t parent;         /**< enclosing block, -1 for the root (body) */
+    int32_t depth;          /**< nesting depth among blocks, root = 0 */
+    int32_t dom_depth;      /**< depth of the element in the DOM, html = 0 */
+    ps_counts own;          /**< counts of its own content (leaves not removed) */
+    uint32_t n_leaves;      /**< own leaves, removed ones included */
+    uint32_t n_children;    /**< blocks directly nested in it */
+} ps_block;
+
+typedef struct ps_page ps_page;
+
+/** Decode, parse and build the block tree of a page held in memory.  Junk
+ *  before the markup (e.g. CleanEval's "<text id=...>" line) is skipped;
+ *  script, style, noscript, template, iframe, object, embed, svg, math,
+ *  canvas, head and comments are removed.  Returns NULL with err set when the
+ *  input is larger than max_bytes or no document can be made of it; an empty
+ *  page or one without text yields a valid page with an empty body. */
+ps_page *ps_page_parse(const void *bytes, size_t len,
+                       const ps_page_options *opt, ps_error *err);
+
+/** ps_page_parse on the contents of a file; err names the file. */
+ps_page *ps_page_load_file(const char *path, const ps_page_options *opt,
+                           ps_error *err);
+
+void ps_page_free(ps_page *page);
+
+/** The page's URL as given in the options, or "" */
+const char *ps_page_url(const ps_page *page);
+/** The <title> text, whitespace collapsed, or "". */
+const char *ps_page_title(const ps_page *page);
+/** How the page was decoded. */
+const ps_decoded *ps_page_decoding(const ps_page *page);
+
+/** Blocks in document order (pre-order); block 0 is the root (body). */
+const ps_block *ps_page_blocks(const ps_page *page, size_t *n);
+/** Leaves in document order. */
+const ps_leaf *ps_page_leaves(const ps_page *page, size_t *n);
+/** Page totals (outerLen, outerLinkLen, outerLinkNum, outerPicNum), leaves
+ *  not removed. */
+ps_counts ps_page_totals(const ps_page *page);
+/** Counts of a block and all blocks nested in it (leaves not removed). */
+ps_counts ps_block_subtree_counts(const ps_page *page, size_t block);
+/** Index one past the last block nested in @p block (blocks are pre-order,
+ *  so a block's descendants are block+1 .. end-1). */
+size_t ps_block_subtree_end(const ps_page *page, size_t block);
+
+/** Remove a leaf (template match): its text no longer counts in its block's
+ *  and the page's counts and is left out of the text.  Idempotent. */
+void ps_page_remove_leaf(ps_page *page, size_t leaf);
+
+/** Text of the page: the text of every leaf that is not removed and whose
+ *  block is kept (keep_block[i] != 0; NULL keeps every block), in document
+ *  order, one block or paragraph per line, no empty lines, ending with '\n'
+ *  unless empty.  Returns a malloc'ed string (free()), *len its length. */
+char *ps_page_text(const ps_page *page, const uint8_t *keep_block, size_t *len);
+
+/** The same with a per-leaf mask instead (keep_leaf[i] != 0). */
+char *ps_page_text_leaves(const ps_page *page, const uint8_t *keep_leaf,
+                          size_t *len);
+
+/* ------------------------------------------------------------------------ */
+/* Sites (extract/site.c)                                                    */
+/* ------------------------------------------------------------------------ */
+
+/** How a page's site key is derived from its URL. */
+typedef enum ps_site_rule {
+    PS_SITE_HOST = 0,        /**< host name, lower case, "www." kept */
+    PS_SITE_HOST_PATH1 = 1   /**< host + "/" + first path segment */
+} ps_site_rule;
+
+/** Write the site key of @p url into @p out (size @p cap).  Returns 0, or -1
+ *  when the URL has no host (out is then ""). */
+int ps_site_key(const char *url, ps_site_rule rule, char *out, size_t cap);
+
+
+/* ------------------------------------------------------------------------ */
+/* Tokens (eval/tokens.c) — the benchmark-compatible tokenizer               */
+/* ------------------------------------------------------------------------ */
+
+/** A token of a text: runs of word characters (letters, marks, digits,
+ *  underscore: Python's \w), except that each CJK ideograph, hiragana and
+ *  katakana character is a token of its own. */
+typedef struct ps_token {
+    uint32_t off, len;   /**< bytes in the text */
+    uint64_t hash;       /**< hash of the token's bytes */
+} ps_token;
+
+/** Tokenize @p len bytes of UTF-8.  Returns the number of tokens and a
+ *  malloc'ed array in *out (free()), or (size_t)-1 when out of memory. */
+size_t ps_tokenize(const char *text, size_t len, ps_token **out);
+
+/** Multiset recall of @p gold's tokens in @p text: shared / gold tokens
+ *  (1.0 when gold has no tokens). */
+double ps_token_recall(const char *text, size_t text_len, const char *gold, size_t gold_len);
+
+
+/* ------------------------------------------------------------------------ */
+/* Data sets (extract/dataset.c) — folders in the ../shared/datasets format  */
+/* ------------------------------------------------------------------------ */
+
+/** One row of a data set's index.tsv. */
+typedef struct ps_dataset_page {
+    char *id;         /**< file stem: html/<id>.html, gold/<id>.txt */
+    char *url;        /**< "" if unknown */
+    char *site;       /**< "" if unknown */
+    char *lang;       /**< ISO 639-1, "" if unknown */
+    char *html_path;  /**< <dir>/html/<id>.html */
+    char *gold_path;  /**< <dir>/gold/<id>.txt */
+} ps_dataset_page;
+
+/** A data set: <dir>/index.tsv (header row naming the columns id, url,
+ *  site, lang, ...; tab-separated, no quoting) with html/ and gold/. */
+typedef struct ps_dataset {
+    char *dir;
+    char *name;             /**< last component of dir */
+    ps_dataset_page *pages; /**< rows in file order */
+    size_t n_pages;
+} ps_dataset;
+
+/** Read <dir>/index.tsv.  Errors name the file and line. */
+ps_dataset *ps_dataset_load(const char *dir, ps_error *err);
+void ps_dataset_free(ps_dataset *ds);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PAGESIFT_H */

@@ -1,0 +1,281 @@
+/* tests/test_page.c — the block tree: nested-block exclusion, counts in
+ * characters (a CJK character is one), leaves, paths, text output, bad input. */
+#include <stdlib.h>
+
+#include "tests/test_util.h"
+
+static void test_nested_blocks_excluded(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body>Top <a href=x>link</a>"
+                            "<div id=main class='c1  c2'>Inner text <img src=a><div>Deep</div> tail</div>"
+                            "<section><p>Sect</p></section></body></html>");
+    assert_non_null(pg);
+    size_t nb;
+    const ps_block *b = ps_page_blocks(pg, &nb);
+    assert_int_equal(nb, 4); /* body, div, div, section */
+    assert_string_equal(b[0].tag, "body");
+    assert_int_equal(b[0].parent, -1);
+    /* body's own: "Top" (3) + "link" (4); the div's text is excluded */
+    assert_int_equal(b[0].own.text_chars, 7);
+    assert_int_equal(b[0].own.link_chars, 4);
+    assert_int_equal(b[0].own.links, 1);
+    assert_int_equal(b[0].own.images, 0);
+    assert_string_equal(b[1].tag, "div");
+    assert_string_equal(b[1].id_attr, "main");
+    assert_string_equal(b[1].class_attr, "c1 c2");
+    assert_string_equal(b[1].path, "html/body/div[1]");
+    /* "Inner text tail" = 15 characters, Deep excluded */
+    assert_int_equal(b[1].own.text_chars, 15);
+    assert_int_equal(b[1].own.images, 1);
+    assert_int_equal(b[2].parent, 1);
+    assert_int_equal(b[2].depth, 2);
+    assert_string_equal(b[2].path, "html/body/div[1]/div[1]");
+    assert_int_equal(b[2].own.text_chars, 4);
+    assert_string_equal(b[3].tag, "section");
+    assert_int_equal(ps_block_subtree_end(pg, 1), 3);
+    ps_counts sub = ps_block_subtree_counts(pg, 1);
+    assert_int_equal(sub.text_chars, 19);
+    ps_counts tot = ps_page_totals(pg);
+    assert_int_equal(tot.text_chars, 7 + 15 + 4 + 4);
+    assert_int_equal(tot.links, 1);
+    assert_int_equal(tot.images, 1);
+    ps_page_free(pg);
+}
+
+static void test_cjk_counts_characters(void **state)
+{
+    (void)state;
+    /* 来源：新华社 is 6 characters (18 bytes) */
+    ps_page *pg = parse_str("<html><meta charset=utf-8><body><div><span>"
+                            "\xE6\x9D\xA5\xE6\xBA\x90\xEF\xBC\x9A\xE6\x96\xB0\xE5\x8D\x8E\xE7\xA4\xBE"
+                            "</span><a href=/>\xE4\xB8\xAD\xE5\x9B\xBD</a></div></body></html>");
+    assert_non_null(pg);
+    size_t nb, nl;
+    const ps_block *b = ps_page_blocks(pg, &nb);
+    const ps_leaf *l = ps_page_leaves(pg, &nl);
+    assert_int_equal(nl, 2);
+    assert_string_equal(l[0].tag, "span");
+    assert_int_equal(l[0].chars, 6);
+    assert_int_equal(l[0].bytes, 18);
+    assert_string_equal(l[1].tag, "a");
+    assert_int_equal(l[1].in_link, 1);
+    assert_int_equal(b[1].own.text_chars, 8);
+    assert_int_equal(b[1].own.link_chars, 2);
+    ps_page_free(pg);
+}
+
+static void test_whitespace_collapsed_and_formatting_transparent(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<body><p>  Hello \n\t <b>bold</b>&nbsp; world  </p><p>Two</p></body>");
+    assert_non_null(pg);
+    size_t nl;
+    const ps_leaf *l = ps_page_leaves(pg, &nl);
+    assert_int_equal(nl, 2);
+    assert_string_equal(l[0].tag, "p");
+    assert_string_equal(l[0].text, "Hello bold world");
+    assert_int_equal(l[0].chars, 16);
+    size_t len;
+    char *t = ps_page_text(pg, NULL, &len);
+    assert_string_equal(t, "Hello bold world\nTwo\n");
+    free(t);
+    ps_page_free(pg);
+}
+
+static void test_text_keeps_document_order_around_links(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<body><div><p>Read <a href=x>more</a> here.</p></div><div>Nav</div></body>");
+    size_t nb;
+    ps_page_blocks(pg, &nb);
+    assert_int_equal(nb, 3);
+    size_t len;
+    char *t = ps_page_text(pg, NULL, &len);
+    assert_string_equal(t, "Read more here.\nNav\n");
+    free(t);
+    uint8_t keep[3] = {1, 1, 0};
+    t = ps_page_text(pg, keep, &len);
+    assert_string_equal(t, "Read more here.\n");
+    free(t);
+    ps_page_free(pg);
+}
+
+static void test_remove_leaf_updates_counts(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<body><div><a href=/>Home</a> <a href=/n>News</a> Story text</div></body>");
+    size_t nl, nb;
+    const ps_leaf *l = ps_page_leaves(pg, &nl);
+    const ps_block *b = ps_page_blocks(pg, &nb);
+    assert_int_equal(nl, 3);
+    assert_int_equal(b[1].own.links, 2);
+    ps_page_remove_leaf(pg, 0);
+    ps_page_remove_leaf(pg, 0); /* idempotent */
+    assert_int_equal(b[1].own.links, 1);
+    assert_int_equal(b[1].own.link_chars, 4);
+    assert_int_equal(b[1].own.text_chars, 4 + 10);
+    assert_int_equal(ps_page_totals(pg).text_chars, 14);
+    size_t len;
+    char *t = ps_page_text(pg, NULL, &len);
+    assert_string_equal(t, "News Story text\n");
+    free(t);
+    (void)l;
+    ps_page_free(pg);
+}
+
+static void test_scripts_styles_comments_removed(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><head><style>p{}</style><script>var x='head';</script></head><body>"
+                            "<script>var y = 1;</script><!-- a comment --><noscript>Enable JS</noscript>"
+                            "<p>Kept</p><template><p>Never</p></template><iframe>x</iframe></body></html>");
+    size_t len;
+    char *t = ps_page_text(pg, NULL, &len);
+    assert_string_equal(t, "Kept\n");
+    free(t);
+    ps_page_free(pg);
+}
+
+static void test_paths_stable_across_block_tags(void **state)
+{
+    (void)state;
+    const char *html = "<body><div><table><tr><td><div>A</div></td></tr></table></div></body>";
+    ps_page *a = parse_str(html);
+    const char *tags[] = {"body", "div", "td", NULL};
+    ps_page_options o = {0};
+    o.block_tags = tags;
+    ps_error err;
+    ps_page *b = ps_page_parse(html, strlen(html), &o, &err);
+    size_t na, nb;
+    const ps_block *ba = ps_page_blocks(a, &na);
+    const ps_block *bb = ps_page_blocks(b, &nb);
+    assert_int_equal(na, 3);
+    assert_int_equal(nb, 4);
+    assert_string_equal(ba[2].path, "html/body/div[1]/table[1]/tr[1]/td[1]/div[1]");
+    assert_string_equal(bb[3].path, ba[2].path);
+    assert_string_equal(bb[2].tag, "td");
+    ps_page_free(a);
+    ps_page_free(b);
+}
+
+static void test_bad_inputs(void **state)
+{
+    (void)state;
+    ps_error err = {0};
+    /* empty: a valid empty page */
+    ps_page *pg = ps_page_parse("", 0, NULL, &err);
+    assert_non_null(pg);
+    size_t n;
+    ps_page_blocks(pg, &n);
+    assert_int_equal(n, 1);
+    size_t len;
+    char *t = ps_page_text(pg, NULL, &len);
+    assert_int_equal(len, 0);
+    free(t);
+    ps_page_free(pg);
+    /* binary: a clear error */
+    char bin[1024];
+    for (size_t i = 0; i < sizeof bin; i++)
+        bin[i] = (char)(i * 7 % 256);
+    pg = ps_page_parse(bin, sizeof bin, NULL, &err);
+    assert_null(pg);
+    assert_int_equal(err.code, PS_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "binary"));
+    /* truncated in the middle of a tag: still a page */
+    pg = parse_str("<html><body><div><p>Start of the text</p><p>cut <a hr");
+    assert_non_null(pg);
+    t = ps_page_text(pg, NULL, &len);
+    assert_non_null(strstr(t, "Start of the text"));
+    free(t);
+    ps_page_free(pg);
+    /* over the size limit: a clear error */
+    ps_page_options o = {0};
+    o.max_bytes = 10;
+    pg = ps_page_parse("<p>01234567890</p>", 18, &o, &err);
+    assert_null(pg);
+    assert_int_equal(err.code, PS_ERR_TOO_LARGE);
+    /* a missing file names the file */
+    pg = ps_page_load_file("/nonexistent/page.html", NULL, &err);
+    assert_null(pg);
+    assert_non_null(strstr(err.msg, "/nonexistent/page.html"));
+}
+
+static void test_deep_nesting_does_not_crash(void **state)
+{
+    (void)state;
+    size_t depth = 100000;
+    char *s = malloc(depth * 5 + 64);
+    size_t k = 0;
+    for (size_t i = 0; i < depth; i++) {
+        memcpy(s + k, "<div>", 5);
+        k += 5;
+    }
+    strcpy(s + k, "deep text");
+    ps_error err;
+    ps_page *pg = ps_page_parse(s, strlen(s), NULL, &err);
+    assert_non_null(pg);
+    size_t len;
+    char *t = ps_page_text(pg, NULL, &len);
+    assert_string_equal(t, "deep text\n");
+    free(t);
+    ps_page_free(pg);
+    free(s);
+}
+
+static void test_large_page(void **state)
+{
+    (void)state;
+    /* 50 MB page: parses (or is refused by a limit) without crashing */
+    const char *para = "<p>Some paragraph text of a very long page, repeated many times.</p>\n";
+    size_t pl = strlen(para), n = (50u << 20) / pl;
+    char *s = malloc(n * pl + 32);
+    char *p = s;
+    p += sprintf(p, "<html><body>");
+    for (size_t i = 0; i < n; i++, p += pl)
+        memcpy(p, para, pl);
+    *p = '\0';
+    ps_error err;
+    ps_page *pg = ps_page_parse(s, (size_t)(p - s), NULL, &err);
+    assert_non_null(pg);
+    assert_true(ps_page_totals(pg).text_chars > 40u * 1000 * 1000);
+    ps_page_free(pg);
+    ps_page_options o = {0};
+    o.max_bytes = 1 << 20;
+    pg = ps_page_parse(s, (size_t)(p - s), &o, &err);
+    assert_null(pg);
+    assert_int_equal(err.code, PS_ERR_TOO_LARGE);
+    free(s);
+}
+
+static void test_site_key(void **state)
+{
+    (void)state;
+    char k[256];
+    assert_int_equal(ps_site_key("http://User@WWW.Example.com:8080/a/b?x", PS_SITE_HOST, k, sizeof k), 0);
+    assert_string_equal(k, "www.example.com");
+    assert_int_equal(ps_site_key("https://blogs.wsj.com/economics/2012/x", PS_SITE_HOST_PATH1, k, sizeof k), 0);
+    assert_string_equal(k, "blogs.wsj.com/economics");
+    assert_int_equal(ps_site_key("no-scheme.html", PS_SITE_HOST, k, sizeof k), -1);
+    assert_string_equal(k, "");
+    assert_int_equal(ps_site_key("", PS_SITE_HOST, k, sizeof k), -1);
+}
+
+int main(void)
+{
+    ps_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nested_blocks_excluded),
+        cmocka_unit_test(test_cjk_counts_characters),
+        cmocka_unit_test(test_whitespace_collapsed_and_formatting_transparent),
+        cmocka_unit_test(test_text_keeps_document_order_around_links),
+        cmocka_unit_test(test_remove_leaf_updates_counts),
+        cmocka_unit_test(test_scripts_styles_comments_removed),
+        cmocka_unit_test(test_paths_stable_across_block_tags),
+        cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_deep_nesting_does_not_crash),
+        cmocka_unit_test(test_large_page),
+        cmocka_unit_test(test_site_key),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

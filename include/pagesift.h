@@ -283,6 +283,49 @@ typedef struct ps_dataset {
 ps_dataset *ps_dataset_load(const char *dir, ps_error *err);
 void ps_dataset_free(ps_dataset *ds);
 
+
+/* ------------------------------------------------------------------------ */
+/* Inputs (extract/inputs.c, extract/warc.c) — pages from files, folders, list files, WARC, JSON Lines, data sets */
+/* ------------------------------------------------------------------------ */
+/* [INPUTS] declarations of this section go between these markers. */
+
+/* [/INPUTS] */
+
+/* ------------------------------------------------------------------------ */
+/* Template libraries (templates/) — per-site common noise */
+/* ------------------------------------------------------------------------ */
+/* [TEMPLATES] declarations of this section go between these markers. */
+
+/* [/TEMPLATES] */
+
+/* ------------------------------------------------------------------------ */
+/* Block features and labels (features/) */
+/* ------------------------------------------------------------------------ */
+/* [FEATURES] declarations of this section go between these markers. */
+
+/* [/FEATURES] */
+
+/* ------------------------------------------------------------------------ */
+/* Models (train/) — RBF SVM bundles: train, save, load, predict */
+/* ------------------------------------------------------------------------ */
+/* [MODELS] declarations of this section go between these markers. */
+
+/* [/MODELS] */
+
+/* ------------------------------------------------------------------------ */
+/* Extraction methods (methods/) — template-svm, svm and the baselines */
+/* ------------------------------------------------------------------------ */
+/* [METHODS] declarations of this section go between these markers. */
+
+/* [/METHODS] */
+
+/* ------------------------------------------------------------------------ */
+/* Evaluation (eval/) — metrics against gold text */
+/* ------------------------------------------------------------------------ */
+/* [EVALUATION] declarations of this section go between these markers. */
+
+/* [/EVALUATION] */
+
 #ifdef __cplusplus
 }
 #endif

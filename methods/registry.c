@@ -1,0 +1,33 @@
+/* methods/registry.c — the list of extraction methods --method can name. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "methods/method.h"
+
+/* Each method file defines one of these. */
+extern const ps_method ps_method_all;
+
+const ps_method *const ps_methods[] = {
+    &ps_method_all,
+    NULL,
+};
+
+const ps_method *ps_method_find(const char *name)
+{
+    for (size_t i = 0; ps_methods[i]; i++)
+        if (strcmp(ps_methods[i]->name, name) == 0)
+            return ps_methods[i];
+    return NULL;
+}
+
+void ps_method_output_free(ps_method_output *out)
+{
+    if (!out)
+        return;
+    free(out->text);
+    free(out->title);
+    free(out->date);
+    free(out->block_class);
+    free(out->leaf_kept);
+    memset(out, 0, sizeof *out);
+}

@@ -303,6 +303,23 @@ void ps_dataset_free(ps_dataset *ds);
 /* ------------------------------------------------------------------------ */
 /* [FEATURES] declarations of this section go between these markers. */
 
+/** Features are named: "R1".."R5" are the paper's (METHODS.md §1.2);
+ *  extended features are named "x_<name>".  A model bundle records the
+ *  names it was trained on; inference computes them by name. */
+#define PS_FEATURES_PAPER "R1,R2,R3,R4,R5"
+
+/** Number of features the library can compute. */
+size_t ps_feature_count(void);
+/** Name of feature @p id (0 <= id < ps_feature_count()). */
+const char *ps_feature_name(size_t id);
+/** Id of a feature name, or -1 when the library does not know it. */
+int ps_feature_lookup(const char *name);
+
+/** Compute features @p ids (n_ids of them) for every block of the page:
+ *  out[b * n_ids + k] is feature ids[k] of block b.  Uses the page's current
+ *  counts, so removed (template) leaves do not count.  Returns 0 or -1. */
+int ps_page_block_features(const ps_page *page, const int *ids, size_t n_ids, double *out);
+
 /* [/FEATURES] */
 
 /* ------------------------------------------------------------------------ */

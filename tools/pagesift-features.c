@@ -1,0 +1,421 @@
+/* pagesift-features — write the block CSV (counts, R1..R5, extended features,
+ * labels from gold text, text preview) of pages, for training and for
+ * annotators; report per data set how well block labels capture the gold. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/progress.h"
+#include "common/util.h"
+#include "pagesift.h"
+
+static void usage(FILE *f)
+{
+    fputs("Usage: pagesift-features [OPTION]... INPUT...\n"
+          "Write one CSV row per block of every page: raw counts, R1..R5 (and the\n"
+          "extended x_* features), the label derived from the page's gold text and\n"
+          "a preview of the block's own text.  Then print on standard error, per data\n"
+          "set, blocks per class and how well block labels capture the gold.\n"
+          "\n"
+          "INPUT is an HTML file, a directory (its *.html and *.htm files, sorted),\n"
+          "or a data set folder with index.tsv (gold from gold/<id>.txt; the data set\n"
+          "name is the folder name).  Several data set folders may be given at once.\n"
+          "\n"
+          "  -l, --list FILE          pages listed in FILE, one per line:\n"
+          "                           PATH<TAB>URL[<TAB>GOLD_PATH]\n"
+          "  -x, --extended           add the extended features (x_*) after R1..R5\n"
+          "  -b, --block-tags LIST    block tags, comma-separated (default\n"
+          "                           body,section,div; body is always the root)\n"
+          "  -a, --for-annotation     leave the label column empty for an annotator;\n"
+          "                           the filled CSV is training input as is\n"
+          "  -m, --min-text N         skip blocks with fewer than N own characters\n"
+          "                           (default 1: blocks without text are skipped;\n"
+          "                           0 writes every block)\n"
+          "  -t, --threshold X        label a block content when at least this share\n"
+          "                           of its own text is aligned with the gold\n"
+          "                           (default 0.5)\n"
+          "  -n, --preview N          characters of the text column (default 200)\n"
+          "  -o, --output FILE        write the CSV to FILE (atomically) instead of\n"
+          "                           standard output\n"
+          "  -q, --quiet              no progress and no summary on standard error\n"
+          "  -h, --help               this help\n"
+          "  -V, --version            version\n"
+          "\n"
+          "Columns: dataset,page_id,url,site,block_id,block_path,tag,inner_len,\n"
+          "inner_link_len,inner_link_num,inner_pic_num,outer_len,outer_link_len,\n"
+          "outer_link_num,outer_pic_num,R1,R2,R3,R4,R5,[x_*],label,gold_share,text.\n"
+          "label is 1 (content), 0 (noise) or empty (no gold, or --for-annotation).\n"
+          "\n"
+          "Summary: 'gold in content' is the share of page characters aligned with\n"
+          "the gold that lie in blocks labelled content; 'other in noise' the share\n"
+          "of the other characters in blocks labelled noise; 'gold found' the share\n"
+          "of the gold's characters found on the page at all (characters of word\n"
+          "tokens).\n"
+          "\n"
+          "Exit status: 0 ok, 1 some page could not be read (the others are written),\n"
+          "2 usage error, 3 the output cannot be written.\n",
+          f);
+}
+
+typedef struct set_stats {
+    char name[128];
+    ps_label_stats st;
+    size_t failed;
+} set_stats;
+
+typedef struct run {
+    ps_block_csv *csv;
+    ps_page_options po;
+    set_stats *sets;
+    size_t n_sets;
+    size_t done, failed;
+    ps_progress *prog;
+    int quiet;
+} run;
+
+static set_stats *set_for(run *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_sets; i++)
+        if (strcmp(r->sets[i].name, name) == 0)
+            return &r->sets[i];
+    set_stats *s = realloc(r->sets, (r->n_sets + 1) * sizeof *s);
+    if (!s) {
+        fputs("pagesift-features: out of memory\n", stderr);
+        exit(3);
+    }
+    r->sets = s;
+    s = &r->sets[r->n_sets++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    return s;
+}
+
+/* One page: parse, read gold (may be NULL), write its rows.  A page that
+ * cannot be read is reported and counted; the run goes on. */
+static void do_page(run *r, const char *dataset, const char *page_id, const char *html_path,
+                    const char *url, const char *site, const char *gold_path)
+{
+    ps_error err = {0};
+    set_stats *set = set_for(r, dataset && *dataset ? dataset : "(files)");
+    ps_page_options po = r->po;
+    po.url = url && *url ? url : NULL;
+    char *gold = NULL;
+    size_t gold_len = 0;
+    ps_page *pg = NULL;
+    if (gold_path && *gold_path && !(gold = ps_read_file(gold_path, 0, &gold_len, &err)))
+        goto fail;
+    if (!(pg = ps_page_load_file(html_path, &po, &err)))
+        goto fail;
+    if (ps_block_csv_page(r->csv, dataset, page_id, site, pg, gold, gold_len, &set->st, &err)) {
+        fprintf(stderr, "pagesift-features: %s\n", err.msg);
+        exit(3); /* the output is broken: nothing more can be written */
+    }
+    ps_page_free(pg);
+    free(gold);
+    r->done++;
+    ps_progress_update(r->prog, r->done + r->failed, NULL);
+    return;
+fail:
+    fprintf(stderr, "pagesift-features: %s (page skipped)\n", err.msg);
+    free(gold);
+    r->failed++;
+    set->failed++;
+    ps_progress_update(r->prog, r->done + r->failed, NULL);
+}
+
+static int is_dataset(const char *dir)
+{
+    char p[4096];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/index.tsv", dir);
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int do_dataset(run *r, const char *dir)
+{
+    ps_error err = {0};
+    ps_dataset *ds = ps_dataset_load(dir, &err);
+    if (!ds) {
+        fprintf(stderr, "pagesift-features: %s\n", err.msg);
+        return -1;
+    }
+    set_for(r, ds->name);
+    for (size_t i = 0; i < ds->n_pages; i++) {
+        const ps_dataset_page *p = &ds->pages[i];
+        do_page(r, ds->name, p->id, p->html_path, p->url, p->site, p->gold_path);
+    }
+    ps_dataset_free(ds);
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && ps_ascii_casecmp(s + a - b, suf) == 0;
+}
+
+static int do_dir(run *r, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "pagesift-features: %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!ends_with(e->d_name, ".html") && !ends_with(e->d_name, ".htm"))
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **nn = realloc(names, cap * sizeof *nn);
+            if (!nn)
+                exit(3);
+            names = nn;
+        }
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        names[n] = malloc(len);
+        if (!names[n])
+            exit(3);
+        snprintf(names[n++], len, "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        do_page(r, NULL, names[i], names[i], NULL, NULL, NULL);
+        free(names[i]);
+    }
+    free(names);
+    return 0;
+}
+
+static int do_list(run *r, const char *path)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "pagesift-features: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0, lineno = 0;
+    ssize_t len;
+    int rc = 0;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (len == 0 || line[0] == '#')
+            continue;
+        char *url = strchr(line, '\t'), *gold = NULL;
+        if (url) {
+            *url++ = '\0';
+            if ((gold = strchr(url, '\t')))
+                *gold++ = '\0';
+        }
+        if (!*line) {
+            fprintf(stderr, "pagesift-features: %s: line %zu: no page path\n", path, lineno);
+            r->failed++;
+            rc = -1;
+            continue;
+        }
+        do_page(r, NULL, line, line, url, NULL, gold);
+    }
+    free(line);
+    if (f != stdin)
+        fclose(f);
+    return rc;
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+    return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void summary(const run *r)
+{
+    fprintf(stderr, "%-16s %6s %6s %8s %8s %8s %9s %9s %7s\n", "set", "pages", "failed", "noise",
+            "content", "unlab.", "gold in", "other in", "gold");
+    fprintf(stderr, "%-16s %6s %6s %8s %8s %8s %9s %9s %7s\n", "", "", "", "blocks", "blocks",
+            "blocks", "content", "noise", "found");
+    ps_label_stats all = {0};
+    size_t failed = 0;
+    for (size_t i = 0; i < r->n_sets; i++) {
+        const set_stats *s = &r->sets[i];
+        const ps_label_stats *t = &s->st;
+        char gin[16] = "-", oin[16] = "-", gf[16] = "-";
+        if (t->pages_gold) {
+            snprintf(gin, sizeof gin, "%.2f%%", pct(t->gold_in_content, t->gold_chars));
+            snprintf(oin, sizeof oin, "%.2f%%", pct(t->other_in_noise, t->other_chars));
+            snprintf(gf, sizeof gf, "%.1f%%", pct(t->gold_text_found, t->gold_text_chars));
+        }
+        fprintf(stderr, "%-16s %6llu %6zu %8llu %8llu %8llu %9s %9s %7s\n", s->name,
+                (unsigned long long)t->pages, s->failed, (unsigned long long)t->blocks[0],
+                (unsigned long long)t->blocks[1], (unsigned long long)t->blocks[2], gin, oin, gf);
+        all.pages += t->pages;
+        all.pages_gold += t->pages_gold;
+        for (int k = 0; k < 3; k++)
+            all.blocks[k] += t->blocks[k];
+        all.gold_chars += t->gold_chars;
+        all.gold_in_content += t->gold_in_content;
+        all.other_chars += t->other_chars;
+        all.other_in_noise += t->other_in_noise;
+        all.gold_text_chars += t->gold_text_chars;
+        all.gold_text_found += t->gold_text_found;
+        failed += s->failed;
+    }
+    if (r->n_sets > 1)
+        fprintf(stderr, "%-16s %6llu %6zu %8llu %8llu %8llu %8.2f%% %8.2f%% %6.1f%%\n", "all",
+                (unsigned long long)all.pages, failed, (unsigned long long)all.blocks[0],
+                (unsigned long long)all.blocks[1], (unsigned long long)all.blocks[2],
+                pct(all.gold_in_content, all.gold_chars), pct(all.other_in_noise, all.other_chars),
+                pct(all.gold_text_found, all.gold_text_chars));
+}
+
+/* Split a comma-separated list in place into a NULL-terminated array. */
+static const char **split_tags(char *list)
+{
+    size_t n = 2;
+    for (char *p = list; *p; p++)
+        n += *p == ',';
+    const char **v = calloc(n, sizeof *v);
+    size_t k = 0;
+    for (char *tok = strtok(list, ", "); tok && v; tok = strtok(NULL, ", "))
+        v[k++] = tok;
+    return v;
+}
+
+static int parse_num(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"list", required_argument, 0, 'l'},    {"extended", no_argument, 0, 'x'},
+        {"block-tags", required_argument, 0, 'b'}, {"for-annotation", no_argument, 0, 'a'},
+        {"min-text", required_argument, 0, 'm'}, {"threshold", required_argument, 0, 't'},
+        {"preview", required_argument, 0, 'n'}, {"output", required_argument, 0, 'o'},
+        {"quiet", no_argument, 0, 'q'},         {"help", no_argument, 0, 'h'},
+        {"version", no_argument, 0, 'V'},       {0, 0, 0, 0}};
+    run r = {0};
+    ps_block_csv_options co = {.min_text = 1};
+    const char **tags = NULL;
+    const char *out_path = NULL;
+    const char **lists = calloc((size_t)argc + 1, sizeof *lists);
+    size_t n_lists = 0;
+    double v;
+    int c;
+    if (!lists)
+        return 3;
+    while ((c = getopt_long(argc, argv, "l:xb:am:t:n:o:qhV", opts, NULL)) != -1) {
+        switch (c) {
+        case 'l': lists[n_lists++] = optarg; break;
+        case 'x': co.extended = 1; break;
+        case 'b':
+            free(tags);
+            tags = split_tags(optarg);
+            if (!tags || !tags[0]) {
+                fprintf(stderr, "pagesift-features: --block-tags: empty list\n");
+                return 2;
+            }
+            r.po.block_tags = tags;
+            break;
+        case 'a': co.for_annotation = 1; break;
+        case 'm':
+            if (parse_num(optarg, 0, 1e9, &v) || v != (double)(uint32_t)v) {
+                fprintf(stderr, "pagesift-features: --min-text: '%s' is not a count\n", optarg);
+                return 2;
+            }
+            co.min_text = (uint32_t)v;
+            break;
+        case 't':
+            if (parse_num(optarg, 1e-9, 1, &v)) {
+                fprintf(stderr, "pagesift-features: --threshold: '%s' is not in (0, 1]\n", optarg);
+                return 2;
+            }
+            co.label_threshold = v;
+            break;
+        case 'n':
+            if (parse_num(optarg, 1, 1e6, &v) || v != (double)(size_t)v) {
+                fprintf(stderr, "pagesift-features: --preview: '%s' is not a count >= 1\n", optarg);
+                return 2;
+            }
+            co.preview_chars = (size_t)v;
+            break;
+        case 'o': out_path = optarg; break;
+        case 'q': r.quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        case 'V': printf("pagesift-features %s\n", ps_version()); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind == argc && n_lists == 0) {
+        fprintf(stderr, "pagesift-features: no input (give files, folders or --list FILE)\n");
+        usage(stderr);
+        return 2;
+    }
+    ps_init();
+    ps_error err = {0};
+    FILE *out = stdout;
+    char tmp[4096];
+    if (out_path && !(out = ps_atomic_open(out_path, tmp, sizeof tmp, &err))) {
+        fprintf(stderr, "pagesift-features: %s\n", err.msg);
+        return 3;
+    }
+    if (!(r.csv = ps_block_csv_new(out, &co, &err))) {
+        fprintf(stderr, "pagesift-features: %s\n", err.msg);
+        return 3;
+    }
+    r.prog = ps_progress_new("pages", 0, r.quiet);
+    int bad = 0;
+    for (int i = optind; i < argc; i++) {
+        const char *in = argv[i];
+        struct stat st;
+        if (stat(in, &st) != 0) {
+            fprintf(stderr, "pagesift-features: %s: %s\n", in, strerror(errno));
+            r.failed++;
+            continue;
+        }
+        if (S_ISDIR(st.st_mode))
+            bad |= (is_dataset(in) ? do_dataset(&r, in) : do_dir(&r, in)) != 0;
+        else
+            do_page(&r, NULL, in, in, NULL, NULL, NULL);
+    }
+    for (size_t i = 0; i < n_lists; i++)
+        bad |= do_list(&r, lists[i]) != 0;
+    ps_progress_done(r.prog);
+    if (ps_block_csv_finish(r.csv, &err)) {
+        fprintf(stderr, "pagesift-features: %s\n", err.msg);
+        if (out_path)
+            ps_atomic_abort(out, tmp);
+        return 3;
+    }
+    if (out_path && ps_atomic_commit(out, tmp, out_path, &err)) {
+        fprintf(stderr, "pagesift-features: %s\n", err.msg);
+        return 3;
+    }
+    if (!r.quiet)
+        summary(&r);
+    free(r.sets);
+    free(tags);
+    free(lists);
+    return bad || r.failed ? 1 : 0;
+}

@@ -10,8 +10,11 @@
  * enough (<= 4M cells) gets the exact dynamic-programming LCS; a larger one
  * is cut at the tokens that occur exactly once in both halves, keeping the
  * longest chain of them that is increasing in both (patience diff), and each
- * gap between two anchors is aligned the same way.  A large range without
- * any such anchor is left unaligned (it would need a quadratic table). */
+ * gap between two anchors is aligned the same way; when no single token is
+ * unique in both, runs of 2, 3, 5 or 8 tokens are tried.  A large range
+ * without any such anchor is left unaligned (it would need a quadratic
+ * table).  Among alignments of equal length the DP prefers matched runs to
+ * scattered single words. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,9 +62,17 @@ static void dp_lcs(aligner *al, size_t alo, size_t ahi, size_t blo, size_t bhi)
                 row[j] = next[j] >= row[j + 1] ? next[j] : row[j + 1];
         }
     }
+    /* Walk the table from the start.  Where a[i] == b[j] but skipping a[i]
+     * loses nothing, a[i] is matched only when the next tokens match too:
+     * among equally long alignments this prefers runs to scattered words
+     * (the "the" of a link line before the article is left alone). */
     size_t i = 0, j = 0;
     while (i < na && j < nb) {
-        if (al->a[alo + i] == al->b[blo + j]) {
+        int eq = al->a[alo + i] == al->b[blo + j];
+        if (eq && d[(i + 1) * w + j] == d[i * w + j] &&
+            !(i + 1 < na && j + 1 < nb && al->a[alo + i + 1] == al->b[blo + j + 1]))
+            eq = 0;
+        if (eq) {
             al->ma[alo + i] = 1;
             al->mb[blo + j] = 1;
             i++;
@@ -93,38 +104,54 @@ static slot *find_slot(slot *t, size_t mask, uint64_t h)
     return &t[k];
 }
 
-/* Anchors of a range: tokens occurring once in each side, longest chain
- * increasing in both.  Returns their number (in *out, malloc'ed) or 0. */
-static size_t anchors(aligner *al, size_t alo, size_t ahi, size_t blo, size_t bhi, pair **out)
+/* Hash of the n tokens from s[i]. */
+static uint64_t gram(const uint64_t *s, size_t i, int n)
 {
-    size_t n = (ahi - alo) + (bhi - blo), cap = 16;
-    while (cap < 2 * n)
+    uint64_t h = s[i];
+    for (int k = 1; k < n; k++)
+        h = (h * 0x9E3779B97F4A7C15ULL) ^ s[i + (size_t)k];
+    return h;
+}
+
+/* Anchors of a range: runs of n tokens occurring once in each side, the
+ * longest chain increasing in both, overlaps dropped.  Returns their number
+ * (in *out, malloc'ed) or 0. */
+static size_t anchors(aligner *al, size_t alo, size_t ahi, size_t blo, size_t bhi, int n,
+                      pair **out)
+{
+    if (ahi - alo < (size_t)n || bhi - blo < (size_t)n)
+        return 0;
+    size_t ea = ahi - (size_t)n + 1, eb = bhi - (size_t)n + 1;
+    size_t cnt = (ea - alo) + (eb - blo), cap = 16;
+    while (cap < 2 * cnt)
         cap <<= 1;
     slot *t = calloc(cap, sizeof *t);
-    if (!t) {
+    pair *p = malloc((ea - alo) * sizeof *p);
+    if (!t || !p) {
+        free(t);
+        free(p);
         al->oom = 1;
         return 0;
     }
-    for (size_t i = alo; i < ahi; i++) {
-        slot *s = find_slot(t, cap - 1, al->a[i]);
+    for (size_t i = alo; i < ea; i++) {
+        slot *s = find_slot(t, cap - 1, gram(al->a, i, n));
         s->ca++;
         s->pa = (uint32_t)i;
     }
-    for (size_t j = blo; j < bhi; j++) {
-        slot *s = find_slot(t, cap - 1, al->b[j]);
+    for (size_t j = blo; j < eb; j++) {
+        slot *s = find_slot(t, cap - 1, gram(al->b, j, n));
         s->cb++;
         s->pb = (uint32_t)j;
     }
     size_t k = 0;
-    pair *p = malloc((ahi - alo) * sizeof *p);
-    if (!p) {
-        free(t);
-        al->oom = 1;
-        return 0;
-    }
-    for (size_t i = alo; i < ahi; i++) { /* in a's order */
-        slot *s = find_slot(t, cap - 1, al->a[i]);
-        if (s->ca == 1 && s->cb == 1)
+    for (size_t i = alo; i < ea; i++) { /* in a's order */
+        slot *s = find_slot(t, cap - 1, gram(al->a, i, n));
+        if (s->ca != 1 || s->cb != 1)
+            continue;
+        int same = 1; /* the hashes agree; make sure the tokens do */
+        for (int q = 0; q < n && same; q++)
+            same = al->a[i + (size_t)q] == al->b[s->pb + (size_t)q];
+        if (same)
             p[k++] = (pair){(uint32_t)i, s->pb};
     }
     free(t);
@@ -157,19 +184,24 @@ static size_t anchors(aligner *al, size_t alo, size_t ahi, size_t blo, size_t bh
             len++;
     }
     pair *chain = malloc(len * sizeof *chain);
+    size_t kept = 0;
     if (chain) {
         uint32_t x = tail[len - 1];
         for (size_t r = len; r-- > 0; x = prev[x])
             chain[r] = p[x];
+        /* n-grams may overlap: keep those that start after the last kept */
+        for (size_t r = 0; r < len; r++)
+            if (!kept || (chain[r].ia >= chain[kept - 1].ia + (uint32_t)n &&
+                          chain[r].ib >= chain[kept - 1].ib + (uint32_t)n))
+                chain[kept++] = chain[r];
     } else {
         al->oom = 1;
-        len = 0;
     }
     free(tail);
     free(prev);
     free(p);
     *out = chain;
-    return len;
+    return kept;
 }
 
 static void align(aligner *al, size_t alo, size_t ahi, size_t blo, size_t bhi, int depth)
@@ -191,15 +223,29 @@ static void align(aligner *al, size_t alo, size_t ahi, size_t blo, size_t bhi, i
     }
     if (depth >= MAX_DEPTH)
         return;
+    /* single tokens unique in both first; failing that, runs of 2, 3, 5, 8
+     * tokens (a small vocabulary repeats words, rarely their sequences) */
+    static const int grams[] = {1, 2, 3, 5, 8};
     pair *ch = NULL;
-    size_t k = anchors(al, alo, ahi, blo, bhi, &ch);
+    size_t k = 0;
+    int n = 1;
+    for (size_t g = 0; g < sizeof grams / sizeof *grams && !k && !al->oom; g++) {
+        n = grams[g];
+        k = anchors(al, alo, ahi, blo, bhi, n, &ch);
+        if (!k) {
+            free(ch);
+            ch = NULL;
+        }
+    }
     size_t pa = alo, pb = blo;
     for (size_t r = 0; r < k; r++) {
         align(al, pa, ch[r].ia, pb, ch[r].ib, depth + 1);
-        al->ma[ch[r].ia] = 1;
-        al->mb[ch[r].ib] = 1;
-        pa = ch[r].ia + 1;
-        pb = ch[r].ib + 1;
+        for (int q = 0; q < n; q++) {
+            al->ma[ch[r].ia + (size_t)q] = 1;
+            al->mb[ch[r].ib + (size_t)q] = 1;
+        }
+        pa = ch[r].ia + (size_t)n;
+        pb = ch[r].ib + (size_t)n;
     }
     if (k)
         align(al, pa, ahi, pb, bhi, depth + 1);

@@ -416,7 +416,7 @@ int ps_block_csv_finish(ps_block_csv *w, ps_error *err);
 /** The block id of a path on a page (17 characters + NUL into @p out). */
 void ps_block_id(const char *page_id, const char *path, char out[18]);
 
-/* --- Reading CSV (features/csv_read.c) — for block CSVs and any other --- */
+/* --- Reading CSV (features/csv.c) — for block CSVs and any other --- */
 
 /** A CSV file read row by row (libcsv, RFC 4180 quoting; a UTF-8 BOM and
  *  CRLF line ends, as spreadsheets write them, are accepted).  The first row
@@ -444,6 +444,10 @@ const char *ps_csv_field(const ps_csv *csv, size_t col);
 size_t ps_csv_line(const ps_csv *csv);
 /** The file's name as used in errors. */
 const char *ps_csv_path(const ps_csv *csv);
+/** Write @p n bytes as one quoted CSV field (libcsv's csv_fwrite: the field
+ *  in double quotes, quotes doubled; commas, newlines and any UTF-8 kept).
+ *  Returns 0 or -1 on a write error. */
+int ps_csv_write_field(FILE *f, const char *s, size_t n);
 /** Parse field @p col as a finite number (C locale; surrounding spaces
  *  allowed); else -1 with "FILE: line N: column 'C': 'X' is not a number". */
 int ps_csv_number(const ps_csv *csv, size_t col, double *out, ps_error *err);

@@ -1,4 +1,5 @@
-/* features/csv_read.c — reading CSV files row by row with libcsv, columns
+/* features/csv.c — reading CSV files row by row with libcsv (and the
+ * one-field writer ps_csv_write_field), columns
  * looked up by header name, errors naming the file and line (ps_csv_*, see
  * pagesift.h).  The file is fed to libcsv one physical line at a time, so a
  * row's line number is known exactly, memory holds one row (plus the rows a
@@ -281,4 +282,9 @@ int ps_csv_number(const ps_csv *c, size_t col, double *out, ps_error *err)
                             c->path, c->out.line, ps_csv_column_name(c, col) ? ps_csv_column_name(c, col) : "?", s);
     *out = v;
     return 0;
+}
+
+int ps_csv_write_field(FILE *f, const char *s, size_t n)
+{
+    return csv_fwrite(f, s, n) == 0 ? 0 : -1;
 }

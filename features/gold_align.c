@@ -11,7 +11,8 @@
  * is cut at the tokens that occur exactly once in both halves, keeping the
  * longest chain of them that is increasing in both (patience diff), and each
  * gap between two anchors is aligned the same way; when no single token is
- * unique in both, runs of 2, 3, 5 or 8 tokens are tried.  A large range
+ * unique in both, runs of 2, 3, 5 or 8 tokens are tried, then tokens unique
+ * in the gold but repeated (up to 8 times) on the page.  A large range
  * without any such anchor is left unaligned (it would need a quadratic
  * table).  Among alignments of equal length the DP prefers matched runs to
  * scattered single words. */
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "extract/page_internal.h"
 #include "features/gold_align.h"
 
 #define DP_MAX_CELLS ((size_t)4 << 20)
@@ -113,11 +115,12 @@ static uint64_t gram(const uint64_t *s, size_t i, int n)
     return h;
 }
 
-/* Anchors of a range: runs of n tokens occurring once in each side, the
- * longest chain increasing in both, overlaps dropped.  Returns their number
+/* Anchors of a range: runs of n tokens occurring once in b and at most
+ * max_ca times in a (every occurrence is a candidate), the longest chain
+ * increasing in both, overlaps dropped.  Returns their number
  * (in *out, malloc'ed) or 0. */
 static size_t anchors(aligner *al, size_t alo, size_t ahi, size_t blo, size_t bhi, int n,
-                      pair **out)
+                      uint32_t max_ca, pair **out)
 {
     if (ahi - alo < (size_t)n || bhi - blo < (size_t)n)
         return 0;
@@ -146,7 +149,7 @@ static size_t anchors(aligner *al, size_t alo, size_t ahi, size_t blo, size_t bh
     size_t k = 0;
     for (size_t i = alo; i < ea; i++) { /* in a's order */
         slot *s = find_slot(t, cap - 1, gram(al->a, i, n));
-        if (s->ca != 1 || s->cb != 1)
+        if (s->ca > max_ca || s->cb != 1)
             continue;
         int same = 1; /* the hashes agree; make sure the tokens do */
         for (int q = 0; q < n && same; q++)
@@ -224,14 +227,19 @@ static void align(aligner *al, size_t alo, size_t ahi, size_t blo, size_t bhi, i
     if (depth >= MAX_DEPTH)
         return;
     /* single tokens unique in both first; failing that, runs of 2, 3, 5, 8
-     * tokens (a small vocabulary repeats words, rarely their sequences) */
-    static const int grams[] = {1, 2, 3, 5, 8};
+     * tokens (a small vocabulary repeats words, rarely their sequences);
+     * failing that, tokens unique in the gold that the page repeats up to 8
+     * times (pages that carry the article twice, e.g. a print copy) */
+    static const struct {
+        int n;
+        uint32_t max_ca;
+    } stages[] = {{1, 1}, {2, 1}, {3, 1}, {5, 1}, {8, 1}, {1, 8}, {3, 8}};
     pair *ch = NULL;
     size_t k = 0;
     int n = 1;
-    for (size_t g = 0; g < sizeof grams / sizeof *grams && !k && !al->oom; g++) {
-        n = grams[g];
-        k = anchors(al, alo, ahi, blo, bhi, n, &ch);
+    for (size_t g = 0; g < sizeof stages / sizeof *stages && !k && !al->oom; g++) {
+        n = stages[g].n;
+        k = anchors(al, alo, ahi, blo, bhi, n, stages[g].max_ca, &ch);
         if (!k) {
             free(ch);
             ch = NULL;
@@ -285,12 +293,14 @@ static uint32_t token_chars(const char *s, size_t n)
 int ps_gold_align_leaves(const ps_page *pg, const char *gold, size_t gold_len,
                          ps_leaf_align *out, uint64_t *gold_total, uint64_t *gold_matched)
 {
-    size_t nl;
-    const ps_leaf *leaves = ps_page_leaves(pg, &nl);
-    memset(out, 0, nl * sizeof *out);
-    /* all leaf texts in one buffer, '\n' between leaves (never in a token) */
+    memset(out, 0, pg->n_leaves * sizeof *out);
+    /* The page's text in reading order: the text runs (DOM text nodes) of
+     * every leaf, joined as ps_page_text joins them — a leaf's own text may
+     * be split around the leaves nested in it, so leaf by leaf is not the
+     * reading order.  Runs not separated by space stay glued ("e<b>x</b>am"
+     * is one word); a token is credited to the leaf of the run it starts in. */
     ps_buf text = {0};
-    uint32_t *start = malloc((nl + 1) * sizeof *start);
+    uint32_t *start = malloc((pg->n_runs + 1) * sizeof *start);
     int rc = -1;
     ps_token *pt = NULL, *gt = NULL;
     uint64_t *ha = NULL, *hb = NULL;
@@ -298,12 +308,23 @@ int ps_gold_align_leaves(const ps_page *pg, const char *gold, size_t gold_len,
     size_t np = 0, ng = 0;
     if (!start)
         goto done;
-    for (size_t i = 0; i < nl; i++) {
-        start[i] = (uint32_t)text.len;
-        if (ps_buf_append(&text, leaves[i].text, leaves[i].bytes) || ps_buf_putc(&text, '\n'))
+    int brk = 0, space = 0;
+    int32_t last_block = -1;
+    for (size_t i = 0; i < pg->n_runs; i++) {
+        const ps_run *r = &pg->runs[i];
+        int32_t blk = pg->leaves[r->leaf].block;
+        brk |= r->brk;
+        space |= r->space_before;
+        if (text.len && (brk || blk != last_block || space) && ps_buf_putc(&text, '\n'))
             goto done;
+        start[i] = (uint32_t)text.len;
+        if (ps_buf_append(&text, pg->runtext + r->off, r->len))
+            goto done;
+        last_block = blk;
+        brk = 0;
+        space = r->space_after;
     }
-    start[nl] = (uint32_t)text.len;
+    start[pg->n_runs] = (uint32_t)text.len;
     np = ps_tokenize(text.data ? text.data : "", text.len, &pt);
     ng = ps_tokenize(gold ? gold : "", gold ? gold_len : 0, &gt);
     if (np == (size_t)-1 || ng == (size_t)-1) {
@@ -326,10 +347,11 @@ int ps_gold_align_leaves(const ps_page *pg, const char *gold, size_t gold_len,
         hb[j] = token_hash(gold + gt[j].off, gt[j].len);
     if (ps_lcs_mark(ha, np, hb, ng, ma, mb))
         goto done;
-    size_t leaf = 0;
+    size_t run = 0;
     for (size_t i = 0; i < np; i++) {
-        while (leaf + 1 < nl && pt[i].off >= start[leaf + 1])
-            leaf++;
+        while (run + 1 < pg->n_runs && pt[i].off >= start[run + 1])
+            run++;
+        uint32_t leaf = pg->runs[run].leaf;
         uint32_t c = token_chars(text.data + pt[i].off, pt[i].len);
         out[leaf].total += c;
         if (ma[i])

@@ -16,8 +16,8 @@ typedef struct ps_leaf_align {
     uint32_t total;    /**< characters of all the leaf's tokens */
 } ps_leaf_align;
 
-/** Align the tokens of every leaf (removed ones included, in document
- *  order) with the tokens of @p gold: an LCS of the two token sequences,
+/** Align the tokens of every leaf (removed ones included, in reading
+ *  order: the page's text runs as ps_page_text joins them) with the tokens of @p gold: an LCS of the two token sequences,
  *  tokens compared case-insensitively (ASCII).  Fills out[leaf] for every
  *  leaf; *gold_total / *gold_matched (may be NULL) receive the characters
  *  of gold tokens and of those aligned with the page.  Returns 0 or -1 (out

@@ -76,6 +76,8 @@ typedef struct run {
     size_t done, failed;
     ps_progress *prog;
     int quiet;
+    FILE *out;          /* the atomic output file, or NULL for stdout */
+    const char *tmp;
 } run;
 
 static set_stats *set_for(run *r, const char *name)
@@ -113,6 +115,8 @@ static void do_page(run *r, const char *dataset, const char *page_id, const char
         goto fail;
     if (ps_block_csv_page(r->csv, dataset, page_id, site, pg, gold, gold_len, &set->st, &err)) {
         fprintf(stderr, "pagesift-features: %s\n", err.msg);
+        if (r->out)
+            ps_atomic_abort(r->out, r->tmp);
         exit(3); /* the output is broken: nothing more can be written */
     }
     ps_page_free(pg);
@@ -325,6 +329,7 @@ int main(int argc, char **argv)
     int c;
     if (!lists)
         return 3;
+    int rc = 0;
     while ((c = getopt_long(argc, argv, "l:xb:am:t:n:o:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'l': lists[n_lists++] = optarg; break;
@@ -334,7 +339,7 @@ int main(int argc, char **argv)
             tags = split_tags(optarg);
             if (!tags || !tags[0]) {
                 fprintf(stderr, "pagesift-features: --block-tags: empty list\n");
-                return 2;
+                { rc = 2; goto out; }
             }
             r.po.block_tags = tags;
             break;
@@ -342,35 +347,35 @@ int main(int argc, char **argv)
         case 'm':
             if (parse_num(optarg, 0, 1e9, &v) || v != (double)(uint32_t)v) {
                 fprintf(stderr, "pagesift-features: --min-text: '%s' is not a count\n", optarg);
-                return 2;
+                { rc = 2; goto out; }
             }
             co.min_text = (uint32_t)v;
             break;
         case 't':
             if (parse_num(optarg, 1e-9, 1, &v)) {
                 fprintf(stderr, "pagesift-features: --threshold: '%s' is not in (0, 1]\n", optarg);
-                return 2;
+                { rc = 2; goto out; }
             }
             co.label_threshold = v;
             break;
         case 'n':
             if (parse_num(optarg, 1, 1e6, &v) || v != (double)(size_t)v) {
                 fprintf(stderr, "pagesift-features: --preview: '%s' is not a count >= 1\n", optarg);
-                return 2;
+                { rc = 2; goto out; }
             }
             co.preview_chars = (size_t)v;
             break;
         case 'o': out_path = optarg; break;
         case 'q': r.quiet = 1; break;
-        case 'h': usage(stdout); return 0;
-        case 'V': printf("pagesift-features %s\n", ps_version()); return 0;
-        default: usage(stderr); return 2;
+        case 'h': usage(stdout); { rc = 0; goto out; }
+        case 'V': printf("pagesift-features %s\n", ps_version()); { rc = 0; goto out; }
+        default: usage(stderr); { rc = 2; goto out; }
         }
     }
     if (optind == argc && n_lists == 0) {
         fprintf(stderr, "pagesift-features: no input (give files, folders or --list FILE)\n");
         usage(stderr);
-        return 2;
+        { rc = 2; goto out; }
     }
     ps_init();
     ps_error err = {0};
@@ -378,11 +383,17 @@ int main(int argc, char **argv)
     char tmp[4096];
     if (out_path && !(out = ps_atomic_open(out_path, tmp, sizeof tmp, &err))) {
         fprintf(stderr, "pagesift-features: %s\n", err.msg);
-        return 3;
+        { rc = 3; goto out; }
+    }
+    if (out_path) {
+        r.out = out;
+        r.tmp = tmp;
     }
     if (!(r.csv = ps_block_csv_new(out, &co, &err))) {
         fprintf(stderr, "pagesift-features: %s\n", err.msg);
-        return 3;
+        if (out_path)
+            ps_atomic_abort(out, tmp);
+        { rc = 3; goto out; }
     }
     r.prog = ps_progress_new("pages", 0, r.quiet);
     int bad = 0;
@@ -406,16 +417,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "pagesift-features: %s\n", err.msg);
         if (out_path)
             ps_atomic_abort(out, tmp);
-        return 3;
+        { rc = 3; goto out; }
     }
     if (out_path && ps_atomic_commit(out, tmp, out_path, &err)) {
         fprintf(stderr, "pagesift-features: %s\n", err.msg);
-        return 3;
+        { rc = 3; goto out; }
     }
     if (!r.quiet)
         summary(&r);
+    rc = bad || r.failed ? 1 : 0;
+out:
     free(r.sets);
     free(tags);
     free(lists);
-    return bad || r.failed ? 1 : 0;
+    return rc;
 }

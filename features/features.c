@@ -185,7 +185,7 @@ static xstats *compute_xstats(const ps_page *pg)
         int32_t p = blocks[b].parent;
         if (p >= 0 && (size_t)p < b)
             x[b].anc = x[p].anc | x[p].attr;
-        if (x[b].first_pos == UINT32_MAX) /* no text: where the text after it starts */
+        if (x[b].first_pos == UINT32_MAX) /* no text in its subtree: the page end */
             x[b].first_pos = pos;
     }
     return x;

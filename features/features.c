@@ -29,7 +29,7 @@ enum {
     F_PUNCT, F_DIGITS, F_TEXT_DENSITY, F_TEXT_LOG, F_LEAVES_LOG, F_CHILDREN_LOG,
     F_DEPTH, F_DOM_DEPTH, F_POSITION, F_SUBTREE_TEXT, F_SUBTREE_LINK_DENSITY,
     F_OWN_SHARE, F_STOPWORDS, F_SENTENCE_LEN, F_WORD_LEN, F_HEADING, F_HEADING_SUB,
-    F_P_SHARE, F_LINK_LEAF_SHARE, F_IMAGES_PER_CHAR,
+    F_P_SHARE, F_LINK_LEAF_SHARE, F_IMAGES_PER_CHAR, F_TITLE_WORDS,
     F_ATTR_NOISE, F_ATTR_CONTENT, F_ANC_NOISE, F_ANC_CONTENT,
     F_TAG_BODY, F_TAG_SECTION, F_TAG_DIV, F_TAG_ARTICLE, F_TAG_MAIN, F_TAG_TD,
     F_TAG_TABLE, F_TAG_UL, F_TAG_LI, F_TAG_P, F_TAG_OTHER,
@@ -80,6 +80,9 @@ static const char *const FEATURES[N_FEATURES] = {
     [F_LINK_LEAF_SHARE] = "x_link_leaf_share",
     /* own images per 100 own characters, log(1 + 100 * img / (chars + 1)) */
     [F_IMAGES_PER_CHAR] = "x_images_per_char",
+    /* own word tokens that are words of the page's <title> / (own word
+     * tokens + 1): high for the headline */
+    [F_TITLE_WORDS] = "x_title_words",
     /* class/id words of the block signalling noise / content (0/1) */
     [F_ATTR_NOISE] = "x_attr_noise",
     [F_ATTR_CONTENT] = "x_attr_content",
@@ -148,13 +151,19 @@ static xstats *compute_xstats(const ps_page *pg)
         x[b].first_pos = UINT32_MAX;
         x[b].sub = blocks[b].own;
     }
+    ps_word_set title;
+    const char *tt = ps_page_title(pg);
+    if (ps_word_set_init(&title, tt, strlen(tt))) {
+        free(x);
+        return NULL;
+    }
     uint32_t pos = 0;
     for (size_t i = 0; i < nl; i++) {
         const ps_leaf *l = &leaves[i];
         if (l->removed || l->block < 0 || (size_t)l->block >= nb)
             continue;
         xstats *s = &x[l->block];
-        ps_text_stats_add(&s->ts, l->text, l->bytes);
+        ps_text_stats_add(&s->ts, l->text, l->bytes, title.n ? &title : NULL);
         s->leaves++;
         s->link_leaves += l->in_link != 0;
         if (strcmp(l->tag, "p") == 0)
@@ -165,6 +174,7 @@ static xstats *compute_xstats(const ps_page *pg)
             s->first_pos = pos;
         pos += l->chars;
     }
+    ps_word_set_free(&title);
     /* Blocks are in pre-order: children come after parents, so a reverse
      * pass folds every block into its parent. */
     for (size_t b = nb; b-- > 0;) {
@@ -229,6 +239,7 @@ static double value(int f, const ps_block *b, const xstats *x, ps_counts t)
     case F_P_SHARE: return ratio(x->p_chars, o->text_chars);
     case F_LINK_LEAF_SHARE: return ratio(x->link_leaves, x->leaves);
     case F_IMAGES_PER_CHAR: return log1p(100.0 * ratio(o->images, o->text_chars));
+    case F_TITLE_WORDS: return ratio(s->title_words, s->words);
     case F_ATTR_NOISE: return (x->attr & PS_ATTR_NOISE) != 0;
     case F_ATTR_CONTENT: return (x->attr & PS_ATTR_CONTENT) != 0;
     case F_ANC_NOISE: return (x->anc & PS_ATTR_NOISE) != 0;

@@ -71,14 +71,61 @@ static int is_sentence_end(UChar32 c)
            c == 0xFF1F || c == 0xFF1B || c == 0xFF0E;
 }
 
-void ps_text_stats_add(ps_text_stats *s, const char *text, size_t n)
+typedef struct hash_vec {
+    uint64_t *v;
+    size_t n, cap;
+    int oom;
+} hash_vec;
+
+static void hv_push(hash_vec *h, uint64_t x)
 {
+    if (h->n == h->cap) {
+        size_t c = h->cap ? 2 * h->cap : 32;
+        uint64_t *v = realloc(h->v, c * sizeof *v);
+        if (!v) {
+            h->oom = 1;
+            return;
+        }
+        h->v = v;
+        h->cap = c;
+    }
+    h->v[h->n++] = x;
+}
+
+static int in_set(const ps_word_set *set, uint64_t h)
+{
+    size_t lo = 0, hi = set->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (set->hashes[mid] == h)
+            return 1;
+        if (set->hashes[mid] < h)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
+#define FNV_OFFSET 1469598103934665603ULL
+#define FNV_PRIME 1099511628211ULL
+
+/* One pass over the text: statistics into s (may be NULL), each word's hash
+ * (ASCII lower-cased) into out (may be NULL). */
+static void scan(ps_text_stats *s, const char *text, size_t n, const ps_word_set *title,
+                 hash_vec *out)
+{
+    ps_text_stats dummy = {0};
+    if (!s)
+        s = &dummy;
     const uint8_t *p = (const uint8_t *)text;
     int32_t i = 0, end = (int32_t)n;
     char word[24];
     size_t wlen = 0, wchars = 0; /* current non-CJK word: ASCII lower-cased copy */
     int wascii = 1;
+    uint64_t wh = FNV_OFFSET;
     while (i <= end) {
+        int32_t at = i;
         UChar32 c = -1;
         if (i < end)
             U8_NEXT(p, i, end, c);
@@ -103,10 +150,18 @@ void ps_text_stats_add(ps_text_stats *s, const char *text, size_t n)
                 s->sentence_ends++;
         }
         if (alnum) {
-            if (wlen + 1 < sizeof word && c < 0x80)
-                word[wlen++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-            else
+            if (c < 0x80) {
+                char lc = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+                if (wlen + 1 < sizeof word)
+                    word[wlen++] = lc;
+                else
+                    wascii = 0;
+                wh = (wh ^ (unsigned char)lc) * FNV_PRIME;
+            } else {
                 wascii = 0;
+                for (int32_t k = at; k < i; k++)
+                    wh = (wh ^ p[k]) * FNV_PRIME;
+            }
             wchars++;
             continue;
         }
@@ -116,15 +171,66 @@ void ps_text_stats_add(ps_text_stats *s, const char *text, size_t n)
             word[wlen] = '\0';
             if (wascii && is_en_stop(word))
                 s->stopwords++;
+            if (title && in_set(title, wh))
+                s->title_words++;
+            if (out)
+                hv_push(out, wh);
             wlen = wchars = 0;
             wascii = 1;
+            wh = FNV_OFFSET;
         }
         if (cjk) {
+            uint64_t ch = FNV_OFFSET;
+            for (int32_t k = at; k < i; k++)
+                ch = (ch ^ p[k]) * FNV_PRIME;
             s->words++;
             s->word_chars++;
             s->stopwords += is_zh_stop((uint32_t)c);
+            if (title && in_set(title, ch))
+                s->title_words++;
+            if (out)
+                hv_push(out, ch);
         }
     }
+}
+
+void ps_text_stats_add(ps_text_stats *s, const char *text, size_t n, const ps_word_set *title)
+{
+    scan(s, text, n, title, NULL);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int ps_word_set_init(ps_word_set *set, const char *text, size_t n)
+{
+    hash_vec h = {0};
+    scan(NULL, text, n, NULL, &h);
+    if (h.oom) {
+        free(h.v);
+        set->hashes = NULL;
+        set->n = 0;
+        return -1;
+    }
+    if (h.n)
+        qsort(h.v, h.n, sizeof *h.v, cmp_u64);
+    size_t k = 0;
+    for (size_t i = 0; i < h.n; i++)
+        if (!k || h.v[k - 1] != h.v[i])
+            h.v[k++] = h.v[i];
+    set->hashes = h.v;
+    set->n = k;
+    return 0;
+}
+
+void ps_word_set_free(ps_word_set *set)
+{
+    free(set->hashes);
+    set->hashes = NULL;
+    set->n = 0;
 }
 
 /* Class/id words.  A word matches an entry when it equals it, or, for

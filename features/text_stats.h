@@ -17,10 +17,23 @@ typedef struct ps_text_stats {
     uint32_t stopwords;     /**< English function words, Chinese function
                                  characters */
     uint32_t sentence_ends; /**< . ! ? ; and their CJK forms */
+    uint32_t title_words;   /**< word tokens found in the title set */
 } ps_text_stats;
 
-/** Add @p n bytes of UTF-8 text to @p s.  No allocation. */
-void ps_text_stats_add(ps_text_stats *s, const char *text, size_t n);
+/** The distinct words of a text (ASCII lower-cased; a CJK character is a
+ *  word), as sorted hashes: e.g. the page title's. */
+typedef struct ps_word_set {
+    uint64_t *hashes;
+    size_t n;
+} ps_word_set;
+
+/** Fill @p set with the words of @p n bytes of UTF-8.  0, or -1 out of memory. */
+int ps_word_set_init(ps_word_set *set, const char *text, size_t n);
+void ps_word_set_free(ps_word_set *set);
+
+/** Add @p n bytes of UTF-8 text to @p s; words found in @p title (may be
+ *  NULL) count in title_words.  No allocation. */
+void ps_text_stats_add(ps_text_stats *s, const char *text, size_t n, const ps_word_set *title);
 
 enum {
     PS_ATTR_NOISE = 1,   /**< nav, menu, footer, header, comment, share, ... */

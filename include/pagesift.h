@@ -314,7 +314,7 @@ void ps_dataset_free(ps_dataset *ds);
  *  x_children_log, x_depth, x_dom_depth, x_position, x_subtree_text,
  *  x_subtree_link_density, x_own_share, x_stopwords, x_sentence_len,
  *  x_word_len, x_heading, x_heading_sub, x_p_share, x_link_leaf_share,
- *  x_images_per_char, x_attr_noise, x_attr_content, x_anc_noise,
+ *  x_images_per_char, x_title_words, x_attr_noise, x_attr_content, x_anc_noise,
  *  x_anc_content and the one-hot tag x_tag_body, _section, _div, _article,
  *  _main, _td, _table, _ul, _li, _p, _other.  Ids 0..4 are R1..R5, the
  *  extended ones follow in this order. */

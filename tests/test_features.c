@@ -177,6 +177,22 @@ static void test_extended_features(void **state)
     ps_page_free(pg);
 }
 
+static void test_title_words(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><head><title>Big News Today | \xE6\x96\xB0\xE9\x97\xBB</title></head>"
+                            "<body><div><h1>Big news today</h1></div><div><p>Other words, "
+                            "not big.</p></div><div><p>\xE6\x96\xB0\xE9\x97\xBB\xE7\xBD\x91</p></div></body></html>");
+    assert_non_null(pg);
+    int id = fid("x_title_words");
+    double f[4];
+    assert_int_equal(ps_page_block_features(pg, &id, 1, f), 0);
+    assert_true(fabs(f[1] - 3.0 / 4) < 1e-12);  /* every word, case ignored */
+    assert_true(fabs(f[2] - 1.0 / 5) < 1e-12);  /* "big" of 4 words */
+    assert_true(fabs(f[3] - 2.0 / 4) < 1e-12);  /* 新闻 of 新闻网 */
+    ps_page_free(pg);
+}
+
 static void test_text_stats_cjk(void **state)
 {
     (void)state;
@@ -184,7 +200,7 @@ static void test_text_stats_cjk(void **state)
     /* 我的书。 : 3 word tokens (one per ideograph), 2 function characters
      * (我, 的), 1 punctuation mark, 1 sentence end */
     const char *t = "\xE6\x88\x91\xE7\x9A\x84\xE4\xB9\xA6\xE3\x80\x82";
-    ps_text_stats_add(&s, t, strlen(t));
+    ps_text_stats_add(&s, t, strlen(t), NULL);
     assert_int_equal(s.chars, 4);
     assert_int_equal(s.words, 3);
     assert_int_equal(s.stopwords, 2);
@@ -490,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_nested_blocks_excluded),
         cmocka_unit_test(test_feature_names),
         cmocka_unit_test(test_extended_features),
+        cmocka_unit_test(test_title_words),
         cmocka_unit_test(test_text_stats_cjk),
         cmocka_unit_test(test_gold_alignment),
         cmocka_unit_test(test_lcs_large),

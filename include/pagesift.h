@@ -190,7 +190,8 @@ void ps_page_free(ps_page *page);
 const char *ps_page_url(const ps_page *page);
 /** The <title> text, whitespace collapsed, or "". */
 const char *ps_page_title(const ps_page *page);
-/** How the page was decoded. */
+/** How the page was decoded: charset, source and replacements (the UTF-8
+ *  text itself is released after parsing: utf8 is NULL, len 0). */
 const ps_decoded *ps_page_decoding(const ps_page *page);
 
 /** Blocks in document order (pre-order); block 0 is the root (body). */

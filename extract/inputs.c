@@ -228,7 +228,7 @@ static int starts_warc(ps_instream *s)
 {
     size_t n;
     const unsigned char *p = ps_instream_peek(s, 5, &n);
-    return p && n == 5 && !memcmp(p, "WARC/", 5);
+    return p && n >= 5 && !memcmp(p, "WARC/", 5);
 }
 
 static int open_stdin(ps_source *src, ps_input *in, ps_error *err)

@@ -195,8 +195,8 @@ ps_instream *ps_instream_open(const char *path, ps_error *err)
     s->own_fd = !is_stdin;
     s->cap = OUT_CAP;
     /* sniff the gzip magic from the first raw bytes */
-    while (s->end < 2) {
-        ssize_t n = read_raw(s, s->buf + s->end, s->cap - s->end);
+    while (s->end < 2) { /* at most RAW_CAP: they move to raw for gzip */
+        ssize_t n = read_raw(s, s->buf + s->end, RAW_CAP - s->end);
         if (n <= 0) {
             if (n == 0)
                 s->eof = 1;

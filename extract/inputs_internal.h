@@ -33,8 +33,9 @@ uint64_t ps_instream_offset(const ps_instream *s);
 int64_t ps_instream_member_offset(const ps_instream *s, uint64_t off);
 
 /** Make at least @p n bytes available without consuming them (fewer at the
- *  end of input).  *avail gets the count; returns a pointer to them, or NULL
- *  on a read/gzip error (see ps_instream_error). */
+ *  end of input or before an error, which the next read then reports).
+ *  *avail gets the count; returns a pointer to them, or NULL on a read/gzip
+ *  error with nothing available (see ps_instream_error). */
 const unsigned char *ps_instream_peek(ps_instream *s, size_t n, size_t *avail);
 /** Read up to @p n bytes into @p dst (NULL: discard them).  Returns the
  *  count (less than n only at the end of input or on error).  When @p last is

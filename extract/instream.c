@@ -259,10 +259,10 @@ const unsigned char *ps_instream_peek(ps_instream *s, size_t n, size_t *avail)
             s->pos = 0;
         }
         ssize_t r = fill(s);
-        if (r < 0)
+        if (r < 0 && s->end == s->pos)
             return NULL;
-        if (r == 0)
-            break;
+        if (r <= 0)
+            break; /* an error after some bytes shows at the next read */
     }
     *avail = s->end - s->pos;
     return s->buf + s->pos;

@@ -6,7 +6,8 @@
  * application/xhtml+xml, or no Content-Type and a body that looks like HTML).
  * Crawlers that store bodies already decoded but keep the headers are
  * tolerated: a "chunked" body that does not start with a chunk size, or a
- * "gzip" body without the gzip magic, is taken as it is. */
+ * "gzip" body without the gzip magic, is taken as it is; a body cut by the
+ * crawler's size limit (WARC-Truncated) keeps the part that was stored. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdlib.h>
@@ -190,7 +191,7 @@ static size_t dechunk(char *b, size_t len, int *raw)
         if (size == 0)
             return out; /* trailers ignored */
         if (size > len - in)
-            return (size_t)-1;
+            size = len - in; /* cut by the crawler's size limit: keep what there is */
         memmove(b + out, b + in, size);
         out += size;
         in += size;
@@ -235,8 +236,10 @@ static int inflate_body(const char *b, size_t len, int window, size_t max, ps_bu
             continue;
         }
         if (zr == Z_BUF_ERROR && z.avail_in == 0) {
-            snprintf(msg, cap, "compressed body ends early");
-            rc = -1;
+            if (out->len == 0) { /* else: cut by the crawler's limit, keep it */
+                snprintf(msg, cap, "compressed body ends early");
+                rc = -1;
+            }
             break;
         }
         if (zr != Z_OK && zr != Z_BUF_ERROR) {

@@ -392,8 +392,10 @@ static size_t count_arg(const char *path, int *unknown)
     if (stat(path, &st) != 0)
         return 1;
     if (!S_ISDIR(st.st_mode)) {
-        if (ps_warc_name(path))
+        ps_instream *s = ps_warc_name(path) ? NULL : ps_instream_open(path, NULL);
+        if (ps_warc_name(path) || (s && starts_warc(s)))
             *unknown = 1;
+        ps_instream_free(s);
         return 1;
     }
     if (ps_is_dataset_dir(path))

@@ -276,16 +276,21 @@ static char *record_id(const char *rid, uint64_t start)
 
 /* The block is followed by CRLF CRLF and then the next record ("WARC/") or
  * the end of input; consume the separator.  Also accepted: LF LF, extra
- * blank lines, and a file that ends right after the block. */
+ * blank lines, and a file that ends right after the block or inside its
+ * CRLF CRLF (the block itself is complete). */
 static int check_trailer(ps_warc *w)
 {
     size_t avail;
     const unsigned char *p = ps_instream_peek(w->s, 64, &avail);
     if (!p)
         return -1;
-    if (avail == 0)
+    size_t i = 0;
+    while (i < avail && i < 4 && (p[i] == '\r' || p[i] == '\n'))
+        i++;
+    if (i == avail && avail < 4) { /* the file ends with the block, maybe cut in the CRLF CRLF */
+        ps_instream_read(w->s, NULL, i, NULL);
         return 1;
-    size_t i;
+    }
     if (avail >= 4 && !memcmp(p, "\r\n\r\n", 4))
         i = 4;
     else if (avail >= 2 && !memcmp(p, "\n\n", 2))
@@ -396,12 +401,24 @@ bad_length:
     return 1;
 }
 
-static int fill_identity(ps_warc *w, const warc_fields *f, uint64_t start, ps_input *in)
+/* Where a record starts, before its header is read: origin, id
+ * "record-<offset>", url "".  Returns -1 when out of memory. */
+static int default_identity(ps_warc *w, uint64_t start, ps_input *in)
 {
     in->origin = make_origin(w, start);
+    in->id = record_id(NULL, start);
+    in->url = strdup("");
+    return in->origin && in->id && in->url ? 0 : -1;
+}
+
+/* The id and URL from the record's header. */
+static int fill_identity(const warc_fields *f, uint64_t start, ps_input *in)
+{
+    free(in->id);
+    free(in->url);
     in->id = record_id(f->record_id, start);
     in->url = strdup(f->target_uri ? f->target_uri : "");
-    return in->origin && in->id && in->url ? 0 : -1;
+    return in->id && in->url ? 0 : -1;
 }
 
 int ps_warc_next(ps_warc *w, ps_input *in, ps_error *err)
@@ -409,26 +426,24 @@ int ps_warc_next(ps_warc *w, ps_input *in, ps_error *err)
     ps_input_clear(in);
     if (w->done)
         return 0;
+    warc_fields f = {0};
     uint64_t start;
     int r = read_version_line(w, &start);
-    if (r == -1) {
-        in->origin = make_origin(w, start);
-        return stream_failed(w, in);
+    if (r == 0 && !ps_instream_truncated(w->s)) {
+        w->done = 1;
+        return 0;
     }
+    if (default_identity(w, start, in))
+        goto nomem;
+    if (r == -1)
+        return stream_failed(w, in);
     if (r == 0) {
         w->done = 1;
-        if (!ps_instream_truncated(w->s))
-            return 0;
-        in->origin = make_origin(w, start);
-        ps_input_fail(in, PS_ERR_FORMAT, "%s: truncated: the gzip data ends inside a member", w->name);
+        ps_input_fail(in, PS_ERR_FORMAT, "%s: truncated: the gzip data ends inside a member", in->origin);
         return 1;
     }
-    warc_fields f = {0};
     int first = w->records++ == 0;
     if (r == -2 || w->line.len < 7 || memcmp(w->line.data, "WARC/1.", 7)) {
-        in->origin = make_origin(w, start);
-        if (!in->origin)
-            goto nomem;
         char shown[40];
         size_t n = r == 1 ? w->line.len : 0;
         if (n > 32)
@@ -447,11 +462,9 @@ int ps_warc_next(ps_warc *w, ps_input *in, ps_error *err)
         return 1;
     }
     r = read_header(w);
-    if (r == -1 && ps_instream_error(w->s)[0]) {
-        in->origin = make_origin(w, start);
+    if (r == -1 && ps_instream_error(w->s)[0])
         return stream_failed(w, in);
-    }
-    if (r == -1 || parse_fields(w, &f) || fill_identity(w, &f, start, in))
+    if (r == -1 || parse_fields(w, &f) || fill_identity(&f, start, in))
         goto nomem;
     if (r == 0) {
         w->done = 1;

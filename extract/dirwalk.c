@@ -141,6 +141,7 @@ ps_walk_kind ps_dirwalk_next(ps_dirwalk *w, const char **path, const char **rel,
 {
     if (!w->started) {
         w->started = 1;
+        *path = *rel = w->root;
         if (frame_open(&w->st[0], w->root, "", msg, cap))
             return PS_WALK_ERROR;
         w->depth = 1;

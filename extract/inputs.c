@@ -231,6 +231,27 @@ static int starts_warc(ps_instream *s)
     return p && n >= 5 && !memcmp(p, "WARC/", 5);
 }
 
+/* A file not named .warc/.warc.gz is a WARC when it starts with "WARC/",
+ * or is gzip and inflates to "WARC/".  Returns the stream positioned at the
+ * start when it is, else NULL (page files are not inflated). */
+static ps_instream *open_if_warc(const char *path)
+{
+    unsigned char head[5] = {0};
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f)
+        fclose(f);
+    int gz = n >= 2 && head[0] == 0x1f && head[1] == 0x8b;
+    if (!gz && (n < 5 || memcmp(head, "WARC/", 5)))
+        return NULL;
+    ps_instream *s = ps_instream_open(path, NULL);
+    if (s && !starts_warc(s)) {
+        ps_instream_free(s);
+        s = NULL;
+    }
+    return s;
+}
+
 static int open_stdin(ps_source *src, ps_input *in, ps_error *err)
 {
     if (src->stdin_used)
@@ -272,10 +293,9 @@ static int open_arg(ps_source *src, const char *path, ps_input *in, ps_error *er
     }
     if (ps_warc_name(path))
         return open_warc(src, path, in, err);
-    ps_instream *s = ps_instream_open(path, NULL);
-    if (s && starts_warc(s))
+    ps_instream *s = open_if_warc(path);
+    if (s)
         return start_warc(src, s, path, err);
-    ps_instream_free(s);
     return page_from_file(src, path, NULL, NULL, NULL, in, err);
 }
 
@@ -392,8 +412,8 @@ static size_t count_arg(const char *path, int *unknown)
     if (stat(path, &st) != 0)
         return 1;
     if (!S_ISDIR(st.st_mode)) {
-        ps_instream *s = ps_warc_name(path) ? NULL : ps_instream_open(path, NULL);
-        if (ps_warc_name(path) || (s && starts_warc(s)))
+        ps_instream *s = ps_warc_name(path) ? NULL : open_if_warc(path);
+        if (ps_warc_name(path) || s)
             *unknown = 1;
         ps_instream_free(s);
         return 1;

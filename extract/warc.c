@@ -306,15 +306,16 @@ static int check_trailer(ps_warc *w)
 }
 
 /* Read the block: all of it into w->block when it is at most @p cap bytes,
- * else its first HTTP_HEADER_SLACK bytes and stream past the rest.  Returns
- * the bytes consumed; *last gets the last one. */
-static uint64_t read_block(ps_warc *w, uint64_t length, size_t cap, int *complete, int *last)
+ * else its first HTTP_HEADER_SLACK bytes and stream past the rest.  *got
+ * gets the bytes consumed, *last the last one.  Returns -1 when out of
+ * memory. */
+static int read_block(ps_warc *w, uint64_t length, size_t cap, int *complete, int *last, uint64_t *got_total)
 {
     size_t keep = length <= cap ? (size_t)length : (cap < HTTP_HEADER_SLACK ? cap : HTTP_HEADER_SLACK);
     *complete = length <= cap;
     w->block.len = 0;
     if (ps_buf_reserve(&w->block, keep))
-        return 0;
+        return -1;
     size_t got = ps_instream_read(w->s, w->block.data, keep, last);
     w->block.len = got;
     w->block.data[got] = '\0';
@@ -327,7 +328,8 @@ static uint64_t read_block(ps_warc *w, uint64_t length, size_t cap, int *complet
         if (n < chunk)
             break;
     }
-    return total;
+    *got_total = total;
+    return 0;
 }
 
 static int is_page_record(const warc_fields *f)
@@ -368,8 +370,8 @@ static int read_record_body(ps_warc *w, const warc_fields *f, ps_input *in)
     int page = is_page_record(f);
     size_t cap = page ? w->max_bytes + HTTP_HEADER_SLACK : KEEP_BLOCK;
     int complete, last = '\n';
-    uint64_t got = read_block(w, f->length, cap, &complete, &last);
-    if (!w->block.data)
+    uint64_t got;
+    if (read_block(w, f->length, cap, &complete, &last, &got))
         return -1;
     if (got < f->length) {
         if (ps_instream_error(w->s)[0])

@@ -525,6 +525,34 @@ static void test_dir_recursion_order(void **state)
     free_all(&r);
 }
 
+/* A folder holding a WARC file and pages: the WARC's records come out in
+ * its place in the sorted order; the total is then unknown (0). */
+static void test_dir_with_warc(void **state)
+{
+    (void)state;
+    assert_int_equal(mkdir(tpath("mix"), 0755), 0);
+    write_bytes(tpath("mix/a.html"), PAGE1, strlen(PAGE1));
+    write_bytes(tpath("mix/z.html"), PAGE3, strlen(PAGE3));
+    ps_buf rec = {0}, gz = {0};
+    warc_response(&rec, "m1", "http://m/1", "HTTP/1.1 200 OK\r\nContent-Type: text/html", PAGE2, strlen(PAGE2), 0);
+    gzip_append(&gz, rec.data, rec.len);
+    write_bytes(tpath("mix/m.warc.gz"), gz.data, gz.len);
+    inputs r;
+    read_all(&r, tpath("mix"));
+    assert_int_equal(r.n, 3);
+    assert_page(&r.in[0], "a", "", PAGE1);
+    assert_page(&r.in[1], "m1", "http://m/1", PAGE2);
+    assert_page(&r.in[2], "z", "", PAGE3);
+    ps_error err = {0};
+    const char *args[] = {tpath("mix")};
+    ps_source *src = ps_source_open(args, 1, NULL, NULL, &err);
+    assert_int_equal(ps_source_total_hint(src), 0);
+    ps_source_free(src);
+    free_all(&r);
+    ps_buf_free(&rec);
+    ps_buf_free(&gz);
+}
+
 static void test_list_file(void **state)
 {
     (void)state;
@@ -673,6 +701,7 @@ int main(void)
         cmocka_unit_test(test_warc_not_a_warc),
         cmocka_unit_test(test_max_bytes),
         cmocka_unit_test(test_dir_recursion_order),
+        cmocka_unit_test(test_dir_with_warc),
         cmocka_unit_test(test_list_file),
         cmocka_unit_test(test_missing_argument),
         cmocka_unit_test(test_jsonl_stdin),

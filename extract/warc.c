@@ -368,7 +368,9 @@ static int read_record_body(ps_warc *w, const warc_fields *f, ps_input *in)
         return 1;
     }
     int page = is_page_record(f);
-    size_t cap = page ? w->max_bytes + HTTP_HEADER_SLACK : KEEP_BLOCK;
+    size_t cap = !page ? KEEP_BLOCK
+               : w->max_bytes > SIZE_MAX - HTTP_HEADER_SLACK - 1 ? SIZE_MAX - 1
+               : w->max_bytes + HTTP_HEADER_SLACK;
     int complete, last = '\n';
     uint64_t got;
     if (read_block(w, f->length, cap, &complete, &last, &got))

@@ -284,17 +284,6 @@ static int decode_content(const char *b, size_t len, span coding, size_t max_byt
     return 0;
 }
 
-static int set_data(ps_input *in, const char *b, size_t len)
-{
-    in->data = malloc(len + 1);
-    if (!in->data)
-        return -1;
-    memcpy(in->data, b, len);
-    in->data[len] = '\0';
-    in->len = len;
-    return 0;
-}
-
 int ps_http_payload(const char *block, size_t len, int complete, uint64_t block_len,
                     size_t max_bytes, ps_input *in)
 {
@@ -345,13 +334,18 @@ int ps_http_payload(const char *block, size_t len, int complete, uint64_t block_
     ps_buf dec = {0};
     int rc = decode_content(copy, blen, h.content_encoding, max_bytes, &dec, in);
     if (rc == 0 && in->status == PS_OK) {
-        const char *b = dec.data ? dec.data : copy;
         size_t n = dec.data ? dec.len : blen;
-        if (n > max_bytes)
+        if (n > max_bytes) {
             ps_input_fail(in, PS_ERR_TOO_LARGE, "%s: page of %zu bytes, larger than the limit of %zu bytes",
                           in->origin, n, max_bytes);
-        else
-            rc = set_data(in, b, n);
+        } else if (dec.data) {
+            in->data = ps_buf_take(&dec, &in->len);
+        } else { /* the copy becomes the page */
+            copy[blen] = '\0';
+            in->data = copy;
+            in->len = blen;
+            copy = NULL;
+        }
     }
     free(copy);
     ps_buf_free(&dec);

@@ -2,8 +2,9 @@
  * (reproducible whatever the file system or locale), yielding pages
  * (.html, .htm, .xhtml), WARC files (.warc, .warc.gz) and data set folders
  * (a folder holding index.tsv is not searched: it is one data set).  Names
- * starting with '.' are ignored.  Memory: one sorted name list per open
- * folder level, not the whole tree. */
+ * starting with '.' are ignored; symbolic links are followed, a link back
+ * to a folder being searched is reported once and not followed.  Memory: one
+ * sorted name list per open folder level, not the whole tree. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
@@ -16,6 +17,8 @@
 enum { MAX_DEPTH = 64 };
 
 typedef struct frame {
+    dev_t dev;    /* identity of the folder, to detect symbolic link loops */
+    ino_t ino;
     char *dir;    /* full path */
     char *rel;    /* relative to the root, "" for the root */
     char **names; /* sorted */
@@ -50,10 +53,15 @@ static int frame_open(frame *f, const char *dir, const char *rel, char *msg, siz
 {
     memset(f, 0, sizeof *f);
     DIR *d = opendir(dir);
-    if (!d) {
+    struct stat st;
+    if (!d || fstat(dirfd(d), &st) != 0) {
         snprintf(msg, cap, "%s: %s", dir, strerror(errno));
+        if (d)
+            closedir(d);
         return -1;
     }
+    f->dev = st.st_dev;
+    f->ino = st.st_ino;
     f->dir = strdup(dir);
     f->rel = strdup(rel);
     size_t cap_names = 0;
@@ -114,6 +122,15 @@ int ps_is_dataset_dir(const char *dir)
     return r;
 }
 
+/* The folder is already being searched (a link to a parent). */
+static int on_stack(const ps_dirwalk *w, const struct stat *st)
+{
+    for (size_t i = 0; i < w->depth; i++)
+        if (w->st[i].dev == st->st_dev && w->st[i].ino == st->st_ino)
+            return 1;
+    return 0;
+}
+
 ps_dirwalk *ps_dirwalk_new(const char *root)
 {
     ps_dirwalk *w = calloc(1, sizeof *w);
@@ -172,6 +189,11 @@ ps_walk_kind ps_dirwalk_next(ps_dirwalk *w, const char **path, const char **rel,
         if (S_ISDIR(st.st_mode)) {
             if (ps_is_dataset_dir(w->path.data))
                 return PS_WALK_DATASET;
+            if (on_stack(w, &st)) {
+                snprintf(msg, cap, "%s: a symbolic link loop (the folder is one of its parents); not searched",
+                         w->path.data);
+                return PS_WALK_ERROR;
+            }
             if (w->depth == MAX_DEPTH) {
                 snprintf(msg, cap, "%s: folders nested deeper than %d levels (a symbolic link loop?)",
                          w->path.data, MAX_DEPTH);

@@ -292,6 +292,14 @@ int ps_http_payload(const char *block, size_t len, int complete, uint64_t block_
         ps_input_fail(in, PS_ERR_FORMAT, "%s: response record without an HTTP status line", in->origin);
         return 0;
     }
+    while (h.status >= 100 && h.status < 200 && h.body_off) { /* "100 Continue", then the response */
+        http_head next;
+        if (parse_head(block + h.body_off, len - h.body_off, &next))
+            break;
+        block += h.body_off;
+        len -= h.body_off;
+        h = next;
+    }
     if (h.status < 200 || h.status > 299) {
         in->skipped = 1;
         snprintf(in->msg, sizeof in->msg, "HTTP status %d", h.status);

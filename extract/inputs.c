@@ -66,7 +66,14 @@ void ps_input_fail(ps_input *in, ps_status st, const char *fmt, ...)
 
 char *ps_safe_id(const char *s, size_t n)
 {
-    char *id = malloc(n ? n + 1 : 2);
+    enum { MAX_ID = 200, KEEP = MAX_ID - 17 };
+    if (n > MAX_ID) { /* file names have a limit: keep the start and a hash of the whole */
+        char *id = ps_safe_id(s, KEEP);
+        if (id)
+            snprintf(id + KEEP, 18, "-%016llx", (unsigned long long)ps_hash64(s, n));
+        return id;
+    }
+    char *id = malloc(n > MAX_ID - 18 ? MAX_ID + 1 : n + 2);
     if (!id)
         return NULL;
     for (size_t i = 0; i < n; i++) {

@@ -123,7 +123,8 @@ void ps_jsonl_free(ps_jsonl *j);
 /** Mark @p in failed with a formatted message. */
 void ps_input_fail(ps_input *in, ps_status st, const char *fmt, ...) PS_PRINTF(3, 4);
 /** A filename-safe copy of @p s: bytes outside [A-Za-z0-9._-] become '_';
- *  "" becomes "_". */
+ *  "" becomes "_"; beyond 200 bytes the first 183 are kept with '-' and a
+ *  64-bit hash of the whole in hex. */
 char *ps_safe_id(const char *s, size_t n);
 
 #endif

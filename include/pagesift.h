@@ -317,8 +317,14 @@ void ps_dataset_free(ps_dataset *ds);
  *   - list_file (may be combined with args, read after them): lines
  *     PATH<TAB>URL[<TAB>GOLD_PATH]; relative paths are relative to the list
  *     file's folder; empty lines and lines starting with '#' are ignored.
- * An argument that does not exist, an unreadable file, a malformed record or
- * a page over max_bytes is not fatal: it yields a failed ps_input naming it.
+ * List file entries are page files.  Folder entries other than pages, WARC
+ * files and data sets are ignored, as are names starting with '.'.
+ *
+ * Nothing about one input is fatal: a missing or unreadable file, folder or
+ * link loop (PS_ERR_IO), a malformed record or line (PS_ERR_FORMAT), a page
+ * over max_bytes (PS_ERR_TOO_LARGE) yields a failed ps_input whose msg names
+ * the file (and line or offset) and the problem; reading goes on with the
+ * next record, line or argument.
  *
  * WARC: WARC/1.0 and 1.1, plain or gzip (one member per record or one for the
  * whole file).  'response' records with an application/http payload are
@@ -329,7 +335,9 @@ void ps_dataset_free(ps_dataset *ds);
  * record is returned with skipped = 1 (msg says why).  A record whose
  * Content-Length is wrong is reported as failed and the reader resynchronises
  * at the next "WARC/1." line; a truncated file ends with the cut record
- * reported as failed; corrupt gzip data ends that file with a failed input.
+ * reported as failed ("truncated"); corrupt gzip data ends that file with a
+ * failed input.  Memory stays bounded (about 1 MB plus the page being read)
+ * however large the file.
  */
 
 /** Options of a source.  Zero-initialise, then set what you need. */
@@ -403,8 +411,9 @@ void ps_input_clear(ps_input *in);
 void ps_source_free(ps_source *src);
 
 /** Number of inputs the source will yield when that is cheaply known (only
- *  files, directories without WARC files, list files and data sets), else 0.
- *  Computed at open. */
+ *  files, folders without WARC files, list files and data sets), else 0
+ *  (a WARC file or stdin among the inputs).  Computed at open, which walks
+ *  the folders once for it. */
 size_t ps_source_total_hint(const ps_source *src);
 
 /* [/INPUTS] */

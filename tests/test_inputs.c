@@ -430,16 +430,20 @@ static void test_warc_http_codings(void **state)
                   PAGE3, strlen(PAGE3), 0);
     warc_response(&file, "d4", "http://d/4", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: br",
                   "xxxx", 4, 0);
+    /* an interim "100 Continue" response before the real one */
+    warc_response(&file, "d5", "http://d/5", "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html",
+                  PAGE3, strlen(PAGE3), 0);
     write_bytes(tpath("codings.warc"), file.data, file.len);
     inputs r;
     read_all(&r, tpath("codings.warc"));
-    assert_int_equal(r.n, 4);
+    assert_int_equal(r.n, 5);
     assert_page(&r.in[0], "d1", "http://d/1", PAGE2);
     assert_string_equal(r.in[0].charset, "windows-1251");
     assert_page(&r.in[1], "d2", "http://d/2", PAGE1);
     assert_page(&r.in[2], "d3", "http://d/3", PAGE3);
     assert_int_equal(r.in[3].status, PS_ERR_FORMAT);
     assert_non_null(strstr(r.in[3].msg, "Content-Encoding"));
+    assert_page(&r.in[4], "d5", "http://d/5", PAGE3);
     free_all(&r);
     ps_buf_free(&file);
     ps_buf_free(&chunked);
@@ -551,6 +555,55 @@ static void test_dir_with_warc(void **state)
     free_all(&r);
     ps_buf_free(&rec);
     ps_buf_free(&gz);
+}
+
+/* A link back to a parent folder is reported, not followed for ever. */
+static void test_dir_symlink_loop(void **state)
+{
+    (void)state;
+    assert_int_equal(mkdir(tpath("loop"), 0755), 0);
+    write_bytes(tpath("loop/p.html"), PAGE1, strlen(PAGE1));
+    assert_int_equal(mkdir(tpath("loop/sub"), 0755), 0);
+    write_bytes(tpath("loop/sub/q.html"), PAGE2, strlen(PAGE2));
+    assert_int_equal(symlink("..", tpath("loop/sub/up")), 0);
+    inputs r;
+    read_all(&r, tpath("loop"));
+    assert_int_equal(r.end, 0);
+    assert_int_equal(r.n, 3);
+    assert_page(&r.in[0], "p", "", PAGE1);
+    assert_page(&r.in[1], "sub_q", "", PAGE2);
+    assert_int_equal(r.in[2].status, PS_ERR_IO);
+    assert_non_null(strstr(r.in[2].msg, "loop/sub/up"));
+    assert_non_null(strstr(r.in[2].msg, "loop"));
+    free_all(&r);
+}
+
+/* WARC record ids become file names: unsafe bytes replaced, long ones cut
+ * with a hash so that they stay distinct. */
+static void test_warc_ids(void **state)
+{
+    (void)state;
+    char longid[400];
+    memset(longid, 'x', sizeof longid - 1);
+    longid[sizeof longid - 1] = '\0';
+    ps_buf file = {0};
+    const char *h = "HTTP/1.1 200 OK\r\nContent-Type: text/html";
+    ps_buf_printf(&file, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:x:a/b?c>\r\n"
+                         "Content-Length: %zu\r\n\r\n%s\r\n\r\n%s\r\n\r\n",
+                  strlen(h) + 4 + strlen(PAGE3), h, PAGE3);
+    warc_response(&file, longid, NULL, h, PAGE3, strlen(PAGE3), 0);
+    longid[100] = 'y';
+    warc_response(&file, longid, NULL, h, PAGE3, strlen(PAGE3), 0);
+    write_bytes(tpath("ids.warc"), file.data, file.len);
+    inputs r;
+    read_all(&r, tpath("ids.warc"));
+    assert_int_equal(r.n, 3);
+    assert_page(&r.in[0], "urn_x_a_b_c", "", PAGE3);
+    assert_true(strlen(r.in[1].id) <= 200);
+    assert_true(strlen(r.in[2].id) <= 200);
+    assert_string_not_equal(r.in[1].id, r.in[2].id);
+    free_all(&r);
+    ps_buf_free(&file);
 }
 
 static void test_list_file(void **state)
@@ -702,6 +755,8 @@ int main(void)
         cmocka_unit_test(test_max_bytes),
         cmocka_unit_test(test_dir_recursion_order),
         cmocka_unit_test(test_dir_with_warc),
+        cmocka_unit_test(test_dir_symlink_loop),
+        cmocka_unit_test(test_warc_ids),
         cmocka_unit_test(test_list_file),
         cmocka_unit_test(test_missing_argument),
         cmocka_unit_test(test_jsonl_stdin),

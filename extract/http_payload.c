@@ -158,38 +158,36 @@ int ps_http_looks_like_html(const char *data, size_t len)
     return 0;
 }
 
+static int hex_value(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
 /* Undo chunked transfer coding in place.  Returns the decoded length, or
- * (size_t)-1 when the chunks are malformed.  *raw is set when the body does
- * not start with a chunk size at all (stored decoded: keep it as is). */
-static size_t dechunk(char *b, size_t len, int *raw)
+ * (size_t)-1 when the chunks are malformed.  A body that does not start
+ * with a chunk-size line was stored decoded: its length is returned as is. */
+static size_t dechunk(char *b, size_t len)
 {
     size_t in = 0, out = 0;
-    *raw = 0;
     for (int first = 1;; first = 0) {
         size_t size = 0, digits = 0;
-        while (in < len) {
-            char c = b[in];
-            int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                  : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-            if (v < 0)
-                break;
+        for (int v; in < len && (v = hex_value(b[in])) >= 0; in++, digits++) {
             if (size > (SIZE_MAX >> 4))
                 return (size_t)-1;
             size = size * 16 + (size_t)v;
-            digits++;
-            in++;
         }
-        if (!digits) {
+        const char *nl = digits ? memchr(b + in, '\n', len - in) : NULL;
+        int line_end = in < len && (b[in] == ';' || b[in] == '\r' || b[in] == '\n' || b[in] == ' ' || b[in] == '\t');
+        if (!nl || !line_end) {
             if (first)
-                *raw = 1;
-            return first ? len : (in >= len ? out : (size_t)-1);
+                return len;                        /* not chunked after all */
+            return in >= len ? out : (size_t)-1;  /* the last chunk may be cut */
         }
-        const char *nl = memchr(b + in, '\n', len - in); /* skip extensions */
-        if (!nl)
-            return first ? (*raw = 1, len) : (size_t)-1;
-        in = (size_t)(nl - b) + 1;
+        in = (size_t)(nl - b) + 1;                 /* past chunk extensions */
         if (size == 0)
-            return out; /* trailers ignored */
+            return out;                            /* trailers ignored */
         if (size > len - in)
             size = len - in; /* cut by the crawler's size limit: keep what there is */
         memmove(b + out, b + in, size);
@@ -330,8 +328,7 @@ int ps_http_payload(const char *block, size_t len, int complete, uint64_t block_
         return -1;
     memcpy(copy, body, blen);
     if (span_is(h.transfer_encoding, "chunked")) {
-        int raw;
-        size_t n = dechunk(copy, blen, &raw);
+        size_t n = dechunk(copy, blen);
         if (n == (size_t)-1) {
             free(copy);
             ps_input_fail(in, PS_ERR_FORMAT, "%s: malformed chunked transfer coding", in->origin);

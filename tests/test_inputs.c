@@ -430,20 +430,29 @@ static void test_warc_http_codings(void **state)
                   PAGE3, strlen(PAGE3), 0);
     warc_response(&file, "d4", "http://d/4", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: br",
                   "xxxx", 4, 0);
+    /* "chunked" in the header but stored decoded; then chunks that break off */
+    warc_response(&file, "d6", "http://d/6", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked",
+                  PAGE1, strlen(PAGE1), 0);
+    const char *broken = "5\r\n<html\r\nzz\r\nmore\r\n";
+    warc_response(&file, "d7", "http://d/7", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked",
+                  broken, strlen(broken), 0);
     /* an interim "100 Continue" response before the real one */
     warc_response(&file, "d5", "http://d/5", "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html",
                   PAGE3, strlen(PAGE3), 0);
     write_bytes(tpath("codings.warc"), file.data, file.len);
     inputs r;
     read_all(&r, tpath("codings.warc"));
-    assert_int_equal(r.n, 5);
+    assert_int_equal(r.n, 7);
     assert_page(&r.in[0], "d1", "http://d/1", PAGE2);
     assert_string_equal(r.in[0].charset, "windows-1251");
     assert_page(&r.in[1], "d2", "http://d/2", PAGE1);
     assert_page(&r.in[2], "d3", "http://d/3", PAGE3);
     assert_int_equal(r.in[3].status, PS_ERR_FORMAT);
     assert_non_null(strstr(r.in[3].msg, "Content-Encoding"));
-    assert_page(&r.in[4], "d5", "http://d/5", PAGE3);
+    assert_page(&r.in[4], "d6", "http://d/6", PAGE1);
+    assert_int_equal(r.in[5].status, PS_ERR_FORMAT);
+    assert_non_null(strstr(r.in[5].msg, "chunked"));
+    assert_page(&r.in[6], "d5", "http://d/5", PAGE3);
     free_all(&r);
     ps_buf_free(&file);
     ps_buf_free(&chunked);

@@ -332,11 +332,15 @@ static int read_block(ps_warc *w, uint64_t length, size_t cap, int *complete, in
     return 0;
 }
 
+/* A response holding an HTTP message (not e.g. Heritrix's text/dns
+ * responses), or an HTML resource. */
 static int is_page_record(const warc_fields *f)
 {
-    return f->type && (!ps_ascii_casecmp(f->type, "response") ||
-                       (!ps_ascii_casecmp(f->type, "resource") && f->content_type &&
-                        ps_http_is_html_type(f->content_type)));
+    if (!f->type)
+        return 0;
+    if (!ps_ascii_casecmp(f->type, "response"))
+        return !f->content_type || !ps_ascii_ncasecmp(f->content_type, "application/http", 16);
+    return !ps_ascii_casecmp(f->type, "resource") && f->content_type && ps_http_is_html_type(f->content_type);
 }
 
 /* Make the page of a complete, well-framed record. */

@@ -144,7 +144,8 @@ static const char *const PAGE2 = "<!DOCTYPE html><html><body><div>Two</div></bod
 static const char *const PAGE3 = "<html><body>Three</body></html>";
 
 /* warcinfo, request, an HTML page with a charset, a PNG, a 404, an HTML
- * resource, metadata, a response without Content-Type but HTML. */
+ * resource, a DNS response (Heritrix), a response without Content-Type but
+ * HTML. */
 static void build_mixed(ps_buf *recs[8])
 {
     const char *info = "software: test\r\n";
@@ -162,8 +163,8 @@ static void build_mixed(ps_buf *recs[8])
                   "HTTP/1.1 404 Not Found\r\nContent-Type: text/html", PAGE3, strlen(PAGE3), 0);
     warc_record(recs[5], "resource", "55555555-5555-5555-5555-555555555555", "file:///b.html",
                 "text/html; charset=utf-8", PAGE2, strlen(PAGE2), 0);
-    warc_record(recs[6], "metadata", "66666666-6666-6666-6666-666666666666", "http://a.example/",
-                "application/warc-fields", "via: x\r\n", 8, 0);
+    warc_record(recs[6], "response", "66666666-6666-6666-6666-666666666666", "dns:a.example",
+                "text/dns", "20240101000000\na.example. 300 IN A 10.0.0.1\n", 44, 0);
     warc_response(recs[7], "77777777-7777-7777-7777-777777777777", "http://a.example/c",
                   "HTTP/1.0 200 OK\r\nServer: old", PAGE3, strlen(PAGE3), 0);
 }
@@ -184,6 +185,7 @@ static void check_mixed(const inputs *r, const char *file)
     assert_non_null(strstr(r->in[1].msg, "request"));
     assert_non_null(strstr(r->in[3].msg, "image/png"));
     assert_non_null(strstr(r->in[4].msg, "404"));
+    assert_non_null(strstr(r->in[6].msg, "text/dns"));
     assert_page(&r->in[2], "22222222-2222-2222-2222-222222222222", "http://a.example/", PAGE1);
     assert_string_equal(r->in[2].charset, "ISO-8859-1");
     assert_page(&r->in[5], "55555555-5555-5555-5555-555555555555", "file:///b.html", PAGE2);
@@ -436,13 +438,14 @@ static void test_warc_http_codings(void **state)
     const char *broken = "5\r\n<html\r\nzz\r\nmore\r\n";
     warc_response(&file, "d7", "http://d/7", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked",
                   broken, strlen(broken), 0);
+    warc_record(&file, "metadata", "d8", "http://d/1", "application/warc-fields", "via: x\r\n", 8, 0);
     /* an interim "100 Continue" response before the real one */
     warc_response(&file, "d5", "http://d/5", "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html",
                   PAGE3, strlen(PAGE3), 0);
     write_bytes(tpath("codings.warc"), file.data, file.len);
     inputs r;
     read_all(&r, tpath("codings.warc"));
-    assert_int_equal(r.n, 7);
+    assert_int_equal(r.n, 8);
     assert_page(&r.in[0], "d1", "http://d/1", PAGE2);
     assert_string_equal(r.in[0].charset, "windows-1251");
     assert_page(&r.in[1], "d2", "http://d/2", PAGE1);
@@ -452,7 +455,9 @@ static void test_warc_http_codings(void **state)
     assert_page(&r.in[4], "d6", "http://d/6", PAGE1);
     assert_int_equal(r.in[5].status, PS_ERR_FORMAT);
     assert_non_null(strstr(r.in[5].msg, "chunked"));
-    assert_page(&r.in[6], "d5", "http://d/5", PAGE3);
+    assert_int_equal(r.in[6].skipped, 1);
+    assert_non_null(strstr(r.in[6].msg, "metadata"));
+    assert_page(&r.in[7], "d5", "http://d/5", PAGE3);
     free_all(&r);
     ps_buf_free(&file);
     ps_buf_free(&chunked);

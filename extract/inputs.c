@@ -92,11 +92,11 @@ char *ps_safe_id(const char *s, size_t n)
  * name) without the extension. */
 static char *file_id(const char *path, int whole_path)
 {
-    const char *base = whole_path ? path : strrchr(path, '/');
-    base = base && !whole_path ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    const char *slash = strrchr(base, '/');
-    size_t n = dot && dot > base && (!slash || dot > slash + 1) ? (size_t)(dot - base) : strlen(base);
+    const char *slash = strrchr(path, '/');
+    const char *base = whole_path || !slash ? path : slash + 1;
+    const char *name = slash && slash + 1 > base ? slash + 1 : base; /* the last component */
+    const char *dot = strrchr(name, '.');
+    size_t n = dot && dot > name ? (size_t)(dot - base) : strlen(base);
     return ps_safe_id(base, n);
 }
 

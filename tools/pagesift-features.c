@@ -2,13 +2,11 @@
  * labels from gold text, text preview) of pages, for training and for
  * annotators; report per data set how well block labels capture the gold. */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "common/progress.h"
 #include "common/util.h"
@@ -22,12 +20,15 @@ static void usage(FILE *f)
           "a preview of the block's own text.  Then print on standard error, per data\n"
           "set, blocks per class and how well block labels capture the gold.\n"
           "\n"
-          "INPUT is an HTML file, a directory (its *.html and *.htm files, sorted),\n"
-          "or a data set folder with index.tsv (gold from gold/<id>.txt; the data set\n"
-          "name is the folder name).  Several data set folders may be given at once.\n"
+          "INPUT is an HTML file, a WARC file (.warc, .warc.gz: one page per HTML\n"
+          "response), a directory (searched for pages and WARC files, sorted), '-'\n"
+          "(standard input: a page or a WARC stream), or a data set folder with\n"
+          "index.tsv (gold from gold/<id>.txt; the data set name is the folder name).\n"
+          "Several data set folders may be given at once (docs/INPUTS.md).\n"
           "\n"
           "  -l, --list FILE          pages listed in FILE, one per line:\n"
-          "                           PATH<TAB>URL[<TAB>GOLD_PATH]\n"
+          "                           PATH<TAB>URL[<TAB>GOLD_PATH] (gold labels the\n"
+          "                           blocks); may be repeated\n"
           "  -x, --extended           add the extended features (x_*) after R1..R5\n"
           "  -b, --block-tags LIST    block tags, comma-separated (default\n"
           "                           body,section,div; body is always the root)\n"
@@ -73,7 +74,7 @@ typedef struct run {
     ps_page_options po;
     set_stats *sets;
     size_t n_sets;
-    size_t done, failed;
+    size_t done, failed, skipped;
     ps_progress *prog;
     int quiet;
     FILE *out;          /* the atomic output file, or NULL for stdout */
@@ -97,23 +98,37 @@ static set_stats *set_for(run *r, const char *name)
     return s;
 }
 
-/* One page: parse, read gold (may be NULL), write its rows.  A page that
+/* One input: parse, read gold (if any), write its rows.  A page that
  * cannot be read is reported and counted; the run goes on. */
-static void do_page(run *r, const char *dataset, const char *page_id, const char *html_path,
-                    const char *url, const char *site, const char *gold_path)
+static void do_input(run *r, const ps_input *in)
 {
     ps_error err = {0};
-    set_stats *set = set_for(r, dataset && *dataset ? dataset : "(files)");
+    set_stats *set = set_for(r, in->dataset && *in->dataset ? in->dataset : "(files)");
+    if (in->skipped) {
+        r->skipped++;
+        return;
+    }
     ps_page_options po = r->po;
-    po.url = url && *url ? url : NULL;
+    po.url = in->url && *in->url ? in->url : NULL;
+    po.charset = in->charset;
     char *gold = NULL;
     size_t gold_len = 0;
     ps_page *pg = NULL;
-    if (gold_path && *gold_path && !(gold = ps_read_file(gold_path, 0, &gold_len, &err)))
+    if (in->status != PS_OK) {
+        snprintf(err.msg, sizeof err.msg, "%s", in->msg);
         goto fail;
-    if (!(pg = ps_page_load_file(html_path, &po, &err)))
+    }
+    if (in->gold_path && *in->gold_path &&
+        !(gold = ps_read_file(in->gold_path, 0, &gold_len, &err)))
         goto fail;
-    if (ps_block_csv_page(r->csv, dataset, page_id, site, pg, gold, gold_len, &set->st, &err)) {
+    if (!(pg = ps_page_parse(in->data, in->len, &po, &err))) {
+        char m[sizeof err.msg];
+        memcpy(m, err.msg, sizeof m);
+        snprintf(err.msg, sizeof err.msg, "%.200s: %.300s", in->origin ? in->origin : in->id, m);
+        goto fail;
+    }
+    if (ps_block_csv_page(r->csv, in->dataset, in->id, in->site, pg, gold, gold_len, &set->st,
+                          &err)) {
         fprintf(stderr, "pagesift-features: %s\n", err.msg);
         if (r->out)
             ps_atomic_abort(r->out, r->tmp);
@@ -132,113 +147,30 @@ fail:
     ps_progress_update(r->prog, r->done + r->failed, NULL);
 }
 
-static int is_dataset(const char *dir)
-{
-    char p[4096];
-    struct stat st;
-    snprintf(p, sizeof p, "%s/index.tsv", dir);
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int do_dataset(run *r, const char *dir)
+/* Every input of one source.  0, or -1 on a fatal error (reported). */
+static int do_source(run *r, const char *const *args, size_t n_args, const char *list)
 {
     ps_error err = {0};
-    ps_dataset *ds = ps_dataset_load(dir, &err);
-    if (!ds) {
+    ps_source *src = ps_source_open(args, n_args, list, NULL, &err);
+    if (!src) {
         fprintf(stderr, "pagesift-features: %s\n", err.msg);
         return -1;
     }
-    set_for(r, ds->name);
-    for (size_t i = 0; i < ds->n_pages; i++) {
-        const ps_dataset_page *p = &ds->pages[i];
-        do_page(r, ds->name, p->id, p->html_path, p->url, p->site, p->gold_path);
+    if (!r->prog)
+        r->prog = ps_progress_new("pages", ps_source_total_hint(src), r->quiet);
+    ps_input in = {0};
+    int rc;
+    while ((rc = ps_source_next(src, &in, &err)) == 1) {
+        do_input(r, &in);
+        ps_input_clear(&in);
     }
-    ps_dataset_free(ds);
-    return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int ends_with(const char *s, const char *suf)
-{
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && ps_ascii_casecmp(s + a - b, suf) == 0;
-}
-
-static int do_dir(run *r, const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, "pagesift-features: %s: %s\n", dir, strerror(errno));
+    ps_input_clear(&in);
+    ps_source_free(src);
+    if (rc < 0) {
+        fprintf(stderr, "pagesift-features: %s\n", err.msg);
         return -1;
     }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (!ends_with(e->d_name, ".html") && !ends_with(e->d_name, ".htm"))
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn)
-                exit(3);
-            names = nn;
-        }
-        size_t len = strlen(dir) + strlen(e->d_name) + 2;
-        names[n] = malloc(len);
-        if (!names[n])
-            exit(3);
-        snprintf(names[n++], len, "%s/%s", dir, e->d_name);
-    }
-    closedir(d);
-    qsort(names, n, sizeof *names, cmp_str);
-    for (size_t i = 0; i < n; i++) {
-        do_page(r, NULL, names[i], names[i], NULL, NULL, NULL);
-        free(names[i]);
-    }
-    free(names);
     return 0;
-}
-
-static int do_list(run *r, const char *path)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "pagesift-features: %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    char *line = NULL;
-    size_t cap = 0, lineno = 0;
-    ssize_t len;
-    int rc = 0;
-    while ((len = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = '\0';
-        if (len == 0 || line[0] == '#')
-            continue;
-        char *url = strchr(line, '\t'), *gold = NULL;
-        if (url) {
-            *url++ = '\0';
-            if ((gold = strchr(url, '\t')))
-                *gold++ = '\0';
-        }
-        if (!*line) {
-            fprintf(stderr, "pagesift-features: %s: line %zu: no page path\n", path, lineno);
-            r->failed++;
-            rc = -1;
-            continue;
-        }
-        do_page(r, NULL, line, line, url, NULL, gold);
-    }
-    free(line);
-    if (f != stdin)
-        fclose(f);
-    return rc;
 }
 
 static double pct(uint64_t a, uint64_t b)
@@ -395,24 +327,16 @@ int main(int argc, char **argv)
             ps_atomic_abort(out, tmp);
         { rc = 3; goto out; }
     }
-    r.prog = ps_progress_new("pages", 0, r.quiet);
     int bad = 0;
-    for (int i = optind; i < argc; i++) {
-        const char *in = argv[i];
-        struct stat st;
-        if (stat(in, &st) != 0) {
-            fprintf(stderr, "pagesift-features: %s: %s\n", in, strerror(errno));
-            r.failed++;
-            continue;
-        }
-        if (S_ISDIR(st.st_mode))
-            bad |= (is_dataset(in) ? do_dataset(&r, in) : do_dir(&r, in)) != 0;
-        else
-            do_page(&r, NULL, in, in, NULL, NULL, NULL);
-    }
-    for (size_t i = 0; i < n_lists; i++)
-        bad |= do_list(&r, lists[i]) != 0;
+    /* the arguments with the first list file, then any further list files */
+    if (optind < argc || n_lists)
+        bad |= do_source(&r, (const char *const *)argv + optind, (size_t)(argc - optind),
+                         n_lists ? lists[0] : NULL) != 0;
+    for (size_t i = 1; i < n_lists; i++)
+        bad |= do_source(&r, NULL, 0, lists[i]) != 0;
     ps_progress_done(r.prog);
+    if (!r.quiet && r.skipped)
+        fprintf(stderr, "pagesift-features: %zu WARC records skipped (not HTML pages)\n", r.skipped);
     if (ps_block_csv_finish(r.csv, &err)) {
         fprintf(stderr, "pagesift-features: %s\n", err.msg);
         if (out_path)

@@ -70,6 +70,18 @@ set -e
 grep -q '/no/such/page.html' "$tmp/lerr" || fail "the missing page is not named"
 grep -q 'example.com' "$tmp/l.csv" || fail "--list URL not used"
 
+# a WARC of the sample: one page per response record, same blocks and counts
+python3 "$src/scripts/make-warc" -o "$tmp/s.warc.gz" "$src/datasets/sample" >/dev/null
+pagesift-features -q "$tmp/s.warc.gz" > "$tmp/w.csv" || fail "WARC input"
+python3 - "$tmp/s.csv" "$tmp/w.csv" <<'PY' || fail "WARC rows differ from the data set rows"
+import csv, sys
+key = lambda r: (r['url'], r['block_path'], r['inner_len'], r['R1'])
+a = sorted(key(r) for r in csv.DictReader(open(sys.argv[1], newline='')))
+w = list(csv.DictReader(open(sys.argv[2], newline='')))
+assert w and all(r['label'] == '' for r in w)   # no gold in a WARC
+assert sorted(key(r) for r in w) == a
+PY
+
 set +e
 pagesift-features --no-such-option x 2>/dev/null; rc=$?
 [ $rc = 2 ] || fail "bad option: exit $rc, want 2"

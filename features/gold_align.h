@@ -28,7 +28,7 @@ int ps_gold_align_leaves(const ps_page *page, const char *gold, size_t gold_len,
 /** The LCS core, exposed for tests: sets ma[i] = 1 and mb[j] = 1 for the
  *  tokens a[i], b[j] aligned with each other (both arrays zeroed first by
  *  the caller).  Exact LCS (dynamic programming) on ranges of
- *  up to 4M cells; larger ranges are split at tokens unique in both ranges
+ *  up to 64K cells; larger ranges are split at tokens unique in both ranges
  *  (patience anchors, longest increasing chain) first. */
 int ps_lcs_mark(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, uint8_t *ma,
                 uint8_t *mb);

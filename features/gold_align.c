@@ -13,9 +13,9 @@
  * longest chain of them that is increasing in both (patience diff), and each
  * gap between two anchors is aligned the same way; when no single token is
  * unique in both, runs of 2, 3, 5 or 8 tokens are tried, then tokens unique
- * in the gold but repeated (up to 8 times) on the page.  A large range
- * without any such anchor is left unaligned (it would need a quadratic
- * table).  Among alignments of equal length the DP prefers matched runs to
+ * in the gold but repeated (up to 8 times) on the page.  A range without
+ * any such anchor gets the DP when it has at most 4M cells, else is left
+ * unaligned (it would need a quadratic table).  Among alignments of equal length the DP prefers matched runs to
  * scattered single words. */
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +25,7 @@
 #include "features/gold_align.h"
 
 #define DP_MAX_CELLS ((size_t)1 << 16)
+#define DP_FALLBACK_CELLS ((size_t)4 << 20)
 #define MAX_DEPTH 256
 
 typedef struct aligner {
@@ -245,6 +246,10 @@ static void align(aligner *al, size_t alo, size_t ahi, size_t blo, size_t bhi, i
             free(ch);
             ch = NULL;
         }
+    }
+    if (!k && !al->oom && (na + 1) * (nb + 1) <= DP_FALLBACK_CELLS) {
+        dp_lcs(al, alo, ahi, blo, bhi); /* no anchor at all: exact, if affordable */
+        return;
     }
     size_t pa = alo, pb = blo;
     for (size_t r = 0; r < k; r++) {

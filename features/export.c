@@ -188,6 +188,8 @@ int ps_block_csv_page(ps_block_csv *w, const char *dataset, const char *page_id,
             if (l->removed)
                 continue;
             if (w->tmp.len) {
+                if (chars + 1 >= w->opt.preview_chars)
+                    break; /* no room for a word after the space */
                 ps_buf_putc(&w->tmp, ' ');
                 chars++;
             }

@@ -498,6 +498,35 @@ static void test_block_csv_labels(void **state)
     ps_page_free(pg);
 }
 
+/* The text column is cut on a character boundary (CJK: 3 bytes each). */
+static void test_block_csv_preview_cut(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><meta charset=utf-8><body><div><p>ab</p><p>"
+                            "\xE4\xB8\xAD\xE6\x96\x87\xE5\x86\x85\xE5\xAE\xB9</p></div></body></html>");
+    char path[512];
+    tmpfile_path(path, sizeof path, "cut.csv");
+    ps_error err = {0};
+    const char *want[] = {"ab \xE4\xB8\xAD", "ab", "ab \xE4\xB8\xAD\xE6\x96\x87\xE5\x86\x85\xE5\xAE\xB9"};
+    size_t cut[] = {4, 3, 200};
+    for (int t = 0; t < 3; t++) {
+        FILE *f = fopen(path, "wb");
+        ps_block_csv_options o = {.min_text = 1, .preview_chars = cut[t]};
+        ps_block_csv *w = ps_block_csv_new(f, &o, &err);
+        assert_int_equal(ps_block_csv_page(w, "", "p", "", pg, NULL, 0, NULL, &err), 0);
+        assert_int_equal(ps_block_csv_finish(w, &err), 0);
+        fclose(f);
+        ps_csv *c = ps_csv_open(path, &err);
+        int tx = ps_csv_require(c, "text", &err), lab = ps_csv_require(c, "label", &err);
+        assert_int_equal(ps_csv_next(c, &err), 1);
+        assert_string_equal(ps_csv_field(c, (size_t)tx), want[t]);
+        assert_string_equal(ps_csv_field(c, (size_t)lab), ""); /* no gold */
+        ps_csv_close(c);
+    }
+    unlink(path);
+    ps_page_free(pg);
+}
+
 int main(void)
 {
     ps_init();
@@ -514,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_csv_errors_name_file_and_line),
         cmocka_unit_test(test_block_csv_for_annotation_read_back),
         cmocka_unit_test(test_block_csv_labels),
+        cmocka_unit_test(test_block_csv_preview_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -116,6 +116,11 @@ int ps_block_csv_page(ps_block_csv *w, const char *dataset, const char *page_id,
         goto done;
     }
     for (size_t i = 0; i < nl; i++)
+        if (leaves[i].block < 0 || (size_t)leaves[i].block >= nb) {
+            ps_set_error(err, PS_ERR_FORMAT, "%s: leaf %zu has no block", page_id, i);
+            goto done;
+        }
+    for (size_t i = 0; i < nl; i++)
         first[leaves[i].block + 1]++;
     for (size_t b = 0; b < nb; b++)
         first[b + 1] += first[b];

@@ -129,6 +129,10 @@ static void do_input(run *r, const ps_input *in)
     }
     if (ps_block_csv_page(r->csv, in->dataset, in->id, in->site, pg, gold, gold_len, &set->st,
                           &err)) {
+        if (err.code != PS_ERR_IO) { /* this page only */
+            ps_page_free(pg);
+            goto fail;
+        }
         fprintf(stderr, "pagesift-features: %s\n", err.msg);
         if (r->out)
             ps_atomic_abort(r->out, r->tmp);

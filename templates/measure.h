@@ -12,6 +12,12 @@ char *tpl_normalise(const char *s, size_t n, size_t *out_len);
 
 /** How a leaf is found to be gold. */
 typedef enum tpl_gold_test {
+    /** the page's tokens (ps_tokenize, after normalisation) are aligned with
+     *  the gold's tokens (longest common subsequence, in order); a leaf is
+     *  gold when at least half of its tokens are aligned — the default: a
+     *  navigation link "News" is not gold because the word occurs somewhere
+     *  in the article */
+    TPL_GOLD_ALIGN = 2,
     /** every text node of the leaf occurs in the normalised gold (a
      *  paragraph with an inline link has its own text cut around the link;
      *  its pieces are tested one by one) — the default */
@@ -27,6 +33,7 @@ int tpl_gold_leaves(const ps_page *page, const char *gold_norm, size_t gold_len,
 /** Character tallies. */
 typedef struct tpl_tally {
     uint64_t gold, gold_removed, other, other_removed;
+    uint64_t gold_by[8], other_by[8]; /**< characters by ps_template_verdict */
 } tpl_tally;
 
 /** Add a page's leaves to @p t: m = the matcher's verdicts; @p lost, if not

@@ -6,8 +6,10 @@
 /** What the guards know about one page (computed once per page). */
 typedef struct tpl_guard {
     int32_t main_block;     /**< block with the most non-link text of its own */
-    char *title_norm;       /**< the page's <title>, lower-cased ASCII, or NULL */
+    char *title_key;        /**< letters and digits of the <title>, or NULL */
     size_t title_len;
+    char *h1_key;           /**< letters and digits of the first h1, or NULL */
+    size_t h1_len;
 } tpl_guard;
 
 int tpl_guard_init(tpl_guard *g, const ps_page *page);

@@ -64,8 +64,10 @@ static void usage(FILE *f)
           "      --min-pages N       default 10\n"
           "      --lost FILE         write the gold leaves each rule removes (TSV)\n"
           "      --residue FILE      write the non-gold leaves the guarded rule leaves\n"
-          "      --gold-test TEST    runs (default): a leaf is gold when each of its\n"
-          "                          text nodes occurs in the normalised gold; leaf:\n"
+          "      --gold-test TEST    align (default): a leaf is gold when at least half\n"
+          "                          of its words align with the gold's words (longest\n"
+          "                          common subsequence, in order); runs: when each of\n"
+          "                          its text nodes occurs in the normalised gold; leaf:\n"
           "                          when its whole own text does\n"
           "      --n1, --n2, --count as for build\n"
           "\n"
@@ -435,6 +437,7 @@ static const char *verdict_name(int v)
     case PS_TPL_KEEP_HEADLINE: return "keep:headline";
     case PS_TPL_KEEP_MAIN: return "keep:main-text";
     case PS_TPL_ALREADY_REMOVED: return "removed-before";
+    case PS_TPL_KEEP_DATE: return "keep:date";
     default: return "no-match";
     }
 }
@@ -613,6 +616,10 @@ static int eval_site(const options *o, const ps_dataset *ds, const char *site, t
         total[r].gold_removed += t[r].gold_removed;
         total[r].other += t[r].other;
         total[r].other_removed += t[r].other_removed;
+        for (int v = 0; v < 8; v++) {
+            total[r].gold_by[v] += t[r].gold_by[v];
+            total[r].other_by[v] += t[r].other_by[v];
+        }
     }
     *pages_total += k;
     for (size_t i = 0; i < k; i++) {
@@ -691,6 +698,12 @@ static int cmd_eval(const options *o, int argc, char **argv)
     char name[64];
     snprintf(name, sizeof name, "overall (%zu sites)", sites);
     print_row(name, pages, 0, total);
+    printf("\nguarded rule, leaves that match an entry, by verdict (characters):\n");
+    printf("  %-16s %10s %10s\n", "verdict", "non-gold", "gold");
+    for (int v = 1; v < 8; v++)
+        if (total[1].gold_by[v] || total[1].other_by[v])
+            printf("  %-16s %10llu %10llu\n", verdict_name(v), (unsigned long long)total[1].other_by[v],
+                   (unsigned long long)total[1].gold_by[v]);
     if (lost)
         fclose(lost);
     if (residue)
@@ -703,6 +716,7 @@ int main(int argc, char **argv)
     options o = {0};
     ps_template_params_default(&o.params);
     o.min_pages = 10;
+    o.gold_test = TPL_GOLD_ALIGN;
     int c;
     while ((c = getopt_long(argc, argv, "+o:l:qu:ahV", long_opts, NULL)) != -1) {
         switch (c) {
@@ -749,9 +763,10 @@ int main(int argc, char **argv)
         case OPT_LOST: o.lost = optarg; break;
         case OPT_RESIDUE: o.residue = optarg; break;
         case OPT_GOLD_TEST:
-            if (!strcmp(optarg, "runs")) o.gold_test = TPL_GOLD_RUNS;
+            if (!strcmp(optarg, "align")) o.gold_test = TPL_GOLD_ALIGN;
+            else if (!strcmp(optarg, "runs")) o.gold_test = TPL_GOLD_RUNS;
             else if (!strcmp(optarg, "leaf")) o.gold_test = TPL_GOLD_LEAF_TEXT;
-            else return usage_error("--gold-test: '%s' (runs or leaf)", optarg);
+            else return usage_error("--gold-test: '%s' (align, runs or leaf)", optarg);
             break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-template %s\n", ps_version()); return 0;

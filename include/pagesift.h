@@ -299,7 +299,7 @@ void ps_dataset_free(ps_dataset *ds);
 /* Per-site template libraries (METHODS.md §1.1).  A site's pages are read in
  * batches of n1 pages; every leaf (tag name + own text) is compared with a
  * cache of the batch's leaves: same tag name and similar text (edit distance
- * in code points <= floor(min(len)/8), so texts of up to 8 characters must be
+ * in code points <= floor(min(len)/8), texts of up to 8 characters must be
  * identical) counts as the same leaf.  At the end of a batch every cached
  * leaf whose frequency reached n2 becomes an entry of the site's library (the
  * union over batches).  ps_template_apply removes the leaves of a page that
@@ -456,7 +456,9 @@ size_t ps_template_apply_rules(const ps_template_lib *lib, ps_page *page, ps_tem
 unsigned ps_edit_distance_within(const char *a, const char *b, unsigned k);
 
 /** Whether two leaf texts are similar by the paper's rule: edit distance in
- *  code points <= floor(min(len a, len b) / 8). */
+ *  code points <= floor(min(len a, len b) / 8), and 0 when the shorter has
+ *  at most 8 code points (so "12345678" and "12345679" differ; 9-15
+ *  characters allow one edit, 16-23 two, ...). */
 int ps_template_text_similar(const char *a, const char *b);
 
 /** File name (without folder) of @p site's library: bytes other than

@@ -2,7 +2,10 @@
  * (Ukkonen): only cells within k of the diagonal are computed and the
  * computation stops as soon as a whole row exceeds k.  Used to decide
  * whether two leaf texts are "similar" (METHODS.md §1.1: distance <=
- * floor(min(len) / 8)). */
+ * floor(min(len) / 8)), where texts of up to 8 characters must be identical
+ * — the paper's words, which the formula alone would contradict at exactly 8
+ * characters (floor(8/8) = 1): "texts of no more than 8 characters: distance
+ * 0; beyond 8, one more edit per 8 characters". */
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +104,7 @@ unsigned ps_edit_distance_within(const char *a, const char *b, unsigned k)
 int ps_template_text_similar(const char *a, const char *b)
 {
     size_t ca = ps_utf8_chars(a, strlen(a)), cb = ps_utf8_chars(b, strlen(b));
-    unsigned k = (unsigned)((ca < cb ? ca : cb) / 8);
+    size_t m = ca < cb ? ca : cb;
+    unsigned k = m <= TPL_EXACT_ONLY_CHARS ? 0 : (unsigned)(m / 8);
     return ps_edit_distance_within(a, b, k) <= k;
 }

@@ -28,11 +28,8 @@
  * and spaces, general punctuation (U+2000-U+206F), CJK punctuation
  * (U+3000-U+303F) and full-width punctuation are left out, so that
  * "Don't" == "Don’t" and "Title - Site" contains "Title". */
-static char *text_key(const char *s, size_t n, size_t *out_len)
+static size_t text_key_into(const char *s, size_t n, char *k)
 {
-    char *k = malloc(n + 1);
-    if (!k)
-        return NULL;
     size_t w = 0;
     const unsigned char *p = (const unsigned char *)s;
     for (size_t i = 0; i < n;) {
@@ -60,7 +57,14 @@ static char *text_key(const char *s, size_t n, size_t *out_len)
         i += len;
     }
     k[w] = '\0';
-    *out_len = w;
+    return w;
+}
+
+static char *text_key(const char *s, size_t n, size_t *out_len)
+{
+    char *k = malloc(n + 1);
+    if (k)
+        *out_len = text_key_into(s, n, k);
     return k;
 }
 
@@ -114,15 +118,19 @@ static int has_sentence_punct(const char *s)
 /* Part of the page's title or first h1 (at least 10 letters/digits). */
 static int is_headline(const tpl_guard *g, const ps_leaf *l)
 {
-    if (!g->title_key && !g->h1_key)
+    size_t longest = g->title_len > g->h1_len ? g->title_len : g->h1_len;
+    if ((!g->title_key && !g->h1_key) || l->chars < 10 || l->bytes > 4 * longest + 64)
+        return 0; /* a key is never longer than its text: too long to fit */
+    char stackbuf[1024];
+    char *k = l->bytes < sizeof stackbuf ? stackbuf : malloc(l->bytes + 1);
+    if (!k)
         return 0;
-    size_t n;
-    char *k = text_key(l->text, l->bytes, &n);
-    int r = 0;
-    if (k && n >= 10)
-        r = (g->title_key && n <= g->title_len && n * 5 >= g->title_len * 2 && strstr(g->title_key, k)) ||
-            (g->h1_key && n <= g->h1_len && strstr(g->h1_key, k));
-    free(k);
+    size_t n = text_key_into(l->text, l->bytes, k);
+    int r = n >= 10 &&
+            ((g->title_key && n <= g->title_len && n * 5 >= g->title_len * 2 && strstr(g->title_key, k)) ||
+             (g->h1_key && n <= g->h1_len && strstr(g->h1_key, k)));
+    if (k != stackbuf)
+        free(k);
     return r;
 }
 

@@ -23,6 +23,7 @@ static void usage(FILE *f)
           "       pagesift-template show LIBRARY\n"
           "       pagesift-template match [OPTION]... LIBRARY PAGE\n"
           "       pagesift-template eval [OPTION]... DATASET...\n"
+          "       pagesift-template bench [--pages N] INPUT...\n"
           "Per-site template libraries: the leaves (tag name + text) that recur on the\n"
           "pages of a site, found in batches of N1 pages (an entry when a leaf occurs on\n"
           "N2 pages of a batch; texts match when the edit distance is at most\n"
@@ -71,6 +72,10 @@ static void usage(FILE *f)
           "                          when its whole own text does\n"
           "      --n1, --n2, --count as for build\n"
           "\n"
+          "bench: parse the pages of INPUT (one site) once, add them cyclically to a\n"
+          "  builder until --pages N were added, match them against the library, and\n"
+          "  print the time per page of each step (scripts/bench-templates).\n"
+          "\n"
           "  -h, --help              this help\n"
           "  -V, --version           version\n"
           "\n"
@@ -79,7 +84,7 @@ static void usage(FILE *f)
           f);
 }
 
-enum { OPT_SITE = 256, OPT_SITE_RULE, OPT_UPDATE, OPT_N1, OPT_N2, OPT_COUNT, OPT_RULES, OPT_MIN_PAGES, OPT_LOST, OPT_RESIDUE, OPT_GOLD_TEST };
+enum { OPT_SITE = 256, OPT_SITE_RULE, OPT_UPDATE, OPT_N1, OPT_N2, OPT_COUNT, OPT_RULES, OPT_MIN_PAGES, OPT_LOST, OPT_RESIDUE, OPT_GOLD_TEST, OPT_PAGES };
 
 static const struct option long_opts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -98,6 +103,7 @@ static const struct option long_opts[] = {
     {"lost", required_argument, NULL, OPT_LOST},
     {"residue", required_argument, NULL, OPT_RESIDUE},
     {"gold-test", required_argument, NULL, OPT_GOLD_TEST},
+    {"pages", required_argument, NULL, OPT_PAGES},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -110,6 +116,7 @@ typedef struct options {
     ps_site_rule site_rule;
     int update, quiet, all;
     unsigned min_pages;
+    unsigned bench_pages;
     tpl_gold_test gold_test;
 } options;
 
@@ -711,6 +718,87 @@ static int cmd_eval(const options *o, int argc, char **argv)
     return rc;
 }
 
+/* ---- bench ---------------------------------------------------------------- */
+
+/* Parse the input pages once, then feed them cyclically to a builder until
+ * -n pages were added (one site), and match every page against the result:
+ * the template work per page, apart from parsing. */
+static int cmd_bench(const options *o, int argc, char **argv)
+{
+    ps_error err = {0};
+    input_list in = {0};
+    for (int i = 0; i < argc; i++) {
+        int rc = is_dir(argv[i]) ? add_folder(&in, argv[i], &err)
+                                 : push_input(&in, argv[i], NULL, NULL) < 0 ? ps_set_error(&err, PS_ERR_NOMEM, "out of memory") : 0;
+        if (rc < 0) {
+            fprintf(stderr, "%s: %s\n", prog, err.msg);
+            free_inputs(&in);
+            return 1;
+        }
+    }
+    if (!in.n) {
+        free_inputs(&in);
+        return usage_error("%s", "bench needs pages");
+    }
+    ps_page **pages = calloc(in.n, sizeof *pages);
+    size_t np = 0;
+    double t0 = now_s();
+    for (size_t i = 0; i < in.n; i++) {
+        ps_page_options po = {0};
+        po.url = in.v[i].url[0] ? in.v[i].url : NULL;
+        if ((pages[np] = ps_page_load_file(in.v[i].path, &po, &err)))
+            np++;
+        else
+            fprintf(stderr, "%s: %s; skipped\n", prog, err.msg);
+    }
+    double parse = (now_s() - t0) / (double)(np ? np : 1);
+    size_t total = o->bench_pages ? o->bench_pages : np;
+    ps_template_builder *b = ps_template_builder_new(&o->params);
+    t0 = now_s();
+    for (size_t i = 0; i < total && np; i++)
+        if (ps_template_builder_add(b, "bench", pages[i % np], &err) < 0) {
+            fprintf(stderr, "%s: %s\n", prog, err.msg);
+            break;
+        }
+    ps_template_store *s = ps_template_builder_finish(b);
+    double build = now_s() - t0;
+    const ps_template_lib *lib = ps_template_store_get(s, "bench");
+    ps_template_lib_info info = {0};
+    if (lib)
+        ps_template_lib_get_info(lib, &info);
+    double match[2] = {0, 0};
+    size_t leaves = 0, removed[2] = {0, 0};
+    for (int r = 0; r < 2 && lib; r++) {
+        t0 = now_s();
+        for (size_t i = 0; i < total && np; i++) {
+            size_t n;
+            ps_page_leaves(pages[i % np], &n);
+            ps_template_match *m = malloc((n + 1) * sizeof *m);
+            size_t k = ps_template_match_page(lib, pages[i % np], r ? PS_TEMPLATE_RULES_GUARDED : PS_TEMPLATE_RULES_PAPER, m);
+            removed[r] += k == (size_t)-1 ? 0 : k;
+            if (r == 0)
+                leaves += n;
+            free(m);
+        }
+        match[r] = (now_s() - t0) / (double)(total ? total : 1);
+    }
+    printf("pages %zu (%zu distinct, cycled)  leaves/page %.0f  entries %zu\n", total, np,
+           total ? (double)leaves / (double)total : 0.0, info.n_entries);
+    printf("parse            %9.3f ms/page\n", parse * 1e3);
+    printf("build (template) %9.3f ms/page  %7.2f s for %zu pages  (%.0f pages/s)\n",
+           build / (double)(total ? total : 1) * 1e3, build, total, build > 0 ? (double)total / build : 0.0);
+    printf("match paper      %9.3f ms/page  %5.1f %% of parse  (%.1f leaves removed/page)\n", match[0] * 1e3,
+           parse > 0 ? 100.0 * match[0] / parse : 0.0, total ? (double)removed[0] / (double)total : 0.0);
+    printf("match guarded    %9.3f ms/page  %5.1f %% of parse  (%.1f leaves removed/page)\n", match[1] * 1e3,
+           parse > 0 ? 100.0 * match[1] / parse : 0.0, total ? (double)removed[1] / (double)total : 0.0);
+    for (size_t i = 0; i < np; i++)
+        ps_page_free(pages[i]);
+    free(pages);
+    ps_template_store_free(s);
+    free_inputs(&in);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     options o = {0};
@@ -762,6 +850,7 @@ int main(int argc, char **argv)
             break;
         case OPT_LOST: o.lost = optarg; break;
         case OPT_RESIDUE: o.residue = optarg; break;
+        case OPT_PAGES: if (parse_uint(optarg, &o.bench_pages) < 0) return usage_error("--pages: '%s' is not a positive number", optarg); break;
         case OPT_GOLD_TEST:
             if (!strcmp(optarg, "align")) o.gold_test = TPL_GOLD_ALIGN;
             else if (!strcmp(optarg, "runs")) o.gold_test = TPL_GOLD_RUNS;
@@ -784,5 +873,7 @@ int main(int argc, char **argv)
         return cmd_match(&o, nargs, args);
     if (!strcmp(cmd, "eval"))
         return cmd_eval(&o, nargs, args);
+    if (!strcmp(cmd, "bench"))
+        return cmd_bench(&o, nargs, args);
     return usage_error("unknown command '%s' (build, show, match or eval)", cmd);
 }

@@ -556,7 +556,7 @@ static void print_row(const char *name, size_t pages, size_t entries, const tpl_
 }
 
 static int eval_site(const options *o, const ps_dataset *ds, const char *site, tpl_tally *total,
-                     size_t *pages_total, FILE *lost, FILE *residue)
+                     double *mean, size_t *pages_total, FILE *lost, FILE *residue)
 {
     ps_error err = {0};
     size_t n = 0;
@@ -619,6 +619,8 @@ static int eval_site(const options *o, const ps_dataset *ds, const char *site, t
     snprintf(name, sizeof name, "%s/%s", ds->name, site);
     print_row(name, k, info.n_entries, t);
     for (int r = 0; r < 2; r++) {
+        mean[2 * r] += t[r].other ? 100.0 * (double)t[r].other_removed / (double)t[r].other : 0.0;
+        mean[2 * r + 1] += t[r].gold ? 100.0 * (double)t[r].gold_removed / (double)t[r].gold : 0.0;
         total[r].gold += t[r].gold;
         total[r].gold_removed += t[r].gold_removed;
         total[r].other += t[r].other;
@@ -663,6 +665,7 @@ static int cmd_eval(const options *o, int argc, char **argv)
     printf("%-34s %5s %7s   %6s %6s   %6s %6s   %9s %8s\n", "", "", "", "noise", "gold", "noise", "gold", "chars",
            "chars");
     tpl_tally total[2] = {{0}};
+    double mean[4] = {0, 0, 0, 0};
     size_t pages = 0, sites = 0;
     int rc = 0;
     for (int a = 0; a < argc; a++) {
@@ -687,7 +690,7 @@ static int cmd_eval(const options *o, int argc, char **argv)
                 }
             if (first != i || cnt < o->min_pages)
                 continue;
-            int r = eval_site(o, ds, s, total, &pages, lost, residue);
+            int r = eval_site(o, ds, s, total, mean, &pages, lost, residue);
             if (r < 0) {
                 fprintf(stderr, "%s: out of memory\n", prog);
                 ps_dataset_free(ds);
@@ -705,6 +708,9 @@ static int cmd_eval(const options *o, int argc, char **argv)
     char name[64];
     snprintf(name, sizeof name, "overall (%zu sites)", sites);
     print_row(name, pages, 0, total);
+    if (sites)
+        printf("%-34s %5s %7s   %6.1f %6.2f   %6.1f %6.2f\n", "mean of the sites", "", "", mean[0] / (double)sites,
+               mean[1] / (double)sites, mean[2] / (double)sites, mean[3] / (double)sites);
     printf("\nguarded rule, leaves that match an entry, by verdict (characters):\n");
     printf("  %-16s %10s %10s\n", "verdict", "non-gold", "gold");
     for (int v = 1; v < 8; v++)

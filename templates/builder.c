@@ -163,7 +163,9 @@ static int flush_batch(const ps_template_builder *b, site_state *st)
     }
     st->lib->batches++;
     st->count = 0;
-    tpl_set_clear(&st->cache);
+    /* give the memory back: with many sites, idle caches would otherwise
+     * keep their largest size until the end */
+    tpl_set_free(&st->cache);
     return 0;
 }
 

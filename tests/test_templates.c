@@ -3,6 +3,7 @@
  * counting, the library file (round trip, damaged files), apply, and a bar
  * on cleanportaleval. */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -522,6 +523,71 @@ static void test_apply(void **state)
     ps_template_store_free(s);
 }
 
+/* ps_template_apply from several threads on distinct pages gives what it
+ * gives sequentially (the library is only read). */
+typedef struct apply_job {
+    const ps_template_lib *lib;
+    const char *html;
+    size_t removed[50];
+} apply_job;
+
+static void *apply_thread(void *arg)
+{
+    apply_job *j = arg;
+    for (int i = 0; i < 50; i++) {
+        ps_page *pg = parse_str(j->html);
+        j->removed[i] = ps_template_apply(j->lib, pg);
+        ps_page_free(pg);
+    }
+    return NULL;
+}
+
+static void test_apply_threads(void **state)
+{
+    (void)state;
+    ps_error err = {0};
+    ps_template_builder *b = ps_template_builder_new(NULL);
+    for (int i = 0; i < 6; i++) {
+        char body[1024];
+        snprintf(body, sizeof body,
+                 "<div><a href=/>Home</a><a href=/w>World news and more</a></div><p>%s</p>"
+                 "<p>Copyright 2012 Example Media Group. All rights reserved.</p>",
+                 distinct[i]);
+        ps_page *pg = page_of(body);
+        assert_int_equal(ps_template_builder_add(b, "ex", pg, &err), 0);
+        ps_page_free(pg);
+    }
+    ps_template_store *s = ps_template_builder_finish(b);
+    const ps_template_lib *lib = ps_template_store_get(s, "ex");
+    const char *html[2] = {
+        "<html><body><div><a href=/>Home</a><a href=/w>World news and more!</a></div>"
+        "<div><p>A long article paragraph that is not in the library at all, with words.</p></div>"
+        "<p>Copyright 2013 Example Media Group. All rights reserved.</p></body></html>",
+        "<html><body><div><a href=/>Home</a></div><p>Short.</p></body></html>",
+    };
+    size_t want[2];
+    for (int k = 0; k < 2; k++) {
+        ps_page *pg = parse_str(html[k]);
+        want[k] = ps_template_apply(lib, pg);
+        ps_page_free(pg);
+    }
+    assert_int_equal(want[0], 3);
+    assert_int_equal(want[1], 1);
+    apply_job jobs[4];
+    pthread_t th[4];
+    for (int t = 0; t < 4; t++) {
+        jobs[t].lib = lib;
+        jobs[t].html = html[t % 2];
+        assert_int_equal(pthread_create(&th[t], NULL, apply_thread, &jobs[t]), 0);
+    }
+    for (int t = 0; t < 4; t++) {
+        pthread_join(th[t], NULL);
+        for (int i = 0; i < 50; i++)
+            assert_int_equal(jobs[t].removed[i], want[t % 2]);
+    }
+    ps_template_store_free(s);
+}
+
 /* The bar of issue 3 on cleanportaleval: every site's library built from its
  * pages and applied to them removes >= 60 % of the non-gold leaf text and
  * <= 1.5 % of the gold leaf text (gold by token alignment). */
@@ -593,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_damaged_files),
         cmocka_unit_test(test_all_different_site),
         cmocka_unit_test(test_apply),
+        cmocka_unit_test(test_apply_threads),
         cmocka_unit_test(test_cleanportaleval_bar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,6 @@
 /* pagesift-template — build, inspect and apply per-site template libraries
  * (METHODS.md §1.1), and measure what they remove against gold text. */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -30,13 +29,14 @@ static void usage(FILE *f)
           "floor(min length / 8) characters).\n"
           "\n"
           "build: read pages and write one library file per site into DIR.\n"
-          "  INPUT is an HTML file, a folder of HTML files, a data set folder (with\n"
-          "  index.tsv: url and site columns are used) or, with --list, a file of\n"
+          "  INPUT is an HTML file, a folder (searched for pages and WARC files), a\n"
+          "  WARC file (.warc, .warc.gz), a data set folder (with index.tsv: its url\n"
+          "  and site columns are used) or '-' (stdin); --list adds a file of\n"
           "  PATH<TAB>URL lines.  Pages of a site are taken in input order.\n"
           "  -o, --output DIR        folder of the libraries (created if missing)\n"
           "      --site NAME         all pages belong to site NAME\n"
           "      --site-rule RULE    host (default) or host+path1: the site of a URL\n"
-          "  -l, --list FILE         read PATH<TAB>URL lines from FILE ('-' = stdin)\n"
+          "  -l, --list FILE         also read PATH<TAB>URL lines from FILE\n"
           "      --update            extend the libraries already in DIR\n"
           "      --n1 N              pages per batch (default 10)\n"
           "      --n2 N              frequency that makes an entry (default 3)\n"
@@ -139,149 +139,37 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-/* ---- inputs: files, folders, list files, data set folders ---------------
- * A small reader of this tool's own until extract/inputs.c (ps_source)
- * lands; it yields (path, url, site) in input order. */
-
-typedef struct input_page {
-    char *path, *url, *site;
-} input_page;
-
-typedef struct input_list {
-    input_page *v;
-    size_t n, cap;
-} input_list;
-
-static int push_input(input_list *l, const char *path, const char *url, const char *site)
-{
-    if (l->n == l->cap) {
-        size_t ncap = l->cap ? l->cap * 2 : 256;
-        input_page *nv = realloc(l->v, ncap * sizeof *nv);
-        if (!nv)
-            return -1;
-        l->v = nv;
-        l->cap = ncap;
-    }
-    input_page *p = &l->v[l->n++];
-    p->path = strdup(path);
-    p->url = strdup(url ? url : "");
-    p->site = strdup(site ? site : "");
-    return p->path && p->url && p->site ? 0 : -1;
-}
-
-static void free_inputs(input_list *l)
-{
-    for (size_t i = 0; i < l->n; i++) {
-        free(l->v[i].path);
-        free(l->v[i].url);
-        free(l->v[i].site);
-    }
-    free(l->v);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int is_dir(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int add_folder(input_list *l, const char *dir, ps_error *err)
-{
-    char idx[4096];
-    snprintf(idx, sizeof idx, "%s/index.tsv", dir);
-    struct stat st;
-    if (stat(idx, &st) == 0) { /* a data set folder */
-        ps_dataset *ds = ps_dataset_load(dir, err);
-        if (!ds)
-            return -1;
-        for (size_t i = 0; i < ds->n_pages; i++)
-            if (push_input(l, ds->pages[i].html_path, ds->pages[i].url, ds->pages[i].site) < 0) {
-                ps_dataset_free(ds);
-                return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-            }
-        ps_dataset_free(ds);
-        return 0;
-    }
-    DIR *d = opendir(dir);
-    if (!d)
-        return ps_set_error(err, PS_ERR_IO, "%s: %s", dir, strerror(errno));
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn)
-                break;
-            names = nn;
-        }
-        names[n++] = strdup(de->d_name);
-    }
-    closedir(d);
-    if (n)
-        qsort(names, n, sizeof *names, cmp_str);
-    int rc = 0;
-    for (size_t i = 0; i < n; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        if (rc == 0) {
-            if (is_dir(path))
-                rc = add_folder(l, path, err);
-            else
-                rc = push_input(l, path, NULL, NULL) < 0 ? ps_set_error(err, PS_ERR_NOMEM, "out of memory") : 0;
-        }
-        free(names[i]);
-    }
-    free(names);
-    return rc;
-}
-
-static int add_list_file(input_list *l, const char *file, ps_error *err)
-{
-    FILE *f = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
-    if (!f)
-        return ps_set_error(err, PS_ERR_IO, "%s: %s", file, strerror(errno));
-    char *line = NULL;
-    size_t cap = 0, lineno = 0;
-    ssize_t len;
-    int rc = 0;
-    while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
-        lineno++;
-        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = '\0';
-        if (!len || line[0] == '#')
-            continue;
-        char *tab = strchr(line, '\t');
-        if (tab)
-            *tab = '\0';
-        if (!*line)
-            rc = ps_set_error(err, PS_ERR_FORMAT, "%s:%zu: empty path", file, lineno);
-        else if (push_input(l, line, tab ? tab + 1 : NULL, NULL) < 0)
-            rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    }
-    free(line);
-    if (f != stdin)
-        fclose(f);
-    return rc;
-}
-
-static const char *page_site(const options *o, const input_page *in, char *buf, size_t cap)
+/* The site of an input: --site, else the URL's key by --site-rule, else
+ * the data set's site column (host rule only); NULL when none. */
+static const char *input_site(const options *o, const ps_input *in, char *buf, size_t cap)
 {
     if (o->site)
         return o->site;
-    if (in->url[0] && ps_site_key(in->url, o->site_rule, buf, cap) == 0)
+    if (in->url && in->url[0] && ps_site_key(in->url, o->site_rule, buf, cap) == 0)
         return buf;
-    if (in->site[0] && o->site_rule == PS_SITE_HOST)
+    if (in->site && in->site[0] && o->site_rule == PS_SITE_HOST)
         return in->site;
     return NULL;
+}
+
+static ps_page *input_page(const ps_input *in, ps_error *err)
+{
+    ps_page_options po = {0};
+    po.url = in->url && in->url[0] ? in->url : NULL;
+    po.charset = in->charset;
+    ps_page *pg = ps_page_parse(in->data, in->len, &po, err);
+    if (!pg) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        ps_set_error(err, err->code, "%s: %s", in->origin ? in->origin : "?", msg);
+    }
+    return pg;
 }
 
 static double now_s(void)
@@ -300,82 +188,88 @@ static int cmd_build(const options *o, int argc, char **argv)
     if (argc == 0 && !o->list)
         return usage_error("%s", "build needs at least one INPUT (or --list FILE)");
     ps_error err = {0};
-    input_list in = {0};
-    for (int i = 0; i < argc; i++) {
-        int rc = is_dir(argv[i]) ? add_folder(&in, argv[i], &err)
-                                 : push_input(&in, argv[i], NULL, NULL) < 0 ? ps_set_error(&err, PS_ERR_NOMEM, "out of memory") : 0;
-        if (rc < 0) {
-            fprintf(stderr, "%s: %s\n", prog, err.msg);
-            free_inputs(&in);
-            return 1;
-        }
-    }
-    if (o->list && add_list_file(&in, o->list, &err) < 0) {
-        fprintf(stderr, "%s: %s\n", prog, err.msg);
-        free_inputs(&in);
-        return err.code == PS_ERR_FORMAT ? 2 : 1;
-    }
     ps_template_builder *b = ps_template_builder_new(&o->params);
     if (!b) {
         fprintf(stderr, "%s: out of memory\n", prog);
-        free_inputs(&in);
         return 1;
     }
     if (o->update && is_dir(o->out) && ps_template_builder_load_dir(b, o->out, &err) < 0) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         ps_template_builder_free(b);
-        free_inputs(&in);
         return 3;
     }
-    ps_progress *pr = ps_progress_new("pages", in.n, o->quiet);
-    size_t skipped = 0, nosite = 0;
+    ps_source *src = ps_source_open((const char *const *)argv, (size_t)argc, o->list, NULL, &err);
+    if (!src) {
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        ps_template_builder_free(b);
+        return 1;
+    }
+    ps_progress *pr = ps_progress_new("pages", ps_source_total_hint(src), o->quiet);
+    size_t failed = 0, nosite = 0, skipped = 0, seen = 0;
     double t0 = now_s();
-    for (size_t i = 0; i < in.n; i++) {
+    ps_input in = {0};
+    int r, rc = 0;
+    while ((r = ps_source_next(src, &in, &err)) == 1) {
+        seen++;
+        if (in.skipped) {
+            skipped++; /* a WARC record that is not an HTML page */
+            continue;
+        }
+        if (in.status != PS_OK) {
+            fprintf(stderr, "%s: %s; skipped\n", prog, in.msg);
+            failed++;
+            continue;
+        }
         char sbuf[1024];
-        const char *site = page_site(o, &in.v[i], sbuf, sizeof sbuf);
+        const char *site = input_site(o, &in, sbuf, sizeof sbuf);
         if (!site) {
             fprintf(stderr, "%s: %s: no site (no URL host; give --site or a list file with URLs); skipped\n",
-                    prog, in.v[i].path);
+                    prog, in.origin);
             nosite++;
             continue;
         }
-        ps_page_options po = {0};
-        po.url = in.v[i].url[0] ? in.v[i].url : NULL;
-        ps_page *pg = ps_page_load_file(in.v[i].path, &po, &err);
+        ps_page *pg = input_page(&in, &err);
         if (!pg) {
             fprintf(stderr, "%s: %s; skipped\n", prog, err.msg);
-            skipped++;
+            failed++;
             continue;
         }
         if (ps_template_builder_add(b, site, pg, &err) < 0) {
-            fprintf(stderr, "%s: %s: %s\n", prog, in.v[i].path, err.msg);
+            fprintf(stderr, "%s: %s: %s\n", prog, in.origin, err.msg);
             ps_page_free(pg);
-            ps_template_builder_free(b);
-            free_inputs(&in);
-            ps_progress_done(pr);
-            return 1;
+            rc = -1;
+            break;
         }
         ps_page_free(pg);
         char extra[64];
         snprintf(extra, sizeof extra, "%zu sites", ps_template_builder_sites(b));
-        ps_progress_update(pr, i + 1, extra);
+        ps_progress_update(pr, seen, extra);
     }
+    ps_input_clear(&in);
+    ps_source_free(src);
     ps_progress_done(pr);
+    if (r < 0 || rc < 0) {
+        if (r < 0)
+            fprintf(stderr, "%s: %s\n", prog, err.msg);
+        ps_template_builder_free(b);
+        return 1;
+    }
     size_t sites = ps_template_builder_sites(b);
     uint64_t pages = ps_template_builder_pages(b);
-    int rc = ps_template_builder_write_dir(b, o->out, &err);
+    rc = ps_template_builder_write_dir(b, o->out, &err);
     double dt = now_s() - t0;
     if (rc < 0)
         fprintf(stderr, "%s: %s\n", prog, err.msg);
     else if (!o->quiet)
-        fprintf(stderr, "%s: %llu pages, %zu sites -> %s (%.1f s, %.0f pages/s); %zu unreadable, %zu without a site\n",
-                prog, (unsigned long long)pages, sites, o->out, dt, dt > 0 ? (double)pages / dt : 0.0,
-                skipped, nosite);
+        fprintf(stderr,
+                "%s: %llu pages, %zu sites -> %s (%.1f s, %.0f pages/s); %zu failed, %zu without a site, "
+                "%zu records not HTML pages\n",
+                prog, (unsigned long long)pages, sites, o->out, dt, dt > 0 ? (double)pages / dt : 0.0, failed,
+                nosite, skipped);
     ps_template_builder_free(b);
-    free_inputs(&in);
     if (rc < 0)
         return 3;
-    return skipped || nosite ? 1 : 0;
+    return failed || nosite ? 1 : 0;
 }
 
 /* ---- show ----------------------------------------------------------------- */
@@ -732,32 +626,42 @@ static int cmd_eval(const options *o, int argc, char **argv)
 static int cmd_bench(const options *o, int argc, char **argv)
 {
     ps_error err = {0};
-    input_list in = {0};
-    for (int i = 0; i < argc; i++) {
-        int rc = is_dir(argv[i]) ? add_folder(&in, argv[i], &err)
-                                 : push_input(&in, argv[i], NULL, NULL) < 0 ? ps_set_error(&err, PS_ERR_NOMEM, "out of memory") : 0;
-        if (rc < 0) {
-            fprintf(stderr, "%s: %s\n", prog, err.msg);
-            free_inputs(&in);
-            return 1;
+    ps_source *src = ps_source_open((const char *const *)argv, (size_t)argc, o->list, NULL, &err);
+    if (!src) {
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        return 1;
+    }
+    ps_page **pages = NULL;
+    size_t np = 0, cap = 0;
+    double parsing = 0;
+    ps_input in = {0};
+    while (ps_source_next(src, &in, &err) == 1) {
+        if (in.skipped || in.status != PS_OK)
+            continue;
+        if (np == cap) {
+            cap = cap ? cap * 2 : 64;
+            ps_page **nv = realloc(pages, cap * sizeof *nv);
+            if (!nv)
+                break;
+            pages = nv;
         }
-    }
-    if (!in.n) {
-        free_inputs(&in);
-        return usage_error("%s", "bench needs pages");
-    }
-    ps_page **pages = calloc(in.n, sizeof *pages);
-    size_t np = 0;
-    double t0 = now_s();
-    for (size_t i = 0; i < in.n; i++) {
-        ps_page_options po = {0};
-        po.url = in.v[i].url[0] ? in.v[i].url : NULL;
-        if ((pages[np] = ps_page_load_file(in.v[i].path, &po, &err)))
-            np++;
+        double t0 = now_s();
+        ps_page *pg = input_page(&in, &err);
+        parsing += now_s() - t0;
+        if (pg)
+            pages[np++] = pg;
         else
             fprintf(stderr, "%s: %s; skipped\n", prog, err.msg);
     }
-    double parse = (now_s() - t0) / (double)(np ? np : 1);
+    ps_input_clear(&in);
+    ps_source_free(src);
+    if (!np) {
+        free(pages);
+        fprintf(stderr, "%s: bench: no page could be read\n", prog);
+        return 1;
+    }
+    double t0;
+    double parse = parsing / (double)np;
     size_t total = o->bench_pages ? o->bench_pages : np;
     ps_template_builder *b = ps_template_builder_new(&o->params);
     t0 = now_s();
@@ -801,7 +705,6 @@ static int cmd_bench(const options *o, int argc, char **argv)
         ps_page_free(pages[i]);
     free(pages);
     ps_template_store_free(s);
-    free_inputs(&in);
     return 0;
 }
 

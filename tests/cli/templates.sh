@@ -22,6 +22,16 @@ n=$(grep -c $'^e\t' "$tmp/lib/bbc.co.uk.tpl")
 # a site of 1 page: a library without entries, not an error
 grep -q $'^entries\t0$' "$tmp/lib/www.berryreview.com.tpl" || fail "one-page site should have no entries"
 
+# the same pages from a WARC file give the same library (pages without a URL
+# have no site there: skipped and counted)
+if command -v python3 > /dev/null; then
+  python3 "$src/scripts/make-warc" -o "$tmp/sample.warc.gz" "$src/datasets/sample" 2> /dev/null || fail "make-warc"
+  pagesift-template build -q -o "$tmp/libw" "$tmp/sample.warc.gz" 2> "$tmp/err"
+  [[ $? == 1 ]] || fail "WARC build: want exit 1 (pages without URL)"
+  diff <(grep $'^e\t' "$tmp/lib/bbc.co.uk.tpl") <(grep $'^e\t' "$tmp/libw/bbc.co.uk.tpl") > /dev/null ||
+    fail "bbc.co.uk library from the WARC differs from the one from the folder"
+fi
+
 # show: a library and a folder
 pagesift-template show "$tmp/lib/bbc.co.uk.tpl" > "$tmp/show" || fail "show"
 grep -q "site bbc.co.uk: 10 pages" "$tmp/show" || fail "show header: $(head -1 "$tmp/show")"

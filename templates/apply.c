@@ -16,9 +16,9 @@ size_t ps_template_match_page(const ps_template_lib *lib, const ps_page *page,
 {
     size_t n;
     const ps_leaf *leaves = ps_page_leaves(page, &n);
-    uint32_t stackbuf[1024];
+    uint32_t stackbuf[3 * 512]; /* code points, 3-grams, sort space: leaves up to 512 characters */
     uint32_t *cpbuf = stackbuf;
-    size_t cpcap = 1024, removed = 0;
+    size_t cpcap = 512, removed = 0;
     tpl_guard guard;
     int guarded = rules == PS_TEMPLATE_RULES_GUARDED && lib->set.n > 0;
     if (guarded && tpl_guard_init(&guard, page) < 0)
@@ -35,7 +35,7 @@ size_t ps_template_match_page(const ps_template_lib *lib, const ps_page *page,
         if (l->chars == 0 || lib->set.n == 0)
             continue;
         if (l->chars > cpcap) {
-            uint32_t *nb = malloc((size_t)l->chars * sizeof *nb);
+            uint32_t *nb = malloc(3 * (size_t)l->chars * sizeof *nb);
             if (!nb) {
                 if (cpbuf != stackbuf)
                     free(cpbuf);

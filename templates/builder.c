@@ -32,7 +32,7 @@ struct ps_template_builder {
     size_t *tab;        /**< open addressing: site index + 1, 0 empty */
     size_t tab_cap;
     uint64_t pages;
-    uint32_t *cpbuf;    /**< scratch code points */
+    uint32_t *cpbuf;    /**< scratch: code points, 3-grams, sort space (3 * cpcap) */
     size_t cpcap;
 };
 
@@ -131,7 +131,7 @@ static ps_template_lib *lib_new(const char *site, const ps_template_params *p)
     return lib;
 }
 
-int tpl_lib_merge(ps_template_lib *lib, const tpl_query *q, uint32_t freq, uint32_t batches)
+int tpl_lib_merge(ps_template_lib *lib, tpl_query *q, uint32_t freq, uint32_t batches)
 {
     unsigned d;
     long e = tpl_set_find(&lib->set, q, &d);
@@ -190,7 +190,7 @@ int ps_template_builder_add(ps_template_builder *b, const char *site, const ps_p
             continue;
         if (l->chars > b->cpcap) {
             size_t ncap = l->chars + 1024;
-            uint32_t *nb = realloc(b->cpbuf, ncap * sizeof *nb);
+            uint32_t *nb = realloc(b->cpbuf, 3 * ncap * sizeof *nb);
             if (!nb)
                 return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
             b->cpbuf = nb;

@@ -297,7 +297,7 @@ ps_template_lib *tpl_lib_parse(const char *path, char *data, size_t len, ps_erro
         size_t chars = ps_utf8_chars(f[4], (size_t)tl);
         if (chars > cpcap) {
             cpcap = chars + 256;
-            uint32_t *nb = realloc(cpbuf, cpcap * sizeof *nb);
+            uint32_t *nb = realloc(cpbuf, 3 * cpcap * sizeof *nb);
             if (!nb)
                 goto nomem;
             cpbuf = nb;

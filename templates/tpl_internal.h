@@ -16,6 +16,11 @@
  *  distance (a substitution changes two counts by one, an insertion or a
  *  deletion one count by one: distance >= L1 / 2). */
 #define TPL_HIST 32
+/** Texts of at least this many code points also keep their sorted 3-gram
+ *  hashes: two texts within k edits share at least max(L, M) - 2 - 3k
+ *  3-grams (Ukkonen's q-gram lemma), a filter that, unlike the histogram,
+ *  stays sharp for long texts. */
+#define TPL_GRAM_MIN 32
 
 typedef struct tpl_item {
     uint64_t hash;        /**< hash of tag '\0' text: exact index key */
@@ -25,6 +30,7 @@ typedef struct tpl_item {
     uint32_t bytes, chars;
     uint32_t cp_off;      /**< code points in set->cps (chars > 8 only) */
     uint32_t hist_off;    /**< histogram in set->hist (chars > 8), or UINT32_MAX */
+    uint32_t gram_off;    /**< sorted 3-gram hashes in set->grams (chars >= TPL_GRAM_MIN) */
     uint32_t freq;
     uint32_t batches;
     uint32_t stamp;       /**< last page that counted (page frequency) */
@@ -48,6 +54,8 @@ typedef struct tpl_set {
     size_t n_cps, cap_cps;
     uint16_t *hist;       /**< TPL_HIST counts per long text */
     size_t n_hist, cap_hist;
+    uint32_t *grams;      /**< chars - 2 sorted 3-gram hashes per text of TPL_GRAM_MIN+ */
+    size_t n_grams, cap_grams;
     tpl_table exact;      /**< hash(tag, text) -> chain */
     tpl_table band;       /**< hash(tag, chars) -> chain */
 } tpl_set;
@@ -60,27 +68,31 @@ typedef struct tpl_query {
     uint64_t hash, tag_hash;
     const uint32_t *cps;  /**< code points (chars of them) when chars > 8 */
     uint16_t hist[TPL_HIST];
+    uint32_t *grams;      /**< sorted 3-gram hashes (chars - 2), computed on
+                               first need (tpl_query_grams) */
+    int grams_ready;
 } tpl_query;
 
 void tpl_set_init(tpl_set *s);
 void tpl_set_clear(tpl_set *s);   /**< empty it, keep the memory */
 void tpl_set_free(tpl_set *s);
 
-/** Prepare a query; @p cpbuf must hold @p chars code points (the caller's
- *  scratch, so matching stays thread-safe). */
+/** Prepare a query; @p cpbuf must hold 3 * @p chars values (code points,
+ *  3-grams and their sort space: the caller's scratch, so matching stays
+ *  thread-safe). */
 void tpl_query_init(tpl_query *q, const char *tag, const char *text, uint32_t bytes,
                     uint32_t chars, uint32_t *cpbuf);
 
-/** The first item similar to @p q (exact first, then banded edit distance
- *  over the items of the same tag in the length band), or -1.  *dist gets
- *  the distance. */
-long tpl_set_find(const tpl_set *s, const tpl_query *q, unsigned *dist);
+/** The item similar to @p q: the exact one, else the closest by edit
+ *  distance among the items of the same tag in the length band (ties: the
+ *  oldest item), or -1.  *dist gets the distance. */
+long tpl_set_find(const tpl_set *s, tpl_query *q, unsigned *dist);
 
 /** A query made of item @p i of @p s (valid while @p s is unchanged). */
 void tpl_query_from_item(const tpl_set *s, size_t i, tpl_query *q);
 
 /** Add @p q as a new item with frequency @p freq; returns its index or -1. */
-long tpl_set_add(tpl_set *s, const tpl_query *q, uint32_t freq);
+long tpl_set_add(tpl_set *s, tpl_query *q, uint32_t freq);
 
 static inline const char *tpl_item_text(const tpl_set *s, const tpl_item *it)
 {
@@ -115,7 +127,7 @@ int tpl_lib_write(const ps_template_lib *lib, const char *path, ps_error *err);
 
 /** Merge a flushed batch item into a library (exact or similar entry gets
  *  the frequency, else a new entry). */
-int tpl_lib_merge(ps_template_lib *lib, const tpl_query *q, uint32_t freq, uint32_t batches);
+int tpl_lib_merge(ps_template_lib *lib, tpl_query *q, uint32_t freq, uint32_t batches);
 
 /** mkdir -p; errors name the folder. */
 int tpl_mkdir_p(const char *dir, ps_error *err);

@@ -37,9 +37,11 @@
  *       L = 50                        option L=
  *       prune = 100 (rows with LC <= RC/100; 0 = never prune)  option prune=
  *       lines = 1 (0 = skip step 4, the punctuation filter alone)
- *       scope = site: one table per site (the extract() site argument,
- *         "" being one site of its own); scope=global: one table for all
- *         pages, as the paper's single database
+ *       scope = site: one table per site (the extract() site argument);
+ *         a page without a site ("") has no other pages of its site, so its
+ *         table starts empty (RC = 0: only a line repeated within the page
+ *         is dropped); scope=global: one table for all pages, sites or
+ *         not, as the paper's single database
  *     Key: the paper uses MD5 of the line.  We use a 64-bit FNV-1a hash
  *     (ps_hash64) mixed with the line's length: the table only needs a key
  *     that identifies the line, and with the pruned table holding at most a
@@ -95,6 +97,7 @@ typedef struct punct_lines {
     site_slot *sites;
     size_t cap_sites, n_sites;
     line_table global;
+    line_table lone; /* a page without a site: its own table, emptied per page */
 } punct_lines;
 
 /* ---- punctuation ------------------------------------------------------- */
@@ -315,6 +318,7 @@ static void pl_destroy(void *self)
     }
     free(m->sites);
     free(m->global.rows);
+    free(m->lone.rows);
     free(m);
 }
 
@@ -323,8 +327,15 @@ static int pl_extract(void *self, ps_page *pg, const char *site, ps_method_outpu
     punct_lines *m = self;
     size_t nr = pg->n_runs, nl = pg->n_leaves;
     line_table *t = NULL;
-    if (m->lines && !(t = site_table(m, site ? site : "", 1)))
+    if (m->lines && m->scope == SCOPE_SITE && (!site || !*site)) {
+        t = &m->lone; /* no site: no other pages to learn from */
+        if (t->cap)
+            memset(t->rows, 0, t->cap * sizeof *t->rows);
+        t->n = 0;
+        t->rc = 0;
+    } else if (m->lines && !(t = site_table(m, site ? site : "", 1))) {
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
     /* per run: marks, chars; per leaf: marks, chars, kept chars */
     uint32_t *run_mc = malloc((2 * nr + 1) * sizeof *run_mc);
     uint8_t *run_keep = malloc(nr + 1);

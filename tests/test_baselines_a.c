@@ -155,6 +155,12 @@ static void test_line_table_threshold(void **state)
     run("punct-lines", m, html, "other.example", &o);
     assert_true(has(&o, NOISE));
     ps_method_output_free(&o);
+    /* pages without a site learn nothing from each other */
+    for (int k = 0; k < 3; k++) {
+        run("punct-lines", m, html, "", &o);
+        assert_true(has(&o, NOISE));
+        ps_method_output_free(&o);
+    }
     pm->destroy(m);
     /* scope=global: one table for every site */
     m = make("punct-lines", "scope=global");

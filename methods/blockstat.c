@@ -50,6 +50,11 @@
  *    when not between two ASCII letters or digits, so "COVID-19" stays
  *    whole) and keep the longest part (code points).
  *      title_split = 1 (0: the whole <title>)
+ *    The windows i-2 .. i+2 count the blocks that hold text (i: the first
+ *    main block holding text), so that the empty blocks between tags do not
+ *    shrink them to nothing; window=all counts every block of the sequence
+ *    (the literal reading; with empty=drop both are the same).
+ *      window = text
  *    Date: the first match of \d{4}[-./年]\d{1,2}[-./月]\d{1,2}日? (ASCII or
  *    full-width digits) in blocks i-2 .. i+2, else in j-2 .. j+2, j the last
  *    main block.  Tightenings: the year is not preceded by a digit, month
@@ -72,9 +77,10 @@
 
 enum { EMPTY_KEEP = 0, EMPTY_DROP = 1 };
 enum { BETWEEN_ALL = 0, BETWEEN_RUNS = 1 };
+enum { WINDOW_TEXT = 0, WINDOW_ALL = 1 };
 
 typedef struct blockstat {
-    int empty, between, top, title_split;
+    int empty, between, top, title_split, window;
 } blockstat;
 
 /* ---- tag classes -------------------------------------------------------- */
@@ -600,11 +606,13 @@ static void *bs_create(const ps_method_config *cfg, ps_error *err)
     m->title_split = 1;
     static const char *const empties[] = {"keep", "drop", NULL};
     static const char *const betweens[] = {"all", "runs", NULL};
+    static const char *const windows[] = {"text", "all", NULL};
     const ps_method_opt opts[] = {
         {"empty", PS_OPT_CHOICE, &m->empty, 0, 0, empties},
         {"between", PS_OPT_CHOICE, &m->between, 0, 0, betweens},
         {"top", PS_OPT_INT, &m->top, 1, 64, NULL},
         {"title_split", PS_OPT_BOOL, &m->title_split, 0, 1, NULL},
+        {"window", PS_OPT_CHOICE, &m->window, 0, 0, windows},
     };
     if (ps_method_parse_options("blockstat", cfg ? cfg->options : NULL, opts, sizeof opts / sizeof opts[0], err)) {
         free(m);
@@ -705,14 +713,34 @@ static int bs_extract(void *self, ps_page *pg, const char *site, ps_method_outpu
             goto nomem;
         }
     }
-    /* title and date around the first (i) and last (j) main blocks */
+    /* title and date around the first (i) and last (j) main blocks, the
+     * windows counted in the sequence (window=all) or among the blocks that
+     * hold text (window=text) */
+    ptrdiff_t wfirst = st.first, wlast = st.last;
+    size_t wn = n;
+    if (m->window == WINDOW_TEXT && m->empty == EMPTY_KEEP) {
+        wn = 0;
+        wfirst = wlast = -1;
+        for (size_t i = 0; i < nb; i++) {
+            pos[i] = -1;
+            if (!w.blocks[i].chars)
+                continue;
+            if (kept[i]) {
+                if (wfirst < 0)
+                    wfirst = (ptrdiff_t)wn;
+                wlast = (ptrdiff_t)wn;
+            }
+            pos[i] = (int32_t)wn;
+            idx[wn++] = (uint32_t)i;
+        }
+    }
     char *title = NULL, *date = NULL;
-    if (st.first >= 0) {
+    if (wfirst >= 0) {
         const bs_heading *best = NULL;
         for (size_t h = 0; h < w.n_heads; h++) {
             const bs_heading *hd = &w.heads[h];
             int32_t p = hd->block < nb ? pos[hd->block] : -1;
-            if (!hd->len || p < 0 || p < st.first - 2 || p > st.first + 2)
+            if (!hd->len || p < 0 || p < wfirst - 2 || p > wfirst + 2)
                 continue;
             if (!best || hd->level < best->level)
                 best = hd;
@@ -720,9 +748,9 @@ static int bs_extract(void *self, ps_page *pg, const char *site, ps_method_outpu
         if (best)
             title = strndup(w.htext.data + best->off, best->len);
         char d[11];
-        ptrdiff_t wins[2][2] = {{st.first - 2, st.first + 2}, {st.last - 2, st.last + 2}};
+        ptrdiff_t wins[2][2] = {{wfirst - 2, wfirst + 2}, {wlast - 2, wlast + 2}};
         for (int k = 0; k < 2 && !date; k++)
-            for (ptrdiff_t q = wins[k][0] < 0 ? 0 : wins[k][0]; q <= wins[k][1] && q < (ptrdiff_t)n && !date; q++) {
+            for (ptrdiff_t q = wins[k][0] < 0 ? 0 : wins[k][0]; q <= wins[k][1] && q < (ptrdiff_t)wn && !date; q++) {
                 const bs_block *b = &w.blocks[idx[q]];
                 if (ps_blockstat_find_date(w.text.data + b->off, b->len, d))
                     date = strdup(d);

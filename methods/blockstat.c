@@ -24,6 +24,9 @@
  *    block i, white space not counted.  The output text keeps single spaces
  *    between words (and one where another block-level tag such as h1 or
  *    section ends), which changes no count.
+ *      form = drop: <form> is type I as in the paper, which deletes whole
+ *        pages built as one ASP.NET form; form=keep makes it transparent
+ *        (its controls input, select, textarea, button, label... stay type I).
  *      empty = keep: empty blocks (zero characters) stay in the sequence:
  *        they take part in the smoothing and the mean, and split runs (the
  *        paper's Nmin "the smallest value other than 0" implies they exist).
@@ -80,7 +83,7 @@ enum { BETWEEN_ALL = 0, BETWEEN_RUNS = 1 };
 enum { WINDOW_TEXT = 0, WINDOW_ALL = 1 };
 
 typedef struct blockstat {
-    int empty, between, top, title_split, window;
+    int empty, between, top, title_split, window, form;
 } blockstat;
 
 /* ---- tag classes -------------------------------------------------------- */
@@ -144,6 +147,7 @@ typedef struct bs_frame {
 
 typedef struct walk {
     const ps_page *pg;
+    int keep_form;     /* form=keep: <form> is transparent, not type I */
     bs_block *blocks;
     size_t n_blocks, cap_blocks;
     bs_piece *pieces;
@@ -334,6 +338,8 @@ static int walk_page(walk *w, xmlNodePtr root)
         const char *name = (const char *)cur->name;
         const bs_frame *parent = &stack[top];
         int cls = tag_class_of(name);
+        if (cls == TAG_TYPE1 && w->keep_form && !strcmp(name, "form"))
+            cls = TAG_OTHER;
         int deleted = parent->deleted || cls == TAG_TYPE1;
         unsigned kind = ps_tag_kind(name);
         int brk = (kind & PS_TAG_BREAK) && cls < TAG_TYPE2;
@@ -607,12 +613,14 @@ static void *bs_create(const ps_method_config *cfg, ps_error *err)
     static const char *const empties[] = {"keep", "drop", NULL};
     static const char *const betweens[] = {"all", "runs", NULL};
     static const char *const windows[] = {"text", "all", NULL};
+    static const char *const forms[] = {"drop", "keep", NULL};
     const ps_method_opt opts[] = {
         {"empty", PS_OPT_CHOICE, &m->empty, 0, 0, empties},
         {"between", PS_OPT_CHOICE, &m->between, 0, 0, betweens},
         {"top", PS_OPT_INT, &m->top, 1, 64, NULL},
         {"title_split", PS_OPT_BOOL, &m->title_split, 0, 1, NULL},
         {"window", PS_OPT_CHOICE, &m->window, 0, 0, windows},
+        {"form", PS_OPT_CHOICE, &m->form, 0, 0, forms},
     };
     if (ps_method_parse_options("blockstat", cfg ? cfg->options : NULL, opts, sizeof opts / sizeof opts[0], err)) {
         free(m);
@@ -657,6 +665,7 @@ static int bs_extract(void *self, ps_page *pg, const char *site, ps_method_outpu
     blockstat *m = self;
     walk w = {0};
     w.pg = pg;
+    w.keep_form = m->form == 1;
     uint32_t *seq = NULL;
     int32_t *pos = NULL;
     uint8_t *keep = NULL, *kept = NULL;

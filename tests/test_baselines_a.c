@@ -346,6 +346,47 @@ static void test_blockstat_title_fallback_and_date(void **state)
     assert_false(ps_blockstat_find_date("1024x768", 8, d));
 }
 
+static void test_blockstat_windows_and_forms(void **state)
+{
+    (void)state;
+    /* a share list between the date line and the story: each empty li makes
+     * empty blocks ("<li>" and "</li>" are both marks), so the date block is
+     * 2 blocks from the first main block only when empty blocks are not
+     * counted (window=text, the default), not in the literal sequence */
+    const char *html = "<html><body><div>Menu</div><div>Posted 2015-07-04 11:41 by staff</div>"
+                       "<ul><li><a href=/a>A</a></li><li><a href=/b>B</a></li><li><a href=/c>C</a></li></ul>"
+                       "<div>" PARA("First.") PARA("Second.") PARA("Third.") "</div></body></html>";
+    void *m = make("blockstat", NULL);
+    ps_method_output o;
+    run("blockstat", m, html, "", &o);
+    assert_true(has(&o, "Third. The council"));
+    assert_non_null(o.date);
+    assert_string_equal(o.date, "2015-07-04");
+    ps_method_output_free(&o);
+    ps_method_find("blockstat")->destroy(m);
+    m = make("blockstat", "window=all");
+    run("blockstat", m, html, "", &o);
+    assert_true(has(&o, "Third. The council"));
+    assert_null(o.date);
+    ps_method_output_free(&o);
+    ps_method_find("blockstat")->destroy(m);
+
+    /* a page that is one ASP.NET form: the paper's type I form deletes it */
+    const char *aspx = "<html><body><form action=x.aspx><div>Menu</div><div>" PARA("First.") PARA("Second.")
+                       PARA("Third.") "</div><input name=q><label>Search</label></form></body></html>";
+    m = make("blockstat", NULL);
+    run("blockstat", m, aspx, "", &o);
+    assert_int_equal(o.len, 0);
+    ps_method_output_free(&o);
+    ps_method_find("blockstat")->destroy(m);
+    m = make("blockstat", "form=keep");
+    run("blockstat", m, aspx, "", &o);
+    assert_true(has(&o, "Second. The council"));
+    assert_false(has(&o, "Search")); /* label: still type I */
+    ps_method_output_free(&o);
+    ps_method_find("blockstat")->destroy(m);
+}
+
 static void test_blockstat_leaves_and_dom_untouched(void **state)
 {
     (void)state;
@@ -388,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_blockstat_thresholds),
         cmocka_unit_test(test_blockstat_page),
         cmocka_unit_test(test_blockstat_title_fallback_and_date),
+        cmocka_unit_test(test_blockstat_windows_and_forms),
         cmocka_unit_test(test_blockstat_leaves_and_dom_untouched),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

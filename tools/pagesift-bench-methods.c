@@ -30,6 +30,7 @@ static void usage(FILE *f)
           "  -r, --repeat N          run the timing N times, report the best (default 1)\n"
           "  -p, --per-page FILE     write a TSV row per page and method: dataset, id,\n"
           "                          method, precision, recall, f1, title, date\n"
+          "  -O, --out-dir DIR       write each output text to DIR/<dataset>.<method>.<id>.txt\n"
           "  -q, --quiet             no progress line\n"
           "  -h, --help              this help\n"
           "  -V, --version           version\n"
@@ -59,6 +60,8 @@ typedef struct result {
 
 /* One pass over the data set: load every page, extract (when m != NULL).
  * Returns the CPU seconds of the pass; fills scores when res != NULL. */
+static const char *out_dir;
+
 static double pass(const ps_dataset *ds, size_t limit, const ps_method *m, const char *options, result *res,
                    FILE *per_page, int quiet, int *setup_failed)
 {
@@ -111,6 +114,12 @@ static double pass(const ps_dataset *ds, size_t limit, const ps_method *m, const
                     res->f1 += f1;
                     res->qual += r >= 0.95 && p >= 0.95;
                     res->excel += r >= 0.95 && p >= 0.98;
+                    if (out_dir) {
+                        char path[4096];
+                        snprintf(path, sizeof path, "%s/%s.%s.%s.txt", out_dir, ds->name, m->name, dp->id);
+                        if (ps_write_file_atomic(path, text, out.len, &err))
+                            fprintf(stderr, "pagesift-bench-methods: %s\n", err.msg);
+                    }
                     if (per_page) {
                         fprintf(per_page, "%s\t%s\t%s\t%.4f\t%.4f\t%.4f\t", ds->name, dp->id, m->name, p, r, f1);
                         tsv_field(per_page, out.title);
@@ -140,13 +149,14 @@ int main(int argc, char **argv)
         {"method", required_argument, NULL, 'm'}, {"options", required_argument, NULL, 'o'},
         {"limit", required_argument, NULL, 'n'},  {"repeat", required_argument, NULL, 'r'},
         {"per-page", required_argument, NULL, 'p'}, {"quiet", no_argument, NULL, 'q'},
+        {"out-dir", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
     const ps_method *methods[64];
     size_t n_methods = 0, limit = 0;
     int repeat = 1, quiet = 0, c;
     const char *options = NULL, *per_page_path = NULL;
-    while ((c = getopt_long(argc, argv, "m:o:n:r:p:qhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "m:o:n:r:p:O:qhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'm': {
             const ps_method *m = ps_method_find(optarg);
@@ -168,6 +178,7 @@ int main(int argc, char **argv)
             }
             break;
         case 'p': per_page_path = optarg; break;
+        case 'O': out_dir = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-bench-methods %s\n", ps_version()); return 0;

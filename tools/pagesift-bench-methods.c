@@ -169,7 +169,16 @@ int main(int argc, char **argv)
             break;
         }
         case 'o': options = optarg; break;
-        case 'n': limit = (size_t)strtoul(optarg, NULL, 10); break;
+        case 'n': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (end == optarg || *end || v < 1) {
+                fprintf(stderr, "pagesift-bench-methods: --limit must be a positive integer\n");
+                return 2;
+            }
+            limit = (size_t)v;
+            break;
+        }
         case 'r':
             repeat = atoi(optarg);
             if (repeat < 1) {

@@ -106,6 +106,35 @@ static void test_punct_options_rejected(void **state)
     assert_non_null(strstr(err.msg, "site, global"));
 }
 
+/* With every paragraph let through (p = 1, [0, p], no line statistics)
+ * punct-lines must give back exactly the page text: its units and lines are
+ * the paragraphs of ps_page_text.  Checked on the repository's sample pages. */
+static void test_punct_units_are_page_paragraphs(void **state)
+{
+    (void)state;
+    ps_error err = {0};
+    ps_dataset *ds = ps_dataset_load(PS_SOURCE_DIR "/datasets/sample", &err);
+    assert_non_null(ds);
+    assert_true(ds->n_pages > 5);
+    void *m = make("punct-lines", "p=1,closed=1,lines=0");
+    for (size_t i = 0; i < ds->n_pages; i++) {
+        ps_page_options po = {0};
+        po.url = ds->pages[i].url;
+        ps_page *pg = ps_page_load_file(ds->pages[i].html_path, &po, &err);
+        assert_non_null(pg);
+        size_t len;
+        char *all = ps_page_text(pg, NULL, &len);
+        ps_method_output o = {0};
+        assert_int_equal(ps_method_find("punct-lines")->extract(m, pg, ds->pages[i].site, &o, &err), 0);
+        assert_string_equal(o.text, all);
+        free(all);
+        ps_method_output_free(&o);
+        ps_page_free(pg);
+    }
+    ps_method_find("punct-lines")->destroy(m);
+    ps_dataset_free(ds);
+}
+
 /* A page of a site: a unique sentence, plus @p extra lines (each a <p>). */
 static char *site_page(int k, const char *extra1, const char *extra2)
 {
@@ -423,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_punct_keeps_sentences_drops_navigation),
         cmocka_unit_test(test_punct_interval_reading),
         cmocka_unit_test(test_punct_options_rejected),
+        cmocka_unit_test(test_punct_units_are_page_paragraphs),
         cmocka_unit_test(test_line_table_threshold),
         cmocka_unit_test(test_line_table_pruning),
         cmocka_unit_test(test_line_table_bounded),

@@ -27,6 +27,8 @@
  *      form = drop: <form> is type I as in the paper, which deletes whole
  *        pages built as one ASP.NET form; form=keep makes it transparent
  *        (its controls input, select, textarea, button, label... stay type I).
+ *      links = drop: <a> is type I as in the paper (link text inside a
+ *        paragraph goes too); links=keep makes it transparent.
  *      empty = keep: empty blocks (zero characters) stay in the sequence:
  *        they take part in the smoothing and the mean, and split runs (the
  *        paper's Nmin "the smallest value other than 0" implies they exist).
@@ -83,7 +85,7 @@ enum { BETWEEN_ALL = 0, BETWEEN_RUNS = 1 };
 enum { WINDOW_TEXT = 0, WINDOW_ALL = 1 };
 
 typedef struct blockstat {
-    int empty, between, top, title_split, window, form;
+    int empty, between, top, title_split, window, form, links;
 } blockstat;
 
 /* ---- tag classes -------------------------------------------------------- */
@@ -148,6 +150,7 @@ typedef struct bs_frame {
 typedef struct walk {
     const ps_page *pg;
     int keep_form;     /* form=keep: <form> is transparent, not type I */
+    int keep_links;    /* links=keep: <a> is transparent, not type I */
     bs_block *blocks;
     size_t n_blocks, cap_blocks;
     bs_piece *pieces;
@@ -338,7 +341,7 @@ static int walk_page(walk *w, xmlNodePtr root)
         const char *name = (const char *)cur->name;
         const bs_frame *parent = &stack[top];
         int cls = tag_class_of(name);
-        if (cls == TAG_TYPE1 && w->keep_form && !strcmp(name, "form"))
+        if (cls == TAG_TYPE1 && ((w->keep_form && !strcmp(name, "form")) || (w->keep_links && !strcmp(name, "a"))))
             cls = TAG_OTHER;
         int deleted = parent->deleted || cls == TAG_TYPE1;
         unsigned kind = ps_tag_kind(name);
@@ -621,6 +624,7 @@ static void *bs_create(const ps_method_config *cfg, ps_error *err)
         {"title_split", PS_OPT_BOOL, &m->title_split, 0, 1, NULL},
         {"window", PS_OPT_CHOICE, &m->window, 0, 0, windows},
         {"form", PS_OPT_CHOICE, &m->form, 0, 0, forms},
+        {"links", PS_OPT_CHOICE, &m->links, 0, 0, forms},
     };
     if (ps_method_parse_options("blockstat", cfg ? cfg->options : NULL, opts, sizeof opts / sizeof opts[0], err)) {
         free(m);
@@ -666,6 +670,7 @@ static int bs_extract(void *self, ps_page *pg, const char *site, ps_method_outpu
     walk w = {0};
     w.pg = pg;
     w.keep_form = m->form == 1;
+    w.keep_links = m->links == 1;
     uint32_t *seq = NULL;
     int32_t *pos = NULL;
     uint8_t *keep = NULL, *kept = NULL;

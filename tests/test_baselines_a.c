@@ -330,6 +330,13 @@ static void test_blockstat_page(void **state)
     assert_string_equal(o.date, "2011-04-12");
     ps_method_output_free(&o);
     ps_method_find("blockstat")->destroy(m);
+    /* links=keep: <a> is transparent, the heading keeps its link text */
+    m = make("blockstat", "links=keep");
+    run("blockstat", m, ARTICLE, "", &o);
+    assert_string_equal(o.title, "Storm hits the coast");
+    assert_true(has(&o, "Fourth. The council met"));
+    ps_method_output_free(&o);
+    ps_method_find("blockstat")->destroy(m);
 }
 
 static void test_blockstat_title_fallback_and_date(void **state)

@@ -439,9 +439,10 @@ typedef enum ps_template_rules {
      *  similar text is removed */
     PS_TEMPLATE_RULES_PAPER = 0,
     /** the paper's rule with content guards (default): a matching leaf is
-     *  kept when it is (a near-duplicate of) the page's own headline, or when
-     *  it is a long sentence-like paragraph inside the page's main text block;
-     *  see templates/rules.c for the exact guards and their measured effect */
+     *  kept when it is the page's own headline (part of its <title> or first
+     *  h1), a short date line, or a sentence in the block holding most of
+     *  the page's text; templates/rules.c has the exact guards,
+     *  docs/TEMPLATES.md their measured effect */
     PS_TEMPLATE_RULES_GUARDED = 1
 } ps_template_rules;
 

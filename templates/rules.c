@@ -8,11 +8,12 @@
  * were published the same day; sentences of the article that the site
  * repeats (disclaimers, series intros).  A leaf that matched an entry is
  * kept when:
- *   - headline: it is an h1-h3 heading outside a link, or its text (letters
- *     and digits only, case-folded, at least 10 of them) is part of the
- *     page's <title> or of its first h1 — the page's own headline, wherever
- *     the site repeats it;
- *   - date: it is short (<= 60 characters) and holds a calendar date
+ *   - headline: its text (letters and digits only, ASCII lower-cased, at
+ *     least 10 of them) is part of the page's <title>, covering at least 40 %
+ *     of it (so the site name in the title does not count), or part of the
+ *     page's first h1 — the page's own headline, wherever the site repeats
+ *     it (heading tags as such are not protected: most are chrome);
+ *   - date: it is short (<= 40 characters), not a link, and holds a date
  *     (2012-11-05, 11/5/2012, Nov. 5, 2012, 5 November, 2012年11月5日);
  *   - main text: it lies in the block that holds most of the page's non-link
  *     text, is not a link, and reads like a sentence (>= 40 characters with

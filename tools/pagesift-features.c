@@ -32,6 +32,13 @@ static void usage(FILE *f)
           "  -x, --extended           add the extended features (x_*) after R1..R5\n"
           "  -b, --block-tags LIST    block tags, comma-separated (default\n"
           "                           body,section,div; body is always the root)\n"
+          "  -T, --templates DIR      remove the leaves that match the site's template\n"
+          "                           library in DIR (pagesift-template build) first,\n"
+          "                           as inference does; pages of a site without a\n"
+          "                           library are written as they are\n"
+          "  -L, --learn-templates    learn the libraries from the input itself first\n"
+          "                           (a first pass over all inputs, per site, default\n"
+          "                           parameters), then remove them; not with '-'\n"
           "  -a, --for-annotation     leave the label column empty for an annotator;\n"
           "                           the filled CSV is training input as is\n"
           "  -m, --min-text N         skip blocks with fewer than N own characters\n"
@@ -79,7 +86,20 @@ typedef struct run {
     int quiet;
     FILE *out;          /* the atomic output file, or NULL for stdout */
     const char *tmp;
+    ps_template_store *store;     /* --templates / --learn-templates */
+    ps_template_builder *builder; /* --learn-templates, first pass */
+    size_t templated, removed;    /* pages with a library, leaves removed */
 } run;
+
+/* The site of an input: the data set's site column, else the URL's host. */
+static const char *site_of(const ps_input *in, char *buf, size_t cap)
+{
+    if (in->site && *in->site)
+        return in->site;
+    if (in->url && ps_site_key(in->url, PS_SITE_HOST, buf, cap) == 0)
+        return buf;
+    return "";
+}
 
 static set_stats *set_for(run *r, const char *name)
 {
@@ -118,7 +138,7 @@ static void do_input(run *r, const ps_input *in)
         snprintf(err.msg, sizeof err.msg, "%s", in->msg);
         goto fail;
     }
-    if (in->gold_path && *in->gold_path &&
+    if (!r->builder && in->gold_path && *in->gold_path &&
         !(gold = ps_read_file(in->gold_path, 0, &gold_len, &err)))
         goto fail;
     if (!(pg = ps_page_parse(in->data, in->len, &po, &err))) {
@@ -127,7 +147,29 @@ static void do_input(run *r, const ps_input *in)
         snprintf(err.msg, sizeof err.msg, "%.200s: %.300s", in->origin ? in->origin : in->id, m);
         goto fail;
     }
-    if (ps_block_csv_page(r->csv, in->dataset, in->id, in->site, pg, gold, gold_len, &set->st,
+    char sitebuf[512];
+    const char *site = site_of(in, sitebuf, sizeof sitebuf);
+    if (r->builder) { /* --learn-templates, first pass: only learn */
+        if (*site && ps_template_builder_add(r->builder, site, pg, &err))
+            fprintf(stderr, "pagesift-features: %s: %s\n", in->origin ? in->origin : in->id, err.msg);
+        ps_page_free(pg);
+        free(gold);
+        ps_progress_update(r->prog, ++r->done, "learning templates");
+        return;
+    }
+    const ps_template_lib *lib = r->store && *site ? ps_template_store_get(r->store, site) : NULL;
+    if (lib) {
+        size_t k = ps_template_apply(lib, pg);
+        if (k == (size_t)-1) {
+            snprintf(err.msg, sizeof err.msg, "%s: out of memory removing templates",
+                     in->origin ? in->origin : in->id);
+            ps_page_free(pg);
+            goto fail;
+        }
+        r->templated++;
+        r->removed += k;
+    }
+    if (ps_block_csv_page(r->csv, in->dataset, in->id, site, pg, gold, gold_len, &set->st,
                           &err)) {
         if (err.code != PS_ERR_IO) { /* this page only */
             ps_page_free(pg);
@@ -144,8 +186,10 @@ static void do_input(run *r, const ps_input *in)
     ps_progress_update(r->prog, r->done + r->failed, NULL);
     return;
 fail:
-    fprintf(stderr, "pagesift-features: %s (page skipped)\n", err.msg);
     free(gold);
+    if (r->builder) /* reported by the writing pass */
+        return;
+    fprintf(stderr, "pagesift-features: %s (page skipped)\n", err.msg);
     r->failed++;
     set->failed++;
     ps_progress_update(r->prog, r->done + r->failed, NULL);
@@ -253,12 +297,14 @@ int main(int argc, char **argv)
         {"block-tags", required_argument, 0, 'b'}, {"for-annotation", no_argument, 0, 'a'},
         {"min-text", required_argument, 0, 'm'}, {"threshold", required_argument, 0, 't'},
         {"preview", required_argument, 0, 'n'}, {"output", required_argument, 0, 'o'},
+        {"templates", required_argument, 0, 'T'}, {"learn-templates", no_argument, 0, 'L'},
         {"quiet", no_argument, 0, 'q'},         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},       {0, 0, 0, 0}};
     run r = {0};
     ps_block_csv_options co = {.min_text = 1};
     const char **tags = NULL;
-    const char *out_path = NULL;
+    const char *out_path = NULL, *tpl_dir = NULL;
+    int learn = 0;
     const char **lists = calloc((size_t)argc + 1, sizeof *lists);
     size_t n_lists = 0;
     double v;
@@ -266,7 +312,7 @@ int main(int argc, char **argv)
     if (!lists)
         return 3;
     int rc = 0;
-    while ((c = getopt_long(argc, argv, "l:xb:am:t:n:o:qhV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "l:xb:am:t:n:o:T:LqhV", opts, NULL)) != -1) {
         switch (c) {
         case 'l': lists[n_lists++] = optarg; break;
         case 'x': co.extended = 1; break;
@@ -303,6 +349,8 @@ int main(int argc, char **argv)
             break;
         case 'o': out_path = optarg; break;
         case 'q': r.quiet = 1; break;
+        case 'T': tpl_dir = optarg; break;
+        case 'L': learn = 1; break;
         case 'h': usage(stdout); { rc = 0; goto out; }
         case 'V': printf("pagesift-features %s\n", ps_version()); { rc = 0; goto out; }
         default: usage(stderr); { rc = 2; goto out; }
@@ -313,8 +361,46 @@ int main(int argc, char **argv)
         usage(stderr);
         { rc = 2; goto out; }
     }
+    if (tpl_dir && learn) {
+        fprintf(stderr, "pagesift-features: --templates and --learn-templates exclude each other\n");
+        { rc = 2; goto out; }
+    }
+    for (int i = optind; learn && i < argc; i++)
+        if (strcmp(argv[i], "-") == 0) {
+            fprintf(stderr, "pagesift-features: --learn-templates reads the input twice: not "
+                            "with standard input\n");
+            { rc = 2; goto out; }
+        }
     ps_init();
     ps_error err = {0};
+    if (tpl_dir && !(r.store = ps_template_store_open(tpl_dir, &err))) {
+        fprintf(stderr, "pagesift-features: %s\n", err.msg);
+        { rc = 3; goto out; }
+    }
+    if (learn) { /* first pass: libraries from the input itself */
+        if (!(r.builder = ps_template_builder_new(NULL))) {
+            fprintf(stderr, "pagesift-features: out of memory\n");
+            { rc = 3; goto out; }
+        }
+        if (optind < argc || n_lists)
+            do_source(&r, (const char *const *)argv + optind, (size_t)(argc - optind),
+                      n_lists ? lists[0] : NULL);
+        for (size_t i = 1; i < n_lists; i++)
+            do_source(&r, NULL, 0, lists[i]);
+        size_t sites = ps_template_builder_sites(r.builder);
+        r.store = ps_template_builder_finish(r.builder);
+        r.builder = NULL;
+        if (!r.store) {
+            fprintf(stderr, "pagesift-features: out of memory learning templates\n");
+            { rc = 3; goto out; }
+        }
+        if (!r.quiet)
+            fprintf(stderr, "pagesift-features: learnt template libraries of %zu sites\n", sites);
+        ps_progress_done(r.prog);
+        r.prog = NULL;
+        r.done = 0;
+        r.n_sets = 0;
+    }
     FILE *out = stdout;
     char tmp[4096];
     if (out_path && !(out = ps_atomic_open(out_path, tmp, sizeof tmp, &err))) {
@@ -353,8 +439,12 @@ int main(int argc, char **argv)
     }
     if (!r.quiet)
         summary(&r);
+    if (!r.quiet && r.store)
+        fprintf(stderr, "templates: %zu pages had a library, %zu leaves removed\n", r.templated,
+                r.removed);
     rc = bad || r.failed ? 1 : 0;
 out:
+    ps_template_store_free(r.store);
     free(r.sets);
     free(tags);
     free(lists);

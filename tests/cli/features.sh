@@ -82,7 +82,17 @@ assert w and all(r['label'] == '' for r in w)   # no gold in a WARC
 assert sorted(key(r) for r in w) == a
 PY
 
+# templates learnt from the input itself: fewer noise blocks, the same pages
+pagesift-features -L "$src/datasets/sample" > "$tmp/t.csv" 2> "$tmp/terr" || fail "--learn-templates"
+grep -q 'learnt template libraries of [1-9]' "$tmp/terr" || fail "--learn-templates: no libraries"
+grep -Eq 'templates: [1-9][0-9]* pages had a library, [1-9][0-9]* leaves removed' "$tmp/terr" || { cat "$tmp/terr"; fail "--learn-templates: nothing removed"; }
+[ "$(wc -l < "$tmp/t.csv")" -lt "$(wc -l < "$tmp/s.csv")" ] || fail "--learn-templates removed no block"
+
 set +e
+pagesift-features -T "$tmp/none" "$f" >/dev/null 2>&1; rc=$?
+[ $rc = 3 ] || fail "missing template folder: exit $rc, want 3"
+pagesift-features -T "$tmp" -L "$f" >/dev/null 2>&1; rc=$?
+[ $rc = 2 ] || fail "-T with -L: exit $rc, want 2"
 pagesift-features --no-such-option x 2>/dev/null; rc=$?
 [ $rc = 2 ] || fail "bad option: exit $rc, want 2"
 pagesift-features 2>/dev/null; rc=$?

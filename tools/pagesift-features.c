@@ -91,13 +91,14 @@ typedef struct run {
     size_t templated, removed;    /* pages with a library, leaves removed */
 } run;
 
-/* The site of an input: the data set's site column, else the URL's host. */
+/* The site of an input as pagesift-template keys its libraries: the URL's
+ * host, else the data set's site column. */
 static const char *site_of(const ps_input *in, char *buf, size_t cap)
 {
+    if (in->url && *in->url && ps_site_key(in->url, PS_SITE_HOST, buf, cap) == 0)
+        return buf;
     if (in->site && *in->site)
         return in->site;
-    if (in->url && ps_site_key(in->url, PS_SITE_HOST, buf, cap) == 0)
-        return buf;
     return "";
 }
 

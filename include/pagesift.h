@@ -425,6 +425,9 @@ typedef struct ps_train_options {
                                    (default 20000) */
     double cache_mb;          /**< libsvm kernel cache per training (200) */
     int quiet;                /**< 1: no progress on stderr */
+    int verbose;              /**< 1: a line on stderr per finished grid
+                                   point (with time left), even when stderr
+                                   is not a terminal */
 } ps_train_options;
 void ps_train_options_init(ps_train_options *o);
 

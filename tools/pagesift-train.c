@@ -47,6 +47,8 @@ static void usage(FILE *f)
           "      --grid-svg FILE      write a heat map of CV F1 (SVG)\n"
           "      --stamp              record the creation date in the bundle (without it\n"
           "                           the same inputs and seed give a byte-identical file)\n"
+          "  -v, --verbose            a line on stderr per finished grid point (also\n"
+          "                           when stderr is not a terminal)\n"
           "  -q, --quiet              no progress or notes on stderr\n"
           "  -h, --help               this help\n"
           "  -V, --version            version\n"
@@ -94,7 +96,7 @@ int main(int argc, char **argv)
         {"cv-rows", required_argument, 0, O_CVROWS}, {"cache", required_argument, 0, O_CACHE},
         {"threads", required_argument, 0, 'j'},  {"grid-csv", required_argument, 0, O_GCSV},
         {"grid-svg", required_argument, 0, O_GSVG}, {"stamp", no_argument, 0, O_STAMP},
-        {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
+        {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
     ps_train_options o;
     ps_train_options_init(&o);
@@ -102,7 +104,7 @@ int main(int argc, char **argv)
     ps_train_group group = PS_GROUP_PAGE;
     int stamp = 0, c;
     char *e;
-    while ((c = getopt_long(argc, argv, "o:f:b:s:k:g:j:qhV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:f:b:s:k:g:j:qvhV", opts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'f': features = optarg; break;
@@ -187,6 +189,7 @@ int main(int argc, char **argv)
         case O_GSVG: grid_svg = optarg; break;
         case O_STAMP: stamp = 1; break;
         case 'q': o.quiet = 1; break;
+        case 'v': o.verbose = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-train %s\n", ps_version()); return 0;
         default: usage(stderr); return 2;

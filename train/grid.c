@@ -273,6 +273,7 @@ typedef struct {
     double *cpu;
     size_t points_done, points_total;
     ps_progress *progress;
+    double t0;
     pthread_mutex_t lock;
     int failed;
 } grid_ctx;
@@ -366,6 +367,17 @@ static void *worker(void *arg)
                      c->o->select_accuracy ? "accuracy" : "F1",
                      c->o->select_accuracy ? b->accuracy : b->f1, b->log2c, b->log2g);
             ps_progress_update(c->progress, c->points_done, extra);
+            if (c->o->verbose && !c->o->quiet) {
+                double el = now_wall() - c->t0;
+                double left = c->points_total > c->points_done
+                                  ? el / (double)c->points_done * (double)(c->points_total - c->points_done)
+                                  : 0;
+                fprintf(stderr,
+                        "pagesift-train: point %zu/%zu log2 C=%g log2 gamma=%g: P %.4f R %.4f F1 %.4f "
+                        "(%.1f s cpu); %.0f s elapsed, ~%.0f s left; %s\n",
+                        c->points_done, c->points_total, pt->log2c, pt->log2g, pt->precision, pt->recall,
+                        pt->f1, pt->seconds, el, left, extra);
+            }
         }
         pthread_mutex_unlock(&c->lock);
     }
@@ -552,6 +564,8 @@ int ps_train_grid_search(const ps_train_data *d, const ps_train_options *o, ps_t
         goto done;
 
     c.d = d, c.o = o, c.nodes = nodes, c.fs = fs, c.folds = folds, c.g = out;
+    c.t0 = now_wall();
+    c.points_total = o->coarse_fine ? 0 : np;
     c.fold_counts = calloc(np * 4, sizeof *c.fold_counts);
     c.folds_done = calloc(np, sizeof *c.folds_done);
     c.cpu = calloc(np, sizeof *c.cpu);

@@ -213,14 +213,17 @@ int main(int argc, char **argv)
     ps_train_data_get_info(d, &info);
     /* names inference cannot compute: allowed for experiments, but say so */
     {
-        char *list = strdup(info.features);
-        for (char *t = strtok(list, ","); t; t = strtok(NULL, ","))
-            if (ps_feature_lookup(t) < 0 && !o.quiet)
-                fprintf(stderr,
-                        "pagesift-train: warning: feature '%s' is not computed by this pagesift; "
-                        "pagesift will refuse the model until it is\n",
-                        t);
+        char *list = strdup(info.features), *unknown = calloc(1, strlen(info.features) + 1);
+        for (char *t = strtok(list, ","); list && unknown && t; t = strtok(NULL, ","))
+            if (ps_feature_lookup(t) < 0)
+                strcat(strcat(unknown, *unknown ? "," : ""), t);
+        if (unknown && *unknown && !o.quiet)
+            fprintf(stderr,
+                    "pagesift-train: warning: this pagesift does not compute %s; pagesift will "
+                    "refuse the model until it does\n",
+                    unknown);
         free(list);
+        free(unknown);
     }
     printf("# data: %zu labelled rows (%zu content, %zu noise), %zu unlabelled skipped, %zu %s; "
            "features %s; checksum fnv1a64:%016llx\n",

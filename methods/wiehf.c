@@ -38,7 +38,14 @@
  *   merge_bare=1 (siblings with no attributes at all have equal attributes
  *   and merge, as the paper's rule says; 0: never merge those),
  *   cr_words=3 (lexicon words that make a copyright container),
- *   cr_punct=0 (at most this many punctuation marks counts as "none").
+ *   cr_punct=0 (at most this many punctuation marks counts as "none"),
+ *   scope=subtree|own: a container's text (for NC, HC, punctuation, title
+ *   words, the JULI share, the copyright test and the output) is everything
+ *   in it (subtree: the paper's "content of the container tag", default) or
+ *   only what is not inside a nested container (own: the reading that keeps
+ *   a wrapper that is an ancestor of the best one from bringing the whole
+ *   page along — nested wrappers otherwise fill the top 7, push JULI to 4
+ *   and are all within juli <= 4 of the best).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -55,7 +62,7 @@ enum { HC_PLUS1, HC_MAX1 };
 
 typedef struct wiehf {
     double q, alpha, beta, share, near, far;
-    int top, hc, merge_bare, cr_words, cr_punct;
+    int top, hc, merge_bare, cr_words, cr_punct, own;
     UBreakIterator *words; /* template, cloned per page (thread safety) */
 } wiehf;
 
@@ -93,6 +100,8 @@ static void *wiehf_create(const ps_method_config *cfg, ps_error *err)
             m->cr_punct = (int)v;
         else if (strcmp(key, "merge_bare") == 0 && (strcmp(val, "0") == 0 || strcmp(val, "1") == 0))
             m->merge_bare = val[0] == '1';
+        else if (strcmp(key, "scope") == 0 && (strcmp(val, "subtree") == 0 || strcmp(val, "own") == 0))
+            m->own = val[0] == 'o';
         else if (strcmp(key, "hc") == 0 && strcmp(val, "plus1") == 0)
             m->hc = HC_PLUS1;
         else if (strcmp(key, "hc") == 0 && strcmp(val, "max1") == 0)
@@ -100,7 +109,7 @@ static void *wiehf_create(const ps_method_config *cfg, ps_error *err)
         else if (r == 1)
             r = ps_set_error(err, PS_ERR_USAGE,
                              "wiehf: unknown option %s=%s (known: q, alpha, beta, top, share, near, far, "
-                             "hc=plus1|max1, merge_bare=0|1, cr_words, cr_punct)",
+                             "hc=plus1|max1, merge_bare=0|1, cr_words, cr_punct, scope=subtree|own)",
                              key, val);
         if (r < 0)
             break;
@@ -387,6 +396,20 @@ static double juli(const ps_dom_index *ix, int32_t a, int32_t b)
     return ps_wiehf_juli_formula(ix->n[a].depth, ix->n[b].depth, shared_steps(ix, a, b));
 }
 
+/* Extend a choice of containers to what they hold: whole subtrees
+ * (scope=subtree), or the elements whose nearest container is chosen
+ * (scope=own). */
+static void expand(const ps_dom_index *ix, int own, const int32_t *cowner, uint8_t *mark)
+{
+    if (!own) {
+        ps_dom_expand_subtrees(ix, mark);
+        return;
+    }
+    for (size_t i = 0; i < ix->count; i++) /* pre-order: cowner[i] <= i */
+        if (cowner[i] >= 0 && (size_t)cowner[i] != i && mark[cowner[i]])
+            mark[i] = 1;
+}
+
 static const char *const COPYRIGHT_WORDS[] = {
     "\xC2\xA9", "copyright", "(c)", "all rights reserved", "版权", "所有", "icp", "备案", "公网安备",
     "许可证", "免责", "隐私", "privacy", "terms of use", "terms of service", "联系我们", "关于我们",
@@ -407,6 +430,7 @@ static int wiehf_extract(void *self, ps_page *page, const char *site, ps_method_
     double *path = calloc(n + 1, sizeof *path), *step = calloc(n + 1, sizeof *step);
     int32_t *gid = malloc((n + 1) * sizeof *gid), *next_member = malloc((n + 1) * sizeof *next_member);
     uint8_t *heading = calloc(n + 1, 1), *keep = calloc(n + 1, 1);
+    int32_t *cowner = malloc((n + 1) * sizeof *cowner);
     uint8_t *keep_leaf = calloc(page->n_leaves + 1, 1);
     group *groups = NULL;
     ps_buf keys = {0}, titles = {0};
@@ -414,7 +438,7 @@ static int wiehf_extract(void *self, ps_page *page, const char *site, ps_method_
     int32_t *table = NULL;
     cand cands[MAX_CANDS];
     if (!nc || !hc || !punct || !fw || !sw || !path || !step || !gid || !next_member || !heading || !keep ||
-        !keep_leaf || !key_off)
+        !keep_leaf || !key_off || !cowner)
         goto nomem;
 
     /* Per-node counts, paths (DSD sums) and heading flags, in pre-order. */
@@ -422,6 +446,7 @@ static int wiehf_extract(void *self, ps_page *page, const char *site, ps_method_
         int32_t p = ix.n[i].parent;
         const char *name = (const char *)ix.n[i].node->name;
         heading[i] = (p >= 0 && heading[p]) || (ps_tag_kind(name) & PS_TAG_HEADING);
+        cowner[i] = is_container(name) ? (int32_t)i : p >= 0 ? cowner[p] : -1;
         if (p < 0 || ix.n[i].depth <= 2) /* html, body: no index on the path */
             continue;
         step[i] = ix.n[i].depth == 3 ? 1.0 : step[p] / m->q;
@@ -476,8 +501,8 @@ static int wiehf_extract(void *self, ps_page *page, const char *site, ps_method_
     }
     for (size_t i = n; i-- > 1;) {
         int32_t p = ix.n[i].parent;
-        if (p < 0)
-            continue;
+        if (p < 0 || (m->own && is_container((const char *)ix.n[i].node->name)))
+            continue; /* scope=own: a container's text stops at nested ones */
         nc[p] += nc[i];
         hc[p] += hc[i];
         punct[p] += punct[i];
@@ -590,7 +615,7 @@ static int wiehf_extract(void *self, ps_page *page, const char *site, ps_method_
                 memset(in, 0, n);
                 for (int32_t e = groups[best[k]].first; e >= 0; e = next_member[e])
                     in[e] = 1;
-                ps_dom_expand_subtrees(&ix, in);
+                expand(&ix, m->own, cowner, in);
                 uint32_t words = 0;
                 for (size_t t = 0; t < ix.n_text; t++)
                     if (in[ix.t[t].elem])
@@ -609,7 +634,7 @@ static int wiehf_extract(void *self, ps_page *page, const char *site, ps_method_
                     kept_units++;
                 }
     }
-    ps_dom_expand_subtrees(&ix, keep);
+    expand(&ix, m->own, cowner, keep);
     ps_dom_keep_leaves(&ix, keep, keep_leaf);
     out->text = ps_page_text_leaves(page, keep_leaf, &out->len);
     if (!out->text)
@@ -634,6 +659,7 @@ done:
     free(next_member);
     free(heading);
     free(keep);
+    free(cowner);
     free(keep_leaf);
     free(groups);
     free(table);

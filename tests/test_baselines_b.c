@@ -334,6 +334,24 @@ static void test_wiehf_title_words_count(void **state)
     free(t);
 }
 
+static void test_wiehf_scope_subtree_or_own(void **state)
+{
+    (void)state;
+    /* html/body/div[1] holds a short line and html/body/div[1]/div[1], the
+     * paragraph.  scope=subtree (default): the outer container's text is
+     * everything in it, its DSD is higher (1 against 1/1.1), it is the best.
+     * scope=own: the outer's own text is the short line; the inner wins. */
+    static const char page[] = "<html><body><div>Outer line<div>" PARA1 "</div></div></body></html>";
+    char *t = run("wiehf", "top=1", page);
+    assert_non_null(strstr(t, "Outer line"));
+    assert_non_null(strstr(t, "Alpha"));
+    free(t);
+    t = run("wiehf", "top=1,scope=own", page);
+    assert_null(strstr(t, "Outer line"));
+    assert_non_null(strstr(t, "Alpha"));
+    free(t);
+}
+
 /* ---- both --------------------------------------------------------------- */
 
 static void test_deep_page_and_empty_page(void **state)
@@ -391,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_wiehf_juli_two_or_four),
         cmocka_unit_test(test_wiehf_copyright_lexicon_filter),
         cmocka_unit_test(test_wiehf_title_words_count),
+        cmocka_unit_test(test_wiehf_scope_subtree_or_own),
         cmocka_unit_test(test_deep_page_and_empty_page),
         cmocka_unit_test(test_bad_options_are_usage_errors),
     };

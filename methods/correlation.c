@@ -51,6 +51,7 @@
 
 #include "methods/dom_index.h"
 #include "methods/method.h"
+#include "methods/method_options.h"
 
 enum { APART_PARENT, APART_TD, APART_OFF };
 enum { TEXT_SUBTREE, TEXT_OWN };
@@ -74,37 +75,18 @@ static void *cor_create(const ps_method_config *cfg, ps_error *err)
     m->apart = APART_PARENT;
     m->text = TEXT_SUBTREE;
     m->nfkc = 1;
-    const char *p = cfg ? cfg->options : NULL;
-    char key[32], val[64];
-    int r;
-    while ((r = ps_opt_next(&p, key, sizeof key, val, sizeof val, err)) == 1) {
-        if (strcmp(key, "c") == 0)
-            r = ps_opt_double("correlation", key, val, 0, 1e9, &m->c, err);
-        else if (strcmp(key, "s") == 0)
-            r = ps_opt_double("correlation", key, val, 0, 1, &m->s, err);
-        else if (strcmp(key, "d") == 0)
-            r = ps_opt_double("correlation", key, val, 0, 1e9, &m->d, err);
-        else if (strcmp(key, "apart") == 0 && strcmp(val, "parent") == 0)
-            m->apart = APART_PARENT;
-        else if (strcmp(key, "apart") == 0 && strcmp(val, "td") == 0)
-            m->apart = APART_TD;
-        else if (strcmp(key, "apart") == 0 && strcmp(val, "off") == 0)
-            m->apart = APART_OFF;
-        else if (strcmp(key, "text") == 0 && strcmp(val, "subtree") == 0)
-            m->text = TEXT_SUBTREE;
-        else if (strcmp(key, "text") == 0 && strcmp(val, "own") == 0)
-            m->text = TEXT_OWN;
-        else if (strcmp(key, "nfkc") == 0 && (strcmp(val, "0") == 0 || strcmp(val, "1") == 0))
-            m->nfkc = val[0] == '1';
-        else
-            r = ps_set_error(err, PS_ERR_USAGE,
-                             "correlation: unknown option %s=%s (known: c, s, d, apart=parent|td|off, "
-                             "text=subtree|own, nfkc=0|1)",
-                             key, val);
-        if (r < 0)
-            break;
-    }
-    if (r < 0) {
+    static const char *const apart[] = {"parent", "td", "off", NULL};
+    static const char *const text[] = {"subtree", "own", NULL};
+    const ps_method_opt opts[] = {
+        {"c", PS_OPT_DOUBLE, &m->c, 0, 1e9, NULL},
+        {"s", PS_OPT_DOUBLE, &m->s, 0, 1, NULL},
+        {"d", PS_OPT_DOUBLE, &m->d, 0, 1e9, NULL},
+        {"apart", PS_OPT_CHOICE, &m->apart, 0, 0, apart},
+        {"text", PS_OPT_CHOICE, &m->text, 0, 0, text},
+        {"nfkc", PS_OPT_BOOL, &m->nfkc, 0, 1, NULL},
+    };
+    if (ps_method_parse_options("correlation", cfg ? cfg->options : NULL, opts, sizeof opts / sizeof opts[0],
+                                err)) {
         free(m);
         return NULL;
     }

@@ -1,6 +1,5 @@
 /* methods/dom_index.c — the array view of a page's DOM used by the DOM-based
- * baselines (see dom_index.h), option parsing and punctuation. */
-#include <errno.h>
+ * baselines (see dom_index.h), character counts and punctuation. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,32 +185,6 @@ void ps_dom_expand_subtrees(const ps_dom_index *ix, uint8_t *keep_elem)
     }
 }
 
-uint32_t ps_utf8_next(const char *str, size_t n, size_t *i)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    unsigned char c = s[*i];
-    if (c < 0x80) {
-        (*i)++;
-        return c;
-    }
-    size_t need = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
-    if (need == 0 || *i + need >= n) {
-        (*i)++;
-        return 0xFFFD;
-    }
-    uint32_t cp = c & (0x3F >> need);
-    for (size_t k = 1; k <= need; k++) {
-        unsigned char cc = s[*i + k];
-        if ((cc & 0xC0) != 0x80) {
-            (*i)++;
-            return 0xFFFD;
-        }
-        cp = (cp << 6) | (cc & 0x3F);
-    }
-    *i += need + 1;
-    return cp;
-}
-
 uint32_t ps_collapsed_chars(const char *str, size_t n)
 {
     const unsigned char *s = (const unsigned char *)str;
@@ -259,41 +232,4 @@ int ps_is_punct(uint32_t c)
     default:
         return 0;
     }
-}
-
-int ps_opt_next(const char **p, char *key, size_t kcap, char *val, size_t vcap, ps_error *err)
-{
-    const char *s = *p;
-    while (s && (*s == ',' || *s == ' '))
-        s++;
-    if (!s || !*s)
-        return 0;
-    const char *end = strchr(s, ',');
-    if (!end)
-        end = s + strlen(s);
-    const char *eq = memchr(s, '=', (size_t)(end - s));
-    if (!eq)
-        return ps_set_error(err, PS_ERR_USAGE, "option '%.*s' is not key=value", (int)(end - s), s);
-    size_t kl = (size_t)(eq - s), vl = (size_t)(end - eq - 1);
-    if (kl == 0 || kl >= kcap || vl >= vcap)
-        return ps_set_error(err, PS_ERR_USAGE, "option '%.*s': bad key or value too long", (int)(end - s), s);
-    memcpy(key, s, kl);
-    key[kl] = '\0';
-    memcpy(val, eq + 1, vl);
-    val[vl] = '\0';
-    *p = end;
-    return 1;
-}
-
-int ps_opt_double(const char *method, const char *key, const char *val, double lo, double hi,
-                  double *out, ps_error *err)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(val, &end);
-    if (errno || end == val || *end || !(v >= lo && v <= hi))
-        return ps_set_error(err, PS_ERR_USAGE, "%s: option %s=%s: expected a number in [%g, %g]", method, key,
-                            val, lo, hi);
-    *out = v;
-    return 0;
 }

@@ -5,8 +5,8 @@
  * sits in.  Built by one iterative walk (no recursion: a 100 000-deep page
  * is fine), so per-node work in the methods is plain array loops.
  *
- * Also: "key=value,..." option parsing and the punctuation test the
- * baselines share. */
+ * Also: character counts as the page model makes them, and the punctuation
+ * test the DOM baselines share. */
 #ifndef PS_DOM_INDEX_H
 #define PS_DOM_INDEX_H
 
@@ -65,18 +65,5 @@ uint32_t ps_collapsed_chars(const char *s, size_t n);
 /** 1 when code point @p c is a punctuation mark for the baselines: ASCII
  *  , . ! ? ; : and the CJK / full-width marks ，。！？；：、 “”‘’《》（）… */
 int ps_is_punct(uint32_t c);
-
-/** Decode one UTF-8 code point at s[*i] (advancing *i); invalid bytes give
- *  U+FFFD and advance one byte. */
-uint32_t ps_utf8_next(const char *s, size_t n, size_t *i);
-
-/** Parse the next "key=value" of a comma-separated option string, advancing
- *  *p.  Returns 1 with key/value filled, 0 at the end, -1 when an item has
- *  no '=' or a key/value is too long (err names the item). */
-int ps_opt_next(const char **p, char *key, size_t kcap, char *val, size_t vcap, ps_error *err);
-
-/** Parse a number option value; -1 with err naming the method and key. */
-int ps_opt_double(const char *method, const char *key, const char *val, double lo, double hi,
-                  double *out, ps_error *err);
 
 #endif

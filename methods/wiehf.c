@@ -33,7 +33,7 @@
  * kept containers do not repeat text).
  *
  * Parameters (options "key=value,..."):
- *   q=10, alpha=0.5, beta=1, top=7, share=0.5, near=2 (JULI when the best
+ *   q=10, alpha=0.5, beta=1, top=7 (at most 64), share=0.5, near=2 (JULI when the best
  *   dominates), far=4 (JULI otherwise), hc=plus1|max1,
  *   merge_bare=1 (siblings with no attributes at all have equal attributes
  *   and merge, as the paper's rule says; 0: never merge those),
@@ -56,6 +56,8 @@
 
 #include "methods/dom_index.h"
 #include "methods/method.h"
+#include "methods/method_options.h"
+#include "methods/utf8_scan.h"
 #include "methods/wiehf_internal.h"
 
 enum { HC_PLUS1, HC_MAX1 };
@@ -75,46 +77,23 @@ static void *wiehf_create(const ps_method_config *cfg, ps_error *err)
     }
     *m = (wiehf){.q = 10, .alpha = 0.5, .beta = 1, .share = 0.5, .near = 2, .far = 4,
                  .top = 7, .hc = HC_PLUS1, .merge_bare = 1, .cr_words = 3, .cr_punct = 0};
-    const char *p = cfg ? cfg->options : NULL;
-    char key[32], val[64];
-    int r;
-    while ((r = ps_opt_next(&p, key, sizeof key, val, sizeof val, err)) == 1) {
-        double v = 0;
-        if (strcmp(key, "q") == 0)
-            r = ps_opt_double("wiehf", key, val, 1, 1e6, &m->q, err);
-        else if (strcmp(key, "alpha") == 0)
-            r = ps_opt_double("wiehf", key, val, 0, 1e6, &m->alpha, err);
-        else if (strcmp(key, "beta") == 0)
-            r = ps_opt_double("wiehf", key, val, 0, 1e6, &m->beta, err);
-        else if (strcmp(key, "share") == 0)
-            r = ps_opt_double("wiehf", key, val, 0, 1, &m->share, err);
-        else if (strcmp(key, "near") == 0)
-            r = ps_opt_double("wiehf", key, val, -1, 1e6, &m->near, err);
-        else if (strcmp(key, "far") == 0)
-            r = ps_opt_double("wiehf", key, val, -1, 1e6, &m->far, err);
-        else if (strcmp(key, "top") == 0 && !(r = ps_opt_double("wiehf", key, val, 1, 1000, &v, err)))
-            m->top = (int)v;
-        else if (strcmp(key, "cr_words") == 0 && !(r = ps_opt_double("wiehf", key, val, 1, 1000, &v, err)))
-            m->cr_words = (int)v;
-        else if (strcmp(key, "cr_punct") == 0 && !(r = ps_opt_double("wiehf", key, val, 0, 1000, &v, err)))
-            m->cr_punct = (int)v;
-        else if (strcmp(key, "merge_bare") == 0 && (strcmp(val, "0") == 0 || strcmp(val, "1") == 0))
-            m->merge_bare = val[0] == '1';
-        else if (strcmp(key, "scope") == 0 && (strcmp(val, "subtree") == 0 || strcmp(val, "own") == 0))
-            m->own = val[0] == 'o';
-        else if (strcmp(key, "hc") == 0 && strcmp(val, "plus1") == 0)
-            m->hc = HC_PLUS1;
-        else if (strcmp(key, "hc") == 0 && strcmp(val, "max1") == 0)
-            m->hc = HC_MAX1;
-        else if (r == 1)
-            r = ps_set_error(err, PS_ERR_USAGE,
-                             "wiehf: unknown option %s=%s (known: q, alpha, beta, top, share, near, far, "
-                             "hc=plus1|max1, merge_bare=0|1, cr_words, cr_punct, scope=subtree|own)",
-                             key, val);
-        if (r < 0)
-            break;
-    }
-    if (r < 0) {
+    static const char *const hc[] = {"plus1", "max1", NULL};
+    static const char *const scope[] = {"subtree", "own", NULL};
+    const ps_method_opt opts[] = {
+        {"q", PS_OPT_DOUBLE, &m->q, 1, 1e6, NULL},
+        {"alpha", PS_OPT_DOUBLE, &m->alpha, 0, 1e6, NULL},
+        {"beta", PS_OPT_DOUBLE, &m->beta, 0, 1e6, NULL},
+        {"top", PS_OPT_INT, &m->top, 1, 64, NULL},
+        {"share", PS_OPT_DOUBLE, &m->share, 0, 1, NULL},
+        {"near", PS_OPT_DOUBLE, &m->near, -1, 1e6, NULL},
+        {"far", PS_OPT_DOUBLE, &m->far, -1, 1e6, NULL},
+        {"hc", PS_OPT_CHOICE, &m->hc, 0, 0, hc},
+        {"merge_bare", PS_OPT_BOOL, &m->merge_bare, 0, 1, NULL},
+        {"cr_words", PS_OPT_INT, &m->cr_words, 1, 1000, NULL},
+        {"cr_punct", PS_OPT_INT, &m->cr_punct, 0, 1000, NULL},
+        {"scope", PS_OPT_CHOICE, &m->own, 0, 0, scope},
+    };
+    if (ps_method_parse_options("wiehf", cfg ? cfg->options : NULL, opts, sizeof opts / sizeof opts[0], err)) {
         free(m);
         return NULL;
     }

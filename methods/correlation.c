@@ -194,8 +194,8 @@ static int nfkc_chars(const correlation *m, u16buf *u, const char *s, size_t n, 
     return 0;
 }
 
-/* The decision for every element of the index: 1 content, 0 not.  Exposed
- * to the tests through the method's output (leaf_kept, text). */
+/* One page: counts per element, CC, smoothing, then the kept leaves and
+ * their text.  blocks_kept counts the selected elements. */
 static int cor_extract(void *self, ps_page *page, const char *site, ps_method_output *out, ps_error *err)
 {
     (void)site;

@@ -88,6 +88,39 @@ def smooth(blocks):
     return out
 
 
+def path_parts(path):
+    return path.split("/")
+
+
+def focus(blocks, labs, share):
+    """Keep only the predicted content inside the deepest DOM element that
+    holds at least `share` of the page's predicted content characters."""
+    total = sum(len(b[1]) for b, l in zip(blocks, labs) if l)
+    if total == 0:
+        return labs
+    mass = collections.Counter()
+    for b, l in zip(blocks, labs):
+        if l:
+            parts = path_parts(b[2])
+            for k in range(1, len(parts) + 1):
+                mass["/".join(parts[:k])] += len(b[1])
+    best = max((p for p, m in mass.items() if m >= share * total), key=lambda p: p.count("/"))
+    pre = best + "/"
+    return [l if (b[2] == best or b[2].startswith(pre)) else 0 for b, l in zip(blocks, labs)]
+
+
+def headline(blocks, labs):
+    """Keep the last heading block that shares >= half its words with the
+    page's <title> among the blocks before the first content block."""
+    first = next((i for i, l in enumerate(labs) if l), len(labs))
+    for i in range(first - 1, -1, -1):
+        if blocks[i][3]:
+            labs = list(labs)
+            labs[i] = 1
+            break
+    return labs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("features")
@@ -97,6 +130,8 @@ def main():
     ap.add_argument("--threshold", type=float, default=None)
     ap.add_argument("--smooth", action="store_true")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--focus", type=float, default=0.0)
+    ap.add_argument("--headline", action="store_true")
     a = ap.parse_args()
     want = set(s for s in a.sets.split(",") if s)
 
@@ -124,7 +159,8 @@ def main():
                 lab = int(prow["pred"])
         else:
             lab = 1 if row["label"] == "1" else 0
-        pages[(ds, row["page_id"])].append([lab, row["text"]])
+        hl = row.get("x_heading") == "1" and float(row.get("x_title_words") or 0) >= 0.5
+        pages[(ds, row["page_id"])].append([lab, row["text"], row["block_path"], hl])
     sets = sorted(want) if want else sorted({k[0] for k in pages})
     res = {}
     for ds in sets:
@@ -138,6 +174,10 @@ def main():
                     gold = g.read()
                 blocks = pages.get((ds, pid), [])
                 labs = smooth(blocks) if a.smooth else [b[0] for b in blocks]
+                if a.focus > 0:
+                    labs = focus(blocks, labs, a.focus)
+                if a.headline:
+                    labs = headline(blocks, labs)
                 text = "\n".join(b[1] for b, l in zip(blocks, labs) if l)
                 p, rr = page_pr(text, gold)
                 sp += p

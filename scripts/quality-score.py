@@ -132,6 +132,7 @@ def main():
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--focus", type=float, default=0.0)
     ap.add_argument("--headline", action="store_true")
+    ap.add_argument("--anc-noise", action="store_true")
     a = ap.parse_args()
     want = set(s for s in a.sets.split(",") if s)
 
@@ -160,6 +161,8 @@ def main():
         else:
             lab = 1 if row["label"] == "1" else 0
         hl = row.get("x_heading") == "1" and float(row.get("x_title_words") or 0) >= 0.5
+        if a.anc_noise and row.get("x_anc_noise") == "1" and row.get("x_anc_content") != "1":
+            lab = 0
         pages[(ds, row["page_id"])].append([lab, row["text"], row["block_path"], hl])
     sets = sorted(want) if want else sorted({k[0] for k in pages})
     res = {}

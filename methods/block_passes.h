@@ -1,0 +1,29 @@
+/* methods/block_passes.h — second passes over a page's block classes, run
+ * after the SVM has classified every block (issue 9; methods/block_passes.c
+ * says what each does and what it was measured to give). */
+#ifndef PS_BLOCK_PASSES_H
+#define PS_BLOCK_PASSES_H
+
+#include <stdint.h>
+
+#include "pagesift.h"
+
+/** Which passes run; zero = none. */
+typedef struct ps_block_passes {
+    /** Focus: keep content only inside the deepest block that holds at least
+     *  this share of the page's content characters (0 = off; 0.7 measured). */
+    double focus;
+    /** Headline: keep the heading block whose words are the page title's,
+     *  the last such block before the first content block (0 = off). */
+    int headline;
+} ps_block_passes;
+
+/** Default passes of the template-svm method. */
+#define PS_BLOCK_PASSES_DEFAULT ((ps_block_passes){.focus = 0.7, .headline = 1})
+
+/** Run the passes on @p keep (one byte per block of @p page, ps_page_blocks
+ *  order, non-zero = content); rewrites it in place.  Returns 0, or -1 (out
+ *  of memory; @p keep unchanged). */
+int ps_block_passes_run(const ps_page *page, const ps_block_passes *p, uint8_t *keep);
+
+#endif

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""scripts/quality-table.py - the tables of docs/QUALITY.md from the work
+folder of scripts/quality-search.sh: leave-one-set-out token F1 (block-level
+proxy, scripts/quality-score.py) per variant and set, and the second passes
+(--focus, --headline) on the held-out predictions of every variant.
+
+Usage: quality-table.py WORKDIR [--passes]
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+SETS = ["dragnet", "l3s-gn1", "cleaneval", "cleanportaleval", "netease"]
+REF = {"dragnet": 0.904, "l3s-gn1": 0.931, "cleaneval": 0.902, "cleanportaleval": 0.958,
+       "netease": 0.925}
+BLOCKS = {"A": "body,section,div", "B": "+p,td,table", "C": "+p,td,table, templates",
+          "D": "body,section,div, templates"}
+w = sys.argv[1]
+passes = "--passes" in sys.argv
+here = os.path.dirname(os.path.abspath(__file__))
+
+
+def score(v, s, extra):
+    out = subprocess.run([sys.executable, os.path.join(here, "quality-score.py"), "--json",
+                          "--sets", s] + extra +
+                         [os.path.join(w, "f" + v[0], s + ".csv"),
+                          os.path.join(w, "r-" + v, s + ".pred.csv")],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)[s]
+
+
+rows = []
+for d in sorted(os.listdir(w)):
+    m = re.match(r"r-([A-D])-(paper|ext)(-none|-w)?$", d)
+    if not m or not os.path.exists(os.path.join(w, d, "scores.txt")):
+        continue
+    sc = {}
+    for line in open(os.path.join(w, d, "scores.txt")):
+        f = line.split()
+        if f and f[0] in SETS:
+            sc[f[0]] = (float(f[3]), float(f[5]), float(f[7]))
+    bal = {"": "undersample", "-none": "none", "-w": "weight"}[m.group(3) or ""]
+    rows.append((d[2:], BLOCKS[m.group(1)], "R1-R5" if m.group(2) == "paper" else "extended",
+                 bal, sc))
+print("| variant | blocks | features | balance | " + " | ".join(SETS) + " |")
+print("|---|---|---|---|" + "---|" * len(SETS))
+print("| reference (issue 9) | | | | " + " | ".join("%.3f" % REF[s] for s in SETS) + " |")
+for v, b, f, bal, sc in rows:
+    cells = ["%.3f (%.3f/%.3f)" % (sc[s][2], sc[s][0], sc[s][1]) if s in sc else "–" for s in SETS]
+    print("| %s | %s | %s | %s | %s |" % (v, b, f, bal, " | ".join(cells)))
+if passes:
+    print()
+    print("| variant | second pass | " + " | ".join(SETS) + " |")
+    print("|---|---|" + "---|" * len(SETS))
+    for v, b, f, bal, sc in rows:
+        if len(sc) < len(SETS):
+            continue
+        for name, extra in (("focus 0.7", ["--focus", "0.7"]), ("headline", ["--headline"]),
+                            ("focus 0.7 + headline", ["--focus", "0.7", "--headline"])):
+            cells = []
+            for s in SETS:
+                r = score(v, s, extra)
+                cells.append("%.3f (%.3f/%.3f)" % (r["F1"], r["P"], r["R"]))
+            print("| %s | %s | %s |" % (v, name, " | ".join(cells)))

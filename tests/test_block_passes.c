@@ -1,0 +1,95 @@
+/* tests/test_block_passes.c — the second passes over block classes
+ * (methods/block_passes.c): focus drops content outside the block holding
+ * most of it (a comment thread beside the article), keeps everything when
+ * the content is spread; headline keeps the title-like heading before the
+ * first content block and not an unrelated one. */
+#include <string.h>
+
+#include "methods/block_passes.h"
+#include "tests/test_util.h"
+
+/* body > div#article(div p1, div p2) , div#comments(div c1, div c2) */
+static const char *PAGE =
+    "<html><head><title>Storm hits the coast</title></head><body>"
+    "<div id=top><h1>Storm hits the coast</h1></div>"
+    "<div id=article><div>First paragraph of the article with many words in it, "
+    "long enough to count.</div><div>Second paragraph of the article, again long "
+    "enough to count for something here.</div></div>"
+    "<div id=comments><div>A comment.</div><div>Another comment.</div></div>"
+    "</body></html>";
+
+static size_t find(const ps_block *b, size_t n, const char *path)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(b[i].path, path) == 0)
+            return i;
+    fail_msg("no block %s", path);
+    return 0;
+}
+
+static void test_focus_drops_outside_content(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str(PAGE);
+    assert_non_null(pg);
+    size_t n;
+    const ps_block *b = ps_page_blocks(pg, &n);
+    uint8_t keep[16] = {0};
+    assert_true(n <= 16);
+    size_t a1 = find(b, n, "html/body/div[2]/div[1]"), a2 = find(b, n, "html/body/div[2]/div[2]");
+    size_t c1 = find(b, n, "html/body/div[3]/div[1]"), c2 = find(b, n, "html/body/div[3]/div[2]");
+    keep[a1] = keep[a2] = keep[c1] = keep[c2] = 1;
+    ps_block_passes p = {.focus = 0.7};
+    assert_int_equal(ps_block_passes_run(pg, &p, keep), 0);
+    assert_int_equal(keep[a1], 1);
+    assert_int_equal(keep[a2], 1);
+    assert_int_equal(keep[c1], 0); /* outside div#article, which holds > 70 % */
+    assert_int_equal(keep[c2], 0);
+    /* share 0.99: no child holds it, so nothing is dropped */
+    keep[c1] = keep[c2] = 1;
+    p.focus = 0.99;
+    assert_int_equal(ps_block_passes_run(pg, &p, keep), 0);
+    assert_int_equal(keep[c1] + keep[c2] + keep[a1] + keep[a2], 4);
+    /* off: unchanged */
+    p.focus = 0;
+    assert_int_equal(ps_block_passes_run(pg, &p, keep), 0);
+    assert_int_equal(keep[c1], 1);
+    ps_page_free(pg);
+}
+
+static void test_headline_kept(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str(PAGE);
+    assert_non_null(pg);
+    size_t n;
+    const ps_block *b = ps_page_blocks(pg, &n);
+    uint8_t keep[16] = {0};
+    size_t h = find(b, n, "html/body/div[1]"), a1 = find(b, n, "html/body/div[2]/div[1]");
+    keep[a1] = 1;
+    ps_block_passes p = {.headline = 1};
+    assert_int_equal(ps_block_passes_run(pg, &p, keep), 0);
+    assert_int_equal(keep[h], 1);
+    ps_page_free(pg);
+
+    /* a heading that is not the title stays noise */
+    pg = parse_str("<html><head><title>Storm hits the coast</title></head><body>"
+                   "<div><h2>Most read today</h2></div><div>Body text of the page.</div></body></html>");
+    assert_non_null(pg);
+    b = ps_page_blocks(pg, &n);
+    memset(keep, 0, sizeof keep);
+    keep[find(b, n, "html/body/div[2]")] = 1;
+    assert_int_equal(ps_block_passes_run(pg, &p, keep), 0);
+    assert_int_equal(keep[find(b, n, "html/body/div[1]")], 0);
+    ps_page_free(pg);
+}
+
+int main(void)
+{
+    ps_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_focus_drops_outside_content),
+        cmocka_unit_test(test_headline_kept),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

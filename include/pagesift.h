@@ -438,6 +438,17 @@ typedef struct ps_page_grade {
 /** Grade from the single-token match @p m1 (n = 1). */
 ps_page_grade ps_page_grade_of(const ps_match *m1);
 
+/** Leaf-level match of the template-SVM paper (METHODS.md §1.5), content
+ *  the positive class.  A leaf is gold content when @p leaf_share (the share
+ *  of its text aligned with the gold, from ps_page_gold_alignment) is >=
+ *  0.5.  It is predicted content when @p leaf_kept says so, or else (NULL)
+ *  when its block's class in @p block_class is content (1) and the leaf was
+ *  not removed by a template.  Leaves without any word token are left out
+ *  (nothing tells whether they are content).  Returns 0, or -1 when both
+ *  @p leaf_kept and @p block_class are NULL. */
+int ps_leaf_match(const ps_page *page, const double *leaf_share, const uint8_t *block_class,
+                  const uint8_t *leaf_kept, ps_match *m);
+
 /** Everything measured for one page. */
 typedef struct ps_page_score {
     ps_match sh4;          /**< 4-gram shingles (the benchmark's items) */

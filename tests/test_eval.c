@@ -323,6 +323,43 @@ static void test_accumulator(void **state)
     ps_eval_acc_free(a);
 }
 
+static void test_leaf_match(void **state)
+{
+    (void)state;
+    /* body (block 0): "Home" link; div 1: two paragraphs; div 2: "| ©" and
+     * a related link */
+    ps_page *pg = parse_str("<html><body><a href=/>Home</a>"
+                            "<div><p>First paragraph of text</p><p>Second one here</p></div>"
+                            "<div><span>| \xC2\xA9</span><a href=/r>Related story</a></div></body></html>");
+    assert_non_null(pg);
+    size_t nl, nb;
+    const ps_leaf *l = ps_page_leaves(pg, &nl);
+    ps_page_blocks(pg, &nb);
+    assert_int_equal(nl, 5);
+    assert_int_equal(nb, 3);
+    /* gold: the two paragraphs, and the related link counted as gold too */
+    double share[5] = {0.0, 1.0, 0.6, 0.0, 0.5};
+    uint8_t cls[3] = {0, 1, 0};
+    ps_match m;
+    assert_int_equal(ps_leaf_match(pg, share, cls, NULL, &m), 0);
+    /* the "| ©" leaf has no token and is left out */
+    assert_match(m, 2, 0, 1);
+    uint8_t all[3] = {1, 1, 1};
+    assert_int_equal(ps_leaf_match(pg, share, all, NULL, &m), 0);
+    assert_match(m, 3, 1, 0);
+    /* a leaf removed by a template is noise even in a content block */
+    ps_page_remove_leaf(pg, 2);
+    assert_int_equal(ps_leaf_match(pg, share, cls, NULL, &m), 0);
+    assert_match(m, 1, 0, 2);
+    /* a per-leaf mask wins over the blocks */
+    uint8_t kept[5] = {1, 1, 1, 1, 1};
+    assert_int_equal(ps_leaf_match(pg, share, cls, kept, &m), 0);
+    assert_match(m, 3, 1, 0);
+    assert_int_equal(ps_leaf_match(pg, share, NULL, NULL, &m), -1);
+    (void)l;
+    ps_page_free(pg);
+}
+
 int main(void)
 {
     ps_init();
@@ -339,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_lcs_100k),
         cmocka_unit_test(test_page_level),
         cmocka_unit_test(test_accumulator),
+        cmocka_unit_test(test_leaf_match),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,6 +51,8 @@ int ps_eval_chart_svg(const char *path, const ps_eval_run *runs, size_t n, ps_er
     double plot_w = (double)ns * group_w + gap;
     double legend_w = 230;
     double width = left + plot_w + legend_w;
+    if (width < 560) /* room for the title */
+        width = 560;
     double legend_h = 24 + 18 * (double)nl;
     double height = top + (plot_h > legend_h ? plot_h : legend_h) + bottom;
     ps_buf b = {0};

@@ -39,10 +39,22 @@ rm "$tmp/empty"/cleaneval-dev-4.txt "$tmp/empty"/netease-3.txt
 pagesift-eval -d "$sample" -p "$tmp/empty" > "$tmp/table.txt"
 grep -E '^sample +empty +21 .* 21 +2 ' "$tmp/table.txt" >/dev/null || { cat "$tmp/table.txt"; exit 1; }
 
-# the whole page text ("all") and a chart
-pagesift-eval -q -d "$sample" -m all --chart "$tmp/c.svg" > "$tmp/all.txt"
+# the whole page text ("all") and a chart; its outputs written with --write
+# and scored again with --pred give the same figures
+pagesift-eval -q -d "$sample" -m all --chart "$tmp/c.svg" --write "$tmp/w" --json > "$tmp/all.json"
 grep -q '<svg' "$tmp/c.svg"
 grep -q '>all<' "$tmp/c.svg"
+[ "$(ls "$tmp/w/sample/all" | wc -l)" -eq "$n" ]
+pagesift-eval -q -d "$sample" -p "again=$tmp/w/sample/all" --json > "$tmp/again.json"
+python3 - "$tmp/all.json" "$tmp/again.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["runs"][0]
+b = json.load(open(sys.argv[2]))["runs"][0]
+assert 0.3 < a["token"]["f1"] < 1.0, a["token"]
+for k in ("token", "token1", "chars"):
+    assert a[k] == b[k], (k, a[k], b[k])
+assert a["pages_per_s"] > 0
+PY
 
 # usage errors and setup errors
 set +e

@@ -35,6 +35,18 @@ static size_t intern(const char **v, size_t *n, const char *s)
 
 int ps_eval_chart_svg(const char *path, const ps_eval_run *runs, size_t n, ps_error *err)
 {
+    ps_eval_point *pts = malloc((n + 1) * sizeof *pts);
+    if (!pts)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        pts[i] = (ps_eval_point){runs[i].ds->name, runs[i].label, runs[i].sum.sh4.f1};
+    int rc = ps_eval_chart_svg_points(path, pts, n, err);
+    free(pts);
+    return rc;
+}
+
+int ps_eval_chart_svg_points(const char *path, const ps_eval_point *runs, size_t n, ps_error *err)
+{
     const char **sets = malloc((n + 1) * sizeof *sets), **labels = malloc((n + 1) * sizeof *labels);
     if (!sets || !labels) {
         free(sets);
@@ -43,7 +55,7 @@ int ps_eval_chart_svg(const char *path, const ps_eval_run *runs, size_t n, ps_er
     }
     size_t ns = 0, nl = 0;
     for (size_t i = 0; i < n; i++) {
-        intern(sets, &ns, runs[i].ds->name);
+        intern(sets, &ns, runs[i].set);
         intern(labels, &nl, runs[i].label);
     }
     const double bar = 14, gap = 26, left = 64, top = 40, plot_h = 300, bottom = 70;
@@ -80,10 +92,10 @@ int ps_eval_chart_svg(const char *path, const ps_eval_run *runs, size_t n, ps_er
     for (size_t s = 0; s < ns; s++) {
         double gx = left + gap + (double)s * group_w;
         for (size_t i = 0; i < n; i++) {
-            if (strcmp(runs[i].ds->name, sets[s]) != 0)
+            if (strcmp(runs[i].set, sets[s]) != 0)
                 continue;
             size_t l = intern(labels, &nl, runs[i].label);
-            double v = runs[i].sum.sh4.f1;
+            double v = runs[i].f1;
             if (v < 0)
                 v = 0;
             if (v > 1)
@@ -95,7 +107,7 @@ int ps_eval_chart_svg(const char *path, const ps_eval_run *runs, size_t n, ps_er
             xml_text(&b, sets[s]);
             ps_buf_printf(&b, " / ");
             xml_text(&b, runs[i].label);
-            ps_buf_printf(&b, ": %.3f</title></rect>\n", runs[i].sum.sh4.f1);
+            ps_buf_printf(&b, ": %.3f</title></rect>\n", runs[i].f1);
         }
         ps_buf_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
                       gx + (double)nl * bar / 2, top + plot_h + 18);

@@ -239,7 +239,9 @@ static char *make_outdir(const ps_eval_config *cfg, const ps_dataset *ds, const 
 int ps_eval_run_method(const ps_eval_config *cfg, const ps_method *m, const ps_dataset *ds,
                        ps_eval_run *run, ps_error *err)
 {
-    if (run_init(run, ds, m->name, err) < 0)
+    char label[256];
+    snprintf(label, sizeof label, "%s%s", m->name, cfg->tag ? cfg->tag : "");
+    if (run_init(run, ds, label, err) < 0)
         return -1;
     ps_method_config mc = {cfg->model_path, NULL, cfg->method_options};
     shared sh = {.cfg = cfg, .m = m, .mc = &mc, .ds = ds, .run = run};

@@ -23,6 +23,7 @@ typedef struct ps_eval_config {
     int quiet;                  /**< no progress */
     const char *write_dir;      /**< --write DIR: outputs as DIR/<set>/<label>/<id>.txt */
     const char *protocol;       /**< extra protocol note for every figure */
+    const char *tag;            /**< appended to method labels, e.g. " (loso)" */
 } ps_eval_config;
 
 /** One method (or output folder) on one data set. */
@@ -63,5 +64,13 @@ void ps_eval_print_breakdown(FILE *f, const ps_eval_run *runs, size_t n, int by)
 json_t *ps_eval_json(const ps_eval_run *runs, size_t n, int by);
 /** Grouped bar chart of token F1 per run per data set, SVG, written atomically. */
 int ps_eval_chart_svg(const char *path, const ps_eval_run *runs, size_t n, ps_error *err);
+
+/** One bar of the chart. */
+typedef struct ps_eval_point {
+    const char *set, *label;
+    double f1;
+} ps_eval_point;
+/** The same chart from bars (e.g. read back from --json outputs). */
+int ps_eval_chart_svg_points(const char *path, const ps_eval_point *pts, size_t n, ps_error *err);
 
 #endif

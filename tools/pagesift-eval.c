@@ -29,8 +29,12 @@ static void usage(FILE *f)
           "      --chart FILE         write an SVG chart of token F1 per method per set\n"
           "      --write DIR          also write each output to DIR/<set>/<method>/<id>.txt\n"
           "      --protocol TEXT      a note appended to the protocol of every figure\n"
+          "      --tag TEXT           appended to every method's label (e.g. +loso)\n"
+          "      --merge-json FILE    instead of running: merge earlier --json outputs\n"
+          "                           (repeatable), print the merged JSON, draw --chart\n"
           "  -j, --jobs N             worker threads for stateless methods (default 1)\n"
-          "      --list-methods       print the method names and exit\n"
+          "      --list-methods       print the methods (name, \"model\" when it needs one,\n"
+          "                           summary) and exit\n"
           "  -q, --quiet              no progress, no per-page warnings\n"
           "  -h, --help               this help\n"
           "  -V, --version            version\n"
@@ -44,7 +48,8 @@ static void usage(FILE *f)
           "\n"
           "Exit status: 0 ok (pages a method failed on are counted in the table), 1 a\n"
           "gold file could not be read (page skipped), 2 usage error, 3 a data set,\n"
-          "method, model or output folder could not be set up.\n",
+          "method, model or output folder could not be set up (the other methods and\n"
+          "folders are still run and reported).\n",
           f);
 }
 
@@ -54,9 +59,63 @@ typedef struct source {
     char *dir;
 } source;
 
+/* --merge-json: concatenate the runs and errors of earlier --json outputs,
+ * print the result, draw the chart of all of them. */
+static int merge_json(const char *const *files, size_t n, const char *chart)
+{
+    json_t *root = json_object(), *runs = json_array(), *errors = json_array();
+    json_object_set_new(root, "version", json_string(ps_version()));
+    for (size_t i = 0; i < n; i++) {
+        json_error_t je;
+        json_t *j = json_load_file(files[i], 0, &je);
+        json_t *r = j ? json_object_get(j, "runs") : NULL;
+        if (!j || !json_is_array(r)) {
+            fprintf(stderr, "pagesift-eval: %s:%d: %s\n", files[i], j ? 0 : je.line,
+                    j ? "no \"runs\" array: not a pagesift-eval --json output" : je.text);
+            json_decref(j);
+            json_decref(root);
+            json_decref(runs);
+            json_decref(errors);
+            return 3;
+        }
+        json_array_extend(runs, r);
+        json_t *e = json_object_get(j, "errors");
+        if (json_is_array(e))
+            json_array_extend(errors, e);
+        json_decref(j);
+    }
+    int rc = 0;
+    if (chart) {
+        size_t k = json_array_size(runs);
+        ps_eval_point *pts = calloc(k + 1, sizeof *pts);
+        size_t np = 0;
+        for (size_t i = 0; pts && i < k; i++) {
+            json_t *r = json_array_get(runs, i);
+            const char *set = json_string_value(json_object_get(r, "set"));
+            const char *label = json_string_value(json_object_get(r, "label"));
+            json_t *f1 = json_object_get(json_object_get(r, "token"), "f1");
+            if (set && label && json_is_number(f1))
+                pts[np++] = (ps_eval_point){set, label, json_number_value(f1)};
+        }
+        ps_error err = {0};
+        if (!pts || ps_eval_chart_svg_points(chart, pts, np, &err) < 0) {
+            fprintf(stderr, "pagesift-eval: %s\n", pts ? err.msg : "out of memory");
+            rc = 3;
+        }
+        free(pts);
+    }
+    json_object_set_new(root, "runs", runs);
+    json_object_set_new(root, "errors", errors);
+    json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', stdout);
+    json_decref(root);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
-    enum { O_MODEL = 256, O_OPTIONS, O_ICU, O_BY, O_JSON, O_CHART, O_WRITE, O_PROTOCOL, O_LIST };
+    enum { O_MODEL = 256, O_OPTIONS, O_ICU, O_BY, O_JSON, O_CHART, O_WRITE, O_PROTOCOL, O_LIST,
+           O_TAG, O_MERGE };
     static const struct option opts[] = {
         {"dataset", required_argument, 0, 'd'}, {"method", required_argument, 0, 'm'},
         {"pred", required_argument, 0, 'p'},     {"model", required_argument, 0, O_MODEL},
@@ -65,6 +124,7 @@ int main(int argc, char **argv)
         {"chart", required_argument, 0, O_CHART}, {"write", required_argument, 0, O_WRITE},
         {"protocol", required_argument, 0, O_PROTOCOL}, {"jobs", required_argument, 0, 'j'},
         {"list-methods", no_argument, 0, O_LIST}, {"quiet", no_argument, 0, 'q'},
+        {"tag", required_argument, 0, O_TAG},    {"merge-json", required_argument, 0, O_MERGE},
         {"help", no_argument, 0, 'h'},           {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     ps_eval_config cfg = {0};
@@ -74,6 +134,8 @@ int main(int argc, char **argv)
     source src[64];
     int json = 0, by = PS_BY_NONE, c;
     const char *chart = NULL;
+    const char *merge[64];
+    size_t nmerge = 0;
     while ((c = getopt_long(argc, argv, "d:m:p:j:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'd':
@@ -139,6 +201,14 @@ int main(int argc, char **argv)
         case O_CHART: chart = optarg; break;
         case O_WRITE: cfg.write_dir = optarg; break;
         case O_PROTOCOL: cfg.protocol = optarg; break;
+        case O_TAG: cfg.tag = optarg; break;
+        case O_MERGE:
+            if (nmerge == 64) {
+                fprintf(stderr, "pagesift-eval: at most 64 --merge-json files\n");
+                return 2;
+            }
+            merge[nmerge++] = optarg;
+            break;
         case 'j': {
             char *end;
             long v = strtol(optarg, &end, 10);
@@ -151,7 +221,9 @@ int main(int argc, char **argv)
         }
         case O_LIST:
             for (size_t i = 0; ps_methods[i]; i++)
-                printf("%-16s %s\n", ps_methods[i]->name, ps_methods[i]->summary);
+                printf("%-16s %-5s %s\n", ps_methods[i]->name,
+                       (ps_methods[i]->flags & PS_METHOD_NEEDS_MODEL) ? "model" : "-",
+                       ps_methods[i]->summary);
             return 0;
         case 'q': cfg.quiet = 1; break;
         case 'h': usage(stdout); return 0;
@@ -162,6 +234,14 @@ int main(int argc, char **argv)
     if (optind < argc) {
         fprintf(stderr, "pagesift-eval: unexpected argument '%s'\n", argv[optind]);
         return 2;
+    }
+    if (nmerge) {
+        if (nsets || nsrc) {
+            fprintf(stderr, "pagesift-eval: --merge-json does not run anything: no --dataset, "
+                            "--method or --pred with it\n");
+            return 2;
+        }
+        return merge_json(merge, nmerge, chart);
     }
     if (nsets == 0 || nsrc == 0) {
         fprintf(stderr, "pagesift-eval: give --dataset and at least one --method or --pred "
@@ -180,30 +260,39 @@ int main(int argc, char **argv)
             return 3;
         }
     }
+    /* A method or folder that cannot be set up is reported and skipped; the
+     * others still run (exit status 3 at the end). */
     ps_eval_run *runs = calloc(nsets * nsrc, sizeof *runs);
+    json_t *errors = json_array();
     size_t nruns = 0;
     int rc = runs ? 0 : 3;
-    for (size_t s = 0; rc != 3 && s < nsets; s++) {
-        for (size_t k = 0; rc != 3 && k < nsrc; k++) {
+    for (size_t s = 0; runs && s < nsets; s++) {
+        for (size_t k = 0; k < nsrc; k++) {
             int r = src[k].m ? ps_eval_run_method(&cfg, src[k].m, ds[s], &runs[nruns], &err)
                              : ps_eval_run_pred(&cfg, src[k].label, src[k].dir, ds[s], &runs[nruns], &err);
             if (r < 0) {
-                fprintf(stderr, "pagesift-eval: %s: %s\n", ds[s]->name, err.msg);
+                fprintf(stderr, "pagesift-eval: %s / %s: %s\n", ds[s]->name, src[k].label, err.msg);
+                json_array_append_new(errors, json_pack("{s:s,s:s,s:s}", "set", ds[s]->name, "label",
+                                                        src[k].label, "error", err.msg));
                 rc = 3;
-                break;
+                continue;
             }
-            if (runs[nruns].n_skipped)
+            if (runs[nruns].n_skipped && rc == 0)
                 rc = 1;
             nruns++;
         }
     }
+    if (json) {
+        json_t *j = ps_eval_json(runs, nruns, by);
+        json_object_set_new(j, "errors", errors);
+        errors = NULL;
+        json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        fputc('\n', stdout);
+        json_decref(j);
+    }
+    json_decref(errors);
     if (nruns) {
-        if (json) {
-            json_t *j = ps_eval_json(runs, nruns, by);
-            json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-            fputc('\n', stdout);
-            json_decref(j);
-        } else {
+        if (!json) {
             ps_eval_print_table(stdout, runs, nruns);
             if (by != PS_BY_NONE)
                 ps_eval_print_breakdown(stdout, runs, nruns, by);

@@ -121,6 +121,40 @@ static size_t junk_prefix(const char *s, size_t len)
     return pos;
 }
 
+/* A <title> that is never closed makes the rest of the page its text (it is
+ * RCDATA), so the page would have no body at all.  Close it at the end of its
+ * line or at the next '<', whichever comes first.  Returns a fixed copy, or
+ * NULL when nothing needs fixing. */
+static char *close_unclosed_title(const char *s, size_t len)
+{
+    size_t lim = len < 65536 ? len : 65536, i;
+    for (i = 0; i + 6 < lim; i++)
+        if (s[i] == '<' && ps_ascii_ncasecmp(s + i + 1, "title", 5) == 0 &&
+            (s[i + 6] == '>' || s[i + 6] == ' ' || s[i + 6] == '\t' || s[i + 6] == '\n'))
+            break;
+    if (i + 6 >= lim)
+        return NULL;
+    const char *gt = memchr(s + i, '>', len - i);
+    if (!gt)
+        return NULL;
+    size_t body = (size_t)(gt + 1 - s);
+    for (size_t j = body; j + 7 < len; j++)
+        if (s[j] == '<' && s[j + 1] == '/' && ps_ascii_ncasecmp(s + j + 2, "title", 5) == 0)
+            return NULL; /* closed somewhere: libxml2 copes */
+    size_t end = body;
+    while (end < len && s[end] != '\n' && s[end] != '<')
+        end++;
+    static const char CLOSE[] = "</title>";
+    char *out = malloc(len + sizeof CLOSE);
+    if (!out)
+        return NULL;
+    memcpy(out, s, end);
+    memcpy(out + end, CLOSE, sizeof CLOSE - 1);
+    memcpy(out + end + sizeof CLOSE - 1, s + end, len - end);
+    out[len + sizeof CLOSE - 1] = '\0';
+    return out;
+}
+
 /* Bytes that are not text: NUL and C0 controls other than white space. */
 static int looks_binary(const char *s, size_t len)
 {
@@ -131,6 +165,31 @@ static int looks_binary(const char *s, size_t len)
             ctl++;
     }
     return n >= 16 && ctl * 10 > n;
+}
+
+/* A <noscript> never closed swallows the rest of the page in libxml2 (it
+ * parses it as markup): one with much text is kept as ordinary content. */
+static int unclosed_noscript(xmlNodePtr n)
+{
+    if (strcmp((const char *)n->name, "noscript") != 0)
+        return 0;
+    size_t text = 0;
+    for (xmlNodePtr c = n->children; c;) {
+        if (c->type == XML_TEXT_NODE && c->content)
+            text += strlen((const char *)c->content);
+        if (text > 2000)
+            return 1;
+        if (c->children && c->type == XML_ELEMENT_NODE) {
+            c = c->children;
+            continue;
+        }
+        while (c && !c->next && c != n)
+            c = c->parent;
+        if (!c || c == n)
+            break;
+        c = c->next;
+    }
+    return 0;
 }
 
 /* ---- the walk ----------------------------------------------------------- */
@@ -374,7 +433,7 @@ static int walk(builder *b, xmlNodePtr root)
         }
         const char *name = (const char *)cur->name;
         unsigned kind = ps_tag_kind(name);
-        if (kind & PS_TAG_REMOVE) {
+        if ((kind & PS_TAG_REMOVE) && !unclosed_noscript(cur)) {
             if (b->n_remove >= b->cap_remove) {
                 size_t nc = b->cap_remove ? b->cap_remove * 2 : 64;
                 xmlNodePtr *nr = realloc(b->to_remove, nc * sizeof *nr);
@@ -537,6 +596,88 @@ static char *title_of(htmlDocPtr doc)
     return strdup("");
 }
 
+/* libxml2 puts what follows </body> (and stray content between head and
+ * body) beside the body, under html; browsers render it as body content, and
+ * so do we: move it into the body, in order. */
+static void adopt_strays(xmlNodePtr root, xmlNodePtr body)
+{
+    /* A mangled <html ...> start tag can make libxml2 start a second root
+     * element: its content belongs to the page too. */
+    for (xmlNodePtr extra = root->next, nx; extra; extra = nx) {
+        nx = extra->next;
+        if (extra->type != XML_ELEMENT_NODE)
+            continue;
+        for (xmlNodePtr c = extra->children, cn; c; c = cn) {
+            cn = c->next;
+            xmlUnlinkNode(c);
+            xmlAddChild(root, c);
+        }
+        xmlUnlinkNode(extra);
+        xmlFreeNode(extra);
+    }
+    xmlNodePtr first = body->children;
+    for (xmlNodePtr c = root->children, next; c; c = next) {
+        next = c->next;
+        if (c == body || (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "head") == 0))
+            continue;
+        if (c->type != XML_ELEMENT_NODE && c->type != XML_TEXT_NODE && c->type != XML_CDATA_SECTION_NODE)
+            continue;
+        int before = 1;
+        for (xmlNodePtr s = body->next; s; s = s->next)
+            if (s == c)
+                before = 0;
+        xmlUnlinkNode(c);
+        if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "body") == 0) {
+            /* a second body: its children join the first */
+            for (xmlNodePtr k = c->children, kn; k; k = kn) {
+                kn = k->next;
+                xmlUnlinkNode(k);
+                xmlAddChild(body, k);
+            }
+            xmlFreeNode(c);
+        } else if (before && first) {
+            xmlAddPrevSibling(first, c);
+        } else {
+            xmlAddChild(body, c);
+        }
+    }
+}
+
+/* Content that libxml2 left inside the head (tags of the body written
+ * before <body>, or no body at all) belongs to the body: move every element
+ * of the head that is not a head-only one to the front of the body, in
+ * order.  Without a body, make one first. */
+static xmlNodePtr drain_head(xmlNodePtr root, xmlNodePtr body)
+{
+    static const char *const head_only[] = {"title", "meta", "link", "style", "script", "base",
+                                            "noscript", "template", NULL};
+    if (!body) {
+        body = xmlNewDocNode(root->doc, NULL, (const xmlChar *)"body", NULL);
+        if (!body)
+            return NULL;
+        xmlAddChild(root, body);
+    }
+    xmlNodePtr first = body->children;
+    for (xmlNodePtr c = root->children; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE || strcmp((const char *)c->name, "head") != 0)
+            continue;
+        for (xmlNodePtr h = c->children, hn; h; h = hn) {
+            hn = h->next;
+            int keep = h->type != XML_ELEMENT_NODE;
+            for (size_t i = 0; head_only[i] && !keep; i++)
+                keep = strcmp((const char *)h->name, head_only[i]) == 0;
+            if (keep)
+                continue;
+            xmlUnlinkNode(h);
+            if (first)
+                xmlAddPrevSibling(first, h);
+            else
+                xmlAddChild(body, h);
+        }
+    }
+    return body;
+}
+
 static xmlNodePtr find_body(xmlNodePtr root)
 {
     if (!root)
@@ -574,6 +715,11 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     size_t skip = junk_prefix(pg->dec.utf8, pg->dec.len);
     const char *html = pg->dec.utf8 + skip;
     size_t hlen = pg->dec.len - skip;
+    char *fixed = close_unclosed_title(html, hlen);
+    if (fixed) {
+        html = fixed;
+        hlen = strlen(fixed);
+    }
     size_t k = 0;
     while (k < hlen && (html[k] == ' ' || html[k] == '\n' || html[k] == '\r' || html[k] == '\t'))
         k++;
@@ -582,11 +728,13 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
                                  HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
                                      HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT | XML_PARSE_HUGE);
         if (!pg->doc) {
+            free(fixed);
             ps_set_error(err, PS_ERR_PARSE, "libxml2 could not make a document of the page");
             ps_page_free(pg);
             return NULL;
         }
     }
+    free(fixed);
     if (!pg->doc || !xmlDocGetRootElement(pg->doc)) { /* empty page: html/body */
         if (pg->doc)
             xmlFreeDoc(pg->doc);
@@ -603,6 +751,16 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     pg->title = title_of(pg->doc);
     xmlNodePtr root = xmlDocGetRootElement(pg->doc);
     xmlNodePtr body = find_body(root);
+    if (!body && root->next) { /* the body may be in a second root element */
+        for (xmlNodePtr extra = root->next; extra && !body; extra = extra->next)
+            if (extra->type == XML_ELEMENT_NODE && (body = find_body(extra))) {
+                xmlUnlinkNode(body);
+                xmlAddChild(root, body);
+            }
+    }
+    body = drain_head(root, body);
+    if (body)
+        adopt_strays(root, body);
     builder b = {0};
     b.pg = pg;
     b.block_tags = opt->block_tags ? opt->block_tags : ps_default_block_tags;

@@ -56,6 +56,15 @@ for k in ("token", "token1", "chars"):
 assert a["pages_per_s"] > 0
 PY
 
+# --merge-json: the runs of two outputs in one document and one chart
+pagesift-eval --merge-json "$tmp/all.json" --merge-json "$tmp/gold.json" --chart "$tmp/m.svg" > "$tmp/m.json"
+python3 - "$tmp/m.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [r["label"] for r in d["runs"]] == ["all", "gold"], d["runs"]
+PY
+grep -q '>gold<' "$tmp/m.svg"
+
 # usage errors and setup errors
 set +e
 pagesift-eval -d "$sample" -m no-such-method 2>/dev/null; [ $? -eq 2 ] || exit 1
@@ -63,4 +72,5 @@ pagesift-eval -d "$sample" 2>/dev/null; [ $? -eq 2 ] || exit 1
 pagesift-eval -d "$tmp/nowhere" -m all 2>"$tmp/err"; [ $? -eq 3 ] || exit 1
 grep -q nowhere "$tmp/err" || exit 1
 pagesift-eval -d "$sample" -p "$tmp/nowhere" 2>/dev/null; [ $? -eq 3 ] || exit 1
+pagesift-eval --merge-json "$tmp/table.txt" >/dev/null 2>&1; [ $? -eq 3 ] || exit 1
 exit 0

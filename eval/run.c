@@ -15,6 +15,7 @@
 
 #include "common/progress.h"
 #include "eval/run.h"
+#include "eval/train_protocol.h"
 
 static double cpu_now(void)
 {
@@ -280,12 +281,18 @@ int ps_eval_run_method(const ps_eval_config *cfg, const ps_method *m, const ps_d
         ps_eval_run_clear(run);
         return -1;
     }
-    char prot[512];
-    snprintf(prot, sizeof prot, "method %s%s%s%s%s%s", m->name,
+    char note[600] = "";
+    if (cfg->train_protocol && (m->flags & PS_METHOD_NEEDS_MODEL)) {
+        note[0] = ',';
+        note[1] = ' ';
+        ps_eval_train_overlap(cfg->model_path, ds->name, note + 2, sizeof note - 2);
+    }
+    char prot[1400];
+    snprintf(prot, sizeof prot, "method %s%s%s%s%s%s%s", m->name,
              (m->flags & PS_METHOD_NEEDS_MODEL) ? ", model " : "",
              (m->flags & PS_METHOD_NEEDS_MODEL) ? (cfg->model_path ? cfg->model_path : "shipped") : "",
              cfg->method_options ? ", options " : "", cfg->method_options ? cfg->method_options : "",
-             cfg->protocol ? cfg->protocol : "");
+             note, cfg->protocol ? cfg->protocol : "");
     run->protocol = strdup(prot);
     run_summarise(run);
     return 0;

@@ -23,7 +23,9 @@ typedef struct ps_eval_config {
     int quiet;                  /**< no progress */
     const char *write_dir;      /**< --write DIR: outputs as DIR/<set>/<label>/<id>.txt */
     const char *protocol;       /**< extra protocol note for every figure */
-    const char *tag;            /**< appended to method labels, e.g. " (loso)" */
+    const char *tag;            /**< appended to method labels, e.g. "+loso" */
+    int train_protocol;         /**< mark figures of models measured on their
+                                     training data (eval/train_protocol.c) */
 } ps_eval_config;
 
 /** One method (or output folder) on one data set. */

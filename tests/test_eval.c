@@ -3,9 +3,11 @@
  * multisets (repeats, short texts, empty sides, both empty-page rules),
  * character LCS (small cases, random cases against the textbook DP, the
  * anchored approximation, a 100 kB pair), page-level grades, averaging. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 
+#include "eval/train_protocol.h"
 #include "tests/test_util.h"
 
 static size_t ntok(const char *s)
@@ -360,6 +362,40 @@ static void test_leaf_match(void **state)
     ps_page_free(pg);
 }
 
+static ps_train_overlap overlap(const char *bundle, const char *set)
+{
+    char path[] = "/tmp/test_eval_model_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(bundle, f);
+    fclose(f);
+    char note[256];
+    ps_train_overlap r = ps_eval_train_overlap(path, set, note, sizeof note);
+    remove(path);
+    return r;
+}
+
+static void test_train_protocol(void **state)
+{
+    (void)state;
+    const char *b1 = "pagesift-model 1\nfeatures R1,R2\ndata_sets dragnet,l3s-gn1\n"
+                     "libsvm-model-bytes 3\ndata_sets netease\nend pagesift-model\n";
+    assert_int_equal(overlap(b1, "dragnet"), PS_TRAIN_SEEN);
+    assert_int_equal(overlap(b1, "l3s-gn1"), PS_TRAIN_SEEN);
+    assert_int_equal(overlap(b1, "cleaneval"), PS_TRAIN_UNSEEN);
+    /* a prefix of a name is not the name; keys after the header are not read */
+    assert_int_equal(overlap(b1, "l3s"), PS_TRAIN_UNSEEN);
+    assert_int_equal(overlap(b1, "netease"), PS_TRAIN_UNSEEN);
+    const char *b2 = "pagesift-model 1\ndata_files dragnet.csv cleaneval-dev.csv\nlibsvm-model-bytes 0\n";
+    assert_int_equal(overlap(b2, "dragnet"), PS_TRAIN_SEEN);
+    assert_int_equal(overlap(b2, "netease"), PS_TRAIN_UNKNOWN);
+    char note[256];
+    assert_int_equal(ps_eval_train_overlap(NULL, "netease", note, sizeof note), PS_TRAIN_SEEN);
+    assert_non_null(strstr(note, "TRAINING-SET"));
+    assert_int_equal(ps_eval_train_overlap("/nonexistent/model", "x", note, sizeof note), PS_TRAIN_UNKNOWN);
+}
+
 int main(void)
 {
     ps_init();
@@ -377,6 +413,7 @@ int main(void)
         cmocka_unit_test(test_page_level),
         cmocka_unit_test(test_accumulator),
         cmocka_unit_test(test_leaf_match),
+        cmocka_unit_test(test_train_protocol),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

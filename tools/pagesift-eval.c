@@ -30,6 +30,11 @@ static void usage(FILE *f)
           "      --write DIR          also write each output to DIR/<set>/<method>/<id>.txt\n"
           "      --protocol TEXT      a note appended to the protocol of every figure\n"
           "      --tag TEXT           appended to every method's label (e.g. +loso)\n"
+          "      --train-protocol     for methods with a model, say in each figure's\n"
+          "                           protocol whether the model was trained on that set\n"
+          "                           (from the bundle's data_sets / data_files; the\n"
+          "                           shipped model saw every set); held-out figures come\n"
+          "                           from scripts/eval-all --loso\n"
           "      --merge-json FILE    instead of running: merge earlier --json outputs\n"
           "                           (repeatable), print the merged JSON, draw --chart\n"
           "  -j, --jobs N             worker threads for stateless methods (default 1)\n"
@@ -115,7 +120,7 @@ static int merge_json(const char *const *files, size_t n, const char *chart)
 int main(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_OPTIONS, O_ICU, O_BY, O_JSON, O_CHART, O_WRITE, O_PROTOCOL, O_LIST,
-           O_TAG, O_MERGE };
+           O_TAG, O_MERGE, O_TRAINP };
     static const struct option opts[] = {
         {"dataset", required_argument, 0, 'd'}, {"method", required_argument, 0, 'm'},
         {"pred", required_argument, 0, 'p'},     {"model", required_argument, 0, O_MODEL},
@@ -124,7 +129,7 @@ int main(int argc, char **argv)
         {"chart", required_argument, 0, O_CHART}, {"write", required_argument, 0, O_WRITE},
         {"protocol", required_argument, 0, O_PROTOCOL}, {"jobs", required_argument, 0, 'j'},
         {"list-methods", no_argument, 0, O_LIST}, {"quiet", no_argument, 0, 'q'},
-        {"tag", required_argument, 0, O_TAG},    {"merge-json", required_argument, 0, O_MERGE},
+        {"tag", required_argument, 0, O_TAG},    {"train-protocol", no_argument, 0, O_TRAINP},    {"merge-json", required_argument, 0, O_MERGE},
         {"help", no_argument, 0, 'h'},           {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     ps_eval_config cfg = {0};
@@ -202,6 +207,7 @@ int main(int argc, char **argv)
         case O_WRITE: cfg.write_dir = optarg; break;
         case O_PROTOCOL: cfg.protocol = optarg; break;
         case O_TAG: cfg.tag = optarg; break;
+        case O_TRAINP: cfg.train_protocol = 1; break;
         case O_MERGE:
             if (nmerge == 64) {
                 fprintf(stderr, "pagesift-eval: at most 64 --merge-json files\n");

@@ -10,6 +10,9 @@ void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n)
     fprintf(f, "%-16s %-22s %5s  %5s %5s %5s  %5s %5s %5s  %5s %5s  %5s %5s  %5s %4s %8s\n", "set",
             "method", "pages", "F1", "P", "R", "F1b", "F1t1", "F1chr", "qual%", "exc%", "leafP",
             "leafR", "empty", "fail", "pages/s");
+    int icu = 0;
+    for (size_t i = 0; i < n; i++)
+        icu |= runs[i].sum.icu_pages > 0;
     for (size_t i = 0; i < n; i++) {
         const ps_eval_run *r = &runs[i];
         const ps_eval_summary *s = &r->sum;
@@ -25,6 +28,9 @@ void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n)
                 r->ds->name, r->label, s->pages, s->sh4.f1, s->sh4.p, s->sh4.r, s->sh4_bench.f1,
                 s->tok1.f1, s->chars.f1, 100.0 * (double)s->qualified / np,
                 100.0 * (double)s->excellent / np, lp, lr, s->empty_outputs, s->failed, ps);
+        if (icu)
+            fprintf(f, "%-16s %-22s %5s  F1 ICU words %.3f (P %.3f, R %.3f)\n", "", "", "", s->icu4.f1,
+                    s->icu4.p, s->icu4.r);
     }
     fputs("F1, P, R: 4-gram shingles averaged over pages, F1 of the averages (empty output\n"
           "= P 0, R 0); F1b: the same with the benchmark's rule (pages with empty output left\n"

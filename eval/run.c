@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "common/progress.h"
+#include "eval/per_site.h"
 #include "eval/run.h"
 #include "eval/train_protocol.h"
 
@@ -57,16 +58,6 @@ static int mkdir_p(const char *path)
         }
     }
     return 0;
-}
-
-/* The site key a page is grouped by: the data set's site column, else the
- * URL's host. */
-static void page_site(const ps_dataset_page *p, char *out, size_t cap)
-{
-    if (p->site && *p->site)
-        snprintf(out, cap, "%s", p->site);
-    else if (ps_site_key(p->url ? p->url : "", PS_SITE_HOST, out, cap) < 0)
-        out[0] = '\0';
 }
 
 typedef struct shared {
@@ -143,7 +134,7 @@ static void do_page(shared *sh, void *self, size_t i)
         warn_page(sh, dp->id, err.msg);
     } else {
         char site[512];
-        page_site(dp, site, sizeof site);
+        ps_eval_site_of(dp, site, sizeof site);
         if (sh->m->extract(self, pg, site, &out, &err) < 0) {
             failed = 1;
             warn_page(sh, dp->id, err.msg[0] ? err.msg : "the method failed");
@@ -245,6 +236,17 @@ int ps_eval_run_method(const ps_eval_config *cfg, const ps_method *m, const ps_d
     if (run_init(run, ds, label, err) < 0)
         return -1;
     ps_method_config mc = {cfg->model_path, NULL, cfg->method_options};
+    char tdir[1024] = "";
+    size_t t_sites = 0;
+    double t_secs = 0;
+    if (cfg->per_site) {
+        if (ps_eval_learn_templates(ds, cfg->per_site, tdir, sizeof tdir, &t_sites, &t_secs, err) < 0) {
+            ps_eval_run_clear(run);
+            return -1;
+        }
+        mc.templates_dir = tdir;
+        run->templates_sites = (int)t_sites;
+    }
     shared sh = {.cfg = cfg, .m = m, .mc = &mc, .ds = ds, .run = run};
     sh.outdir = make_outdir(cfg, ds, run->label, err);
     if (sh.outdir == (char *)-1) {
@@ -275,6 +277,8 @@ int ps_eval_run_method(const ps_eval_config *cfg, const ps_method *m, const ps_d
     ps_progress_done(sh.prog);
     pthread_mutex_destroy(&sh.lock);
     free(sh.outdir);
+    if (*tdir)
+        ps_eval_remove_dir(tdir);
     if (sh.setup_failed && atomic_load(&sh.done) < ds->n_pages) {
         if (err)
             *err = sh.setup_err;
@@ -287,12 +291,18 @@ int ps_eval_run_method(const ps_eval_config *cfg, const ps_method *m, const ps_d
         note[1] = ' ';
         ps_eval_train_overlap(cfg->model_path, ds->name, note + 2, sizeof note - 2);
     }
-    char prot[1400];
-    snprintf(prot, sizeof prot, "method %s%s%s%s%s%s%s", m->name,
+    char tnote[256] = "";
+    if (cfg->per_site)
+        snprintf(tnote, sizeof tnote,
+                 ", templates learnt before extraction from the set's own pages (unlabelled), "
+                 "per site, for the sites with >= %u pages (%zu sites, %.1f s)",
+                 cfg->per_site, t_sites, t_secs);
+    char prot[1700];
+    snprintf(prot, sizeof prot, "method %s%s%s%s%s%s%s%s", m->name,
              (m->flags & PS_METHOD_NEEDS_MODEL) ? ", model " : "",
              (m->flags & PS_METHOD_NEEDS_MODEL) ? (cfg->model_path ? cfg->model_path : "shipped") : "",
              cfg->method_options ? ", options " : "", cfg->method_options ? cfg->method_options : "",
-             note, cfg->protocol ? cfg->protocol : "");
+             tnote, note, cfg->protocol ? cfg->protocol : "");
     run->protocol = strdup(prot);
     run_summarise(run);
     return 0;

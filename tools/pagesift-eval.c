@@ -22,6 +22,9 @@ static void usage(FILE *f)
           "                           when that exists); a missing file is an empty output\n"
           "                           counted as a failure; repeatable\n"
           "      --model FILE         model bundle for methods that need one\n"
+          "      --per-site N         before a method runs over a set, learn template\n"
+          "                           libraries from the pages (not the gold) of each site\n"
+          "                           with >= N pages, and give them to the method\n"
           "      --options STR        method options \"key=value,...\" for every method\n"
           "      --icu                also score 4-gram shingles of ICU word-break tokens\n"
           "      --by site|lang       per-site or per-language breakdown\n"
@@ -120,7 +123,7 @@ static int merge_json(const char *const *files, size_t n, const char *chart)
 int main(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_OPTIONS, O_ICU, O_BY, O_JSON, O_CHART, O_WRITE, O_PROTOCOL, O_LIST,
-           O_TAG, O_MERGE, O_TRAINP };
+           O_TAG, O_MERGE, O_TRAINP, O_PERSITE };
     static const struct option opts[] = {
         {"dataset", required_argument, 0, 'd'}, {"method", required_argument, 0, 'm'},
         {"pred", required_argument, 0, 'p'},     {"model", required_argument, 0, O_MODEL},
@@ -129,6 +132,7 @@ int main(int argc, char **argv)
         {"chart", required_argument, 0, O_CHART}, {"write", required_argument, 0, O_WRITE},
         {"protocol", required_argument, 0, O_PROTOCOL}, {"jobs", required_argument, 0, 'j'},
         {"list-methods", no_argument, 0, O_LIST}, {"quiet", no_argument, 0, 'q'},
+        {"per-site", required_argument, 0, O_PERSITE},
         {"tag", required_argument, 0, O_TAG},    {"train-protocol", no_argument, 0, O_TRAINP},    {"merge-json", required_argument, 0, O_MERGE},
         {"help", no_argument, 0, 'h'},           {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
@@ -208,6 +212,16 @@ int main(int argc, char **argv)
         case O_PROTOCOL: cfg.protocol = optarg; break;
         case O_TAG: cfg.tag = optarg; break;
         case O_TRAINP: cfg.train_protocol = 1; break;
+        case O_PERSITE: {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 1000000) {
+                fprintf(stderr, "pagesift-eval: --per-site wants a number of pages >= 1\n");
+                return 2;
+            }
+            cfg.per_site = (unsigned)v;
+            break;
+        }
         case O_MERGE:
             if (nmerge == 64) {
                 fprintf(stderr, "pagesift-eval: at most 64 --merge-json files\n");

@@ -56,6 +56,18 @@ for k in ("token", "token1", "chars"):
 assert a["pages_per_s"] > 0
 PY
 
+# --per-site: templates are learnt from the 10 bbc pages of the sample
+pagesift-eval -q -d "$sample" -m all --per-site 5 --tag +templates --json > "$tmp/ps.json"
+python3 - "$tmp/ps.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+assert r["label"] == "all+templates", r["label"]
+assert "(1 sites" in r["protocol"], r["protocol"]
+PY
+set +e
+pagesift-eval -d "$sample" -m all --per-site 0 2>/dev/null; [ $? -eq 2 ] || exit 1
+set -e
+
 # --merge-json: the runs of two outputs in one document and one chart
 pagesift-eval --merge-json "$tmp/all.json" --merge-json "$tmp/gold.json" --chart "$tmp/m.svg" > "$tmp/m.json"
 python3 - "$tmp/m.json" <<'PY'

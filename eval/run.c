@@ -106,6 +106,21 @@ static void write_output(shared *sh, size_t i, const char *text, size_t len)
     free(path);
 }
 
+/* Leaf level (METHODS.md §1.5): leaves labelled from the gold by the
+ * features' alignment, predicted from the method's block classes or leaf
+ * mask.  Not part of the method's time. */
+static void leaf_score(const ps_page *pg, const char *gold, size_t glen, const ps_method_output *out,
+                       ps_page_score *sc)
+{
+    size_t nl;
+    ps_page_leaves(pg, &nl);
+    double *share = malloc((nl + 1) * sizeof *share);
+    if (share && ps_page_gold_alignment(pg, gold, glen, share, NULL) == 0 &&
+        ps_leaf_match(pg, share, out->block_class, out->leaf_kept, &sc->leaves) == 0)
+        sc->has_leaves = 1;
+    free(share);
+}
+
 static void do_page(shared *sh, void *self, size_t i)
 {
     const ps_dataset_page *dp = &sh->ds->pages[i];
@@ -149,6 +164,8 @@ static void do_page(shared *sh, void *self, size_t i)
     }
     sc->failed = failed;
     sc->seconds = secs;
+    if (!failed && (out.block_class || out.leaf_kept))
+        leaf_score(pg, gold, glen, &out, sc);
     write_output(sh, i, out.text, out.len);
     ps_method_output_free(&out);
     ps_page_free(pg);

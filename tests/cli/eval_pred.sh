@@ -54,6 +54,11 @@ assert 0.3 < a["token"]["f1"] < 1.0, a["token"]
 for k in ("token", "token1", "chars"):
     assert a[k] == b[k], (k, a[k], b[k])
 assert a["pages_per_s"] > 0
+# leaf level: "all" keeps every leaf, so every gold leaf is found, and the
+# noise leaves make its precision low; an output folder has no leaves
+assert a["leaves"]["r"] == 1.0 and a["leaves"]["p"] < 0.5, a["leaves"]
+assert a["leaf_pages"] == a["pages"]
+assert "leaves" not in b
 PY
 
 # --per-site: templates are learnt from the 10 bbc pages of the sample

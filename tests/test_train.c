@@ -337,6 +337,25 @@ static void test_default_path(void **state)
     assert_non_null(strstr(p, "/default.model"));
 }
 
+/* The model the project ships loads and classifies (a block holding most of
+ * the page's text, no links: content; a link list: noise). */
+static void test_shipped_model(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/models/default.model", PS_SOURCE_DIR);
+    ps_error err = {0};
+    ps_model *m = ps_model_load(path, &err);
+    if (!m)
+        fail_msg("%s", err.msg);
+    assert_string_equal(ps_model_feature_names(m), PS_FEATURES_PAPER);
+    assert_non_null(ps_model_info(m, "cv_f1"));
+    double article[5] = {0.8, 0.0, 0.0, 0.0, 0.0}, links[5] = {0.05, 0.3, 0.3, 0.0, 0.95};
+    assert_int_equal(ps_model_predict(m, article, NULL), 1);
+    assert_int_equal(ps_model_predict(m, links, NULL), 0);
+    ps_model_free(m);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -364,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_determinism_and_round_trip),
         cmocka_unit_test(test_bad_bundles),
         cmocka_unit_test(test_default_path),
+        cmocka_unit_test(test_shipped_model),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

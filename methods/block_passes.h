@@ -11,7 +11,7 @@
 /** Which passes run; zero = none. */
 typedef struct ps_block_passes {
     /** Focus: keep content only inside the deepest block that holds at least
-     *  this share of the page's content characters (0 = off; 0.7 measured). */
+     *  this share of the page's content characters (0 = off; 0.85 measured best). */
     double focus;
     /** Headline: keep the heading block whose words are the page title's,
      *  the last such block before the first content block (0 = off). */
@@ -19,7 +19,7 @@ typedef struct ps_block_passes {
 } ps_block_passes;
 
 /** Default passes of the template-svm method. */
-#define PS_BLOCK_PASSES_DEFAULT ((ps_block_passes){.focus = 0.7, .headline = 1})
+#define PS_BLOCK_PASSES_DEFAULT ((ps_block_passes){.focus = 0.85, .headline = 1})
 
 /** Run the passes on @p keep (one byte per block of @p page, ps_page_blocks
  *  order, non-zero = content); rewrites it in place.  Returns 0, or -1 (out

@@ -4,7 +4,7 @@ folder of scripts/quality-search.sh: leave-one-set-out token F1 (block-level
 proxy, scripts/quality-score.py) per variant and set, and the second passes
 (--focus, --headline) on the held-out predictions of every variant.
 
-Usage: quality-table.py WORKDIR [--passes]
+Usage: quality-table.py WORKDIR [--passes VARIANT,...]
 """
 import json
 import os
@@ -18,7 +18,7 @@ REF = {"dragnet": 0.904, "l3s-gn1": 0.931, "cleaneval": 0.902, "cleanportaleval"
 BLOCKS = {"A": "body,section,div", "B": "+p,td,table", "C": "+p,td,table, templates",
           "D": "body,section,div, templates"}
 w = sys.argv[1]
-passes = "--passes" in sys.argv
+passes = sys.argv[sys.argv.index("--passes") + 1].split(",") if "--passes" in sys.argv else []
 here = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -55,10 +55,12 @@ if passes:
     print("| variant | second pass | " + " | ".join(SETS) + " |")
     print("|---|---|" + "---|" * len(SETS))
     for v, b, f, bal, sc in rows:
-        if len(sc) < len(SETS):
+        if len(sc) < len(SETS) or v not in passes:
             continue
-        for name, extra in (("focus 0.7", ["--focus", "0.7"]), ("headline", ["--headline"]),
-                            ("focus 0.7 + headline", ["--focus", "0.7", "--headline"])):
+        for name, extra in (("none", []), ("smooth (noise between content)", ["--smooth"]),
+                            ("focus 0.7", ["--focus", "0.7"]), ("headline", ["--headline"]),
+                            ("focus 0.7 + headline", ["--focus", "0.7", "--headline"]),
+                            ("focus 0.85 + headline", ["--focus", "0.85", "--headline"])):
             cells = []
             for s in SETS:
                 r = score(v, s, extra)

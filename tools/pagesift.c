@@ -62,8 +62,8 @@ static void usage(FILE *f)
         "  -V, --version           version\n"
         "\n"
         "Every input page yields one output record, also when it fails.  At the end\n"
-        "a summary goes to standard error: records read = extracted + empty +\n"
-        "failed + skipped.\n"
+        "a summary goes to standard error (not for a single page): records read =\n"
+        "extracted + empty + failed + skipped.\n"
         "\n"
         "Exit status: 0 every page extracted (or empty), 1 some page failed or the\n"
         "output could not be written, 2 usage error, 3 setup error (missing or\n"
@@ -333,7 +333,7 @@ int main(int argc, char **argv)
     double dt = now() - t0;
     if (rc != 0)
         fprintf(stderr, "pagesift: %s\n", err.msg);
-    if (!bc.quiet)
+    if (!bc.quiet && !(single && n.read == 1))
         fprintf(stderr,
                 "pagesift: %zu records read: %zu extracted, %zu empty, %zu failed, %zu skipped "
                 "(%.2f s, %.1f pages/s, %.2f MB/s, %s, %u thread%s)\n",

@@ -2,8 +2,8 @@
  * marked content, noise or template, for a person to check an extraction in
  * a browser.  Each block element of the page's DOM gets a data-pagesift
  * attribute and an inline outline and tint (nested blocks draw their own, so
- * a block's colour covers just its own content); a legend goes at the top of
- * the body; the DOM is serialised with libxml2 as UTF-8. */
+ * a block's colour covers just its own content); leaves removed as site
+ * template are struck through; a legend goes at the top of the body; the DOM is serialised with libxml2 as UTF-8. */
 #include <string.h>
 
 #include <libxml/HTMLtree.h>
@@ -53,6 +53,23 @@ int ps_html_view(ps_page *page, const uint8_t *block_class, const char *method, 
         xmlFree(old);
         xmlSetProp(n, BAD_CAST "style", BAD_CAST style.data);
         xmlSetProp(n, BAD_CAST "data-pagesift", BAD_CAST class_name[cls]);
+    }
+    /* leaves the template step removed: struck through inside their block */
+    for (size_t i = 0; i < page->n_leaves; i++) {
+        if (!page->leaves[i].removed)
+            continue;
+        xmlNodePtr n = page->leaf_nodes[i];
+        xmlChar *old = xmlGetProp(n, BAD_CAST "style");
+        style.len = 0;
+        if (ps_buf_printf(&style, "text-decoration:line-through;color:#8250df;%s",
+                          old ? (const char *)old : "") != 0) {
+            xmlFree(old);
+            ps_buf_free(&style);
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        }
+        xmlFree(old);
+        xmlSetProp(n, BAD_CAST "style", BAD_CAST style.data);
+        xmlSetProp(n, BAD_CAST "data-pagesift-leaf", BAD_CAST "template");
     }
     ps_buf_free(&style);
 

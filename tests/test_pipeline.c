@@ -355,6 +355,11 @@ static void test_html_view_marks_blocks(void **state)
     size_t nb;
     ps_page_blocks(pg, &nb);
     assert_int_equal(nb, 4);
+    size_t nl;
+    const ps_leaf *lv = ps_page_leaves(pg, &nl);
+    assert_int_equal(nl, 3);
+    assert_string_equal(lv[2].text, "template");
+    ps_page_remove_leaf(pg, 2);
     uint8_t cls[4] = {PS_CLASS_NOISE, PS_CLASS_CONTENT, PS_CLASS_NOISE, PS_CLASS_TEMPLATE};
     ps_buf b = {0};
     assert_int_equal(ps_html_view(pg, cls, "test", &b, NULL), 0);
@@ -371,8 +376,11 @@ static void test_html_view_marks_blocks(void **state)
     assert_true(strstr(a, "data-pagesift=\"content\"") < bb);
     assert_true(strstr(bb, "data-pagesift=\"noise\"") < c);
     assert_non_null(strstr(c, "data-pagesift=\"template\""));
-    assert_non_null(strstr(b.data, "<body data-pagesift=\"noise\"") ?
-                        (void *)1 : strstr(b.data, "data-pagesift=\"noise\""));
+    assert_non_null(strstr(c, "data-pagesift-leaf=\"template\""));
+    assert_null(strstr(b.data, "data-pagesift-leaf=\"template\"") < c ? "leaf mark before c" : NULL);
+    const char *body = strstr(b.data, "<body");
+    assert_non_null(body);
+    assert_true(strstr(body, "data-pagesift=\"noise\"") < a);
     assert_non_null(strstr(b.data, "data-pagesift-legend"));
     assert_non_null(strstr(b.data, ">keep me<"));
     ps_buf_free(&b);

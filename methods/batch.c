@@ -53,6 +53,7 @@ void ps_batch_input_clear(ps_batch_input *in)
     free(in->url);
     free(in->charset);
     free(in->origin);
+    free(in->site);
     free(in->data);
     memset(in, 0, sizeof *in);
 }
@@ -190,7 +191,9 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
         return;
     }
     char site[512] = "";
-    if (j->in.url && *j->in.url)
+    if (j->in.site && *j->in.site)
+        snprintf(site, sizeof site, "%s", j->in.site);
+    else if (j->in.url && *j->in.url)
         ps_site_key(j->in.url, cfg->site_rule, site, sizeof site);
 
     ps_page *page = NULL;

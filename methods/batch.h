@@ -23,6 +23,8 @@ typedef struct ps_batch_input {
     char *url;      /**< page URL or NULL */
     char *charset;  /**< charset from HTTP/WARC headers or NULL */
     char *origin;   /**< where it came from, for messages: path, path@offset */
+    char *site;     /**< site key given with the page (a data set's index),
+                         or NULL: derived from url by the site rule */
     char *data;     /**< raw bytes */
     size_t len;
     ps_status status; /**< not PS_OK: the page could not be read; msg says why */

@@ -58,6 +58,16 @@ void ps_batch_input_clear(ps_batch_input *in)
     memset(in, 0, sizeof *in);
 }
 
+void ps_batch_site(const ps_batch_input *in, ps_site_rule rule, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (in->url && *in->url && ps_site_key(in->url, rule, out, cap) == 0 && out[0])
+        return;
+    out[0] = '\0';
+    if (in->site && *in->site && rule == PS_SITE_HOST)
+        snprintf(out, cap, "%s", in->site);
+}
+
 /* ---- unique output names ------------------------------------------------ */
 
 static int names_has(const name_set *s, const char *name, uint64_t h)
@@ -190,11 +200,8 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
         j->status = REC_SKIPPED;
         return;
     }
-    char site[512] = "";
-    if (j->in.site && *j->in.site)
-        snprintf(site, sizeof site, "%s", j->in.site);
-    else if (j->in.url && *j->in.url)
-        ps_site_key(j->in.url, cfg->site_rule, site, sizeof site);
+    char site[512];
+    ps_batch_site(&j->in, cfg->site_rule, site, sizeof site);
 
     ps_page *page = NULL;
     ps_extraction x = {0};

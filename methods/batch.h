@@ -23,8 +23,8 @@ typedef struct ps_batch_input {
     char *url;      /**< page URL or NULL */
     char *charset;  /**< charset from HTTP/WARC headers or NULL */
     char *origin;   /**< where it came from, for messages: path, path@offset */
-    char *site;     /**< site key given with the page (a data set's index),
-                         or NULL: derived from url by the site rule */
+    char *site;     /**< site given with the page (a data set's index), or
+                         NULL; see ps_batch_site */
     char *data;     /**< raw bytes */
     size_t len;
     ps_status status; /**< not PS_OK: the page could not be read; msg says why */
@@ -63,6 +63,11 @@ typedef struct ps_batch_counts {
  *  a fatal error (reader fatal, output not writable). */
 int ps_batch_run(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_ctx,
                  ps_batch_counts *counts, ps_error *err);
+
+/** The site key of a page, as pagesift-template makes it: from the URL by
+ *  @p rule; else, under the host rule, the site given with the page; else ""
+ *  (no template step). */
+void ps_batch_site(const ps_batch_input *in, ps_site_rule rule, char *out, size_t cap);
 
 /** Create @p dir if missing and check it is a writable folder: 0, or -1
  *  with err naming it.  ps_batch_run does it too; tools call it first to

@@ -189,6 +189,14 @@ static void list_methods(FILE *f)
         fprintf(f, "  %-14s %s\n", ps_method_name(i), ps_method_summary(i));
 }
 
+static int method_known(const char *name)
+{
+    for (size_t i = 0; ps_method_name(i); i++)
+        if (strcmp(ps_method_name(i), name) == 0)
+            return 1;
+    return 0;
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -285,7 +293,7 @@ int main(int argc, char **argv)
     ps_extractor *ex = ps_extractor_new(method, &xc, &err);
     if (!ex) {
         fprintf(stderr, "pagesift: %s\n", err.msg);
-        if (err.code == PS_ERR_USAGE)
+        if (err.code == PS_ERR_USAGE && !method_known(method))
             list_methods(stderr);
         return err.code == PS_ERR_USAGE ? 2 : 3;
     }

@@ -129,6 +129,16 @@ static void utf8_survey(const char *s, size_t len, size_t *multibyte, size_t *in
     const uint8_t *u = (const uint8_t *)s;
     int32_t i = 0, n = len > INT32_MAX ? INT32_MAX : (int32_t)len;
     while (i < n) {
+        /* ASCII eight bytes at a time */
+        while (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, u + i, 8);
+            if (w & 0x8080808080808080ULL)
+                break;
+            i += 8;
+        }
+        if (i >= n)
+            break;
         if (u[i] < 0x80) {
             i++;
             continue;
@@ -283,6 +293,31 @@ static int is_cjk_multibyte(const char *cs)
            strcmp(cs, "EUC-JP") == 0 || strcmp(cs, "EUC-KR") == 0;
 }
 
+/* When the caller can take the bytes as they are (valid UTF-8, no NUL),
+ * point it at them instead of copying. */
+static int finish_direct(ps_decoded *out, const char *charset, ps_charset_source src, const char *s,
+                         size_t len, int clean, const char **direct, size_t *direct_len)
+{
+    if (!direct || !clean || strcmp(charset, "UTF-8") != 0 || memchr(s, 0, len))
+        return 1;
+    *direct = s;
+    *direct_len = len;
+    snprintf(out->charset, sizeof out->charset, "%s", charset);
+    out->source = src;
+    return 0;
+}
+
+static int finish(ps_decoded *out, const char *charset, ps_charset_source src,
+                  const char *s, size_t len, ps_error *err);
+
+static int finish_utf8(ps_decoded *out, ps_charset_source src, const char *s, size_t len, int clean,
+                       const char **direct, size_t *direct_len, ps_error *err)
+{
+    if (finish_direct(out, "UTF-8", src, s, len, clean, direct, direct_len) == 0)
+        return 0;
+    return finish(out, "UTF-8", src, s, len, err);
+}
+
 static int finish(ps_decoded *out, const char *charset, ps_charset_source src,
                   const char *s, size_t len, ps_error *err)
 {
@@ -305,8 +340,16 @@ static int finish(ps_decoded *out, const char *charset, ps_charset_source src,
 
 int ps_decode(const void *bytes, size_t len, const char *declared, ps_decoded *out, ps_error *err)
 {
+    return ps_decode_ex(bytes, len, declared, out, NULL, NULL, err);
+}
+
+int ps_decode_ex(const void *bytes, size_t len, const char *declared, ps_decoded *out,
+                 const char **direct, size_t *direct_len, ps_error *err)
+{
     const char *s = bytes;
     memset(out, 0, sizeof *out);
+    if (direct)
+        *direct = NULL;
     if (len > (size_t)INT32_MAX - 16)
         return ps_set_error(err, PS_ERR_TOO_LARGE, "page of %zu bytes is too large to decode", len);
 
@@ -335,15 +378,15 @@ int ps_decode(const void *bytes, size_t len, const char *declared, ps_decoded *o
 
     if (decl && strcmp(decl, "UTF-8") == 0) {
         if (bad == 0 || mb >= bad)
-            return finish(out, "UTF-8", decl_src, s, len, err);
+            return finish_utf8(out, decl_src, s, len, bad == 0, direct, direct_len, err);
         const char *guess = detect(s, len, &conf);
         if (guess && conf >= DETECT_MIN_CONFIDENCE && strcmp(guess, "UTF-8") != 0)
             return finish(out, guess, PS_CHARSET_DETECTED, s, len, err);
-        return finish(out, "UTF-8", decl_src, s, len, err);
+        return finish_utf8(out, decl_src, s, len, bad == 0, direct, direct_len, err);
     }
     if (decl) {
         if (bad == 0 && mb > 0) /* valid UTF-8 with non-ASCII text wins */
-            return finish(out, "UTF-8", PS_CHARSET_UTF8_VALID, s, len, err);
+            return finish_utf8(out, PS_CHARSET_UTF8_VALID, s, len, bad == 0, direct, direct_len, err);
         if (bad > 0 && !is_cjk_multibyte(decl)) {
             /* A single-byte declaration over bytes that are really a CJK
              * multi-byte charset: trust a confident detector. */
@@ -356,7 +399,7 @@ int ps_decode(const void *bytes, size_t len, const char *declared, ps_decoded *o
 
     /* 4. No declaration. */
     if (bad == 0 || mb >= bad)
-        return finish(out, "UTF-8", PS_CHARSET_UTF8_VALID, s, len, err);
+        return finish_utf8(out, PS_CHARSET_UTF8_VALID, s, len, bad == 0, direct, direct_len, err);
     const char *guess = detect(s, len, &conf);
     if (guess && conf >= DETECT_MIN_CONFIDENCE)
         return finish(out, guess, PS_CHARSET_DETECTED, s, len, err);

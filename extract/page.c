@@ -10,6 +10,7 @@
 #include <libxml/HTMLtree.h>
 #include <libxml/parser.h>
 
+#include "extract/decode_internal.h"
 #include "extract/page_internal.h"
 
 const char *const ps_default_block_tags[] = {"body", "section", "div", NULL};
@@ -121,6 +122,40 @@ static size_t junk_prefix(const char *s, size_t len)
     return pos;
 }
 
+/* A <title> that is never closed makes the rest of the page its text (it is
+ * RCDATA), so the page would have no body at all.  Close it at the end of its
+ * line or at the next '<', whichever comes first.  Returns a fixed copy, or
+ * NULL when nothing needs fixing. */
+static char *close_unclosed_title(const char *s, size_t len)
+{
+    size_t lim = len < 65536 ? len : 65536, i;
+    for (i = 0; i + 6 < lim; i++)
+        if (s[i] == '<' && ps_ascii_ncasecmp(s + i + 1, "title", 5) == 0 &&
+            (s[i + 6] == '>' || s[i + 6] == ' ' || s[i + 6] == '\t' || s[i + 6] == '\n'))
+            break;
+    if (i + 6 >= lim)
+        return NULL;
+    const char *gt = memchr(s + i, '>', len - i);
+    if (!gt)
+        return NULL;
+    size_t body = (size_t)(gt + 1 - s);
+    for (size_t j = body; j + 7 < len; j++)
+        if (s[j] == '<' && s[j + 1] == '/' && ps_ascii_ncasecmp(s + j + 2, "title", 5) == 0)
+            return NULL; /* closed somewhere: libxml2 copes */
+    size_t end = body;
+    while (end < len && s[end] != '\n' && s[end] != '<')
+        end++;
+    static const char CLOSE[] = "</title>";
+    char *out = malloc(len + sizeof CLOSE);
+    if (!out)
+        return NULL;
+    memcpy(out, s, end);
+    memcpy(out + end, CLOSE, sizeof CLOSE - 1);
+    memcpy(out + end + sizeof CLOSE - 1, s + end, len - end);
+    out[len + sizeof CLOSE - 1] = '\0';
+    return out;
+}
+
 /* Bytes that are not text: NUL and C0 controls other than white space. */
 static int looks_binary(const char *s, size_t len)
 {
@@ -133,21 +168,57 @@ static int looks_binary(const char *s, size_t len)
     return n >= 16 && ctl * 10 > n;
 }
 
+/* A <noscript> never closed swallows the rest of the page in libxml2 (it
+ * parses it as markup): one with much text is kept as ordinary content. */
+static int unclosed_noscript(xmlNodePtr n)
+{
+    if (strcmp((const char *)n->name, "noscript") != 0)
+        return 0;
+    size_t text = 0;
+    for (xmlNodePtr c = n->children; c;) {
+        if (c->type == XML_TEXT_NODE && c->content)
+            text += strlen((const char *)c->content);
+        if (text > 2000)
+            return 1;
+        if (c->children && c->type == XML_ELEMENT_NODE) {
+            c = c->children;
+            continue;
+        }
+        while (c && !c->next && c != n)
+            c = c->parent;
+        if (!c || c == n)
+            break;
+        c = c->next;
+    }
+    return 0;
+}
+
 /* ---- the walk ----------------------------------------------------------- */
+
+#define NAME_SLOTS 6
 
 typedef struct frame {
     xmlNodePtr node;
     int32_t block;    /* current block inside this element */
     int32_t leaf;     /* leaf owning text directly inside, -1 if none yet */
     int32_t owner;    /* frame index whose element owns text here */
+    uint32_t path_len;/* length of the DOM path up to this element */
+    uint64_t path_hash;/* hash of that path (FNV-1a, extended segment by segment) */
     uint8_t in_link;
     uint8_t heading;
+    uint8_t n_names;  /* child element names counted so far (for path indices) */
+    struct {
+        const xmlChar *name;
+        uint32_t count;
+    } names[NAME_SLOTS];
 } frame;
 
 typedef struct builder {
     ps_page *pg;
     const char *const *block_tags;
     ps_buf runtext, strs;
+    ps_buf path;      /* DOM path of the element being visited */
+    uint64_t path_hash;/* its hash */
     size_t cap_blocks, cap_leaves, cap_runs;
     uint32_t *block_path_off, *block_id_off, *block_class_off;
     int pending_break;
@@ -155,6 +226,62 @@ typedef struct builder {
     xmlNodePtr *to_remove;
     size_t n_remove, cap_remove;
 } builder;
+
+/* 1-based index of @p node among its same-name element siblings, counted
+ * in the parent's frame as the walk meets the children in order. */
+static uint32_t sibling_index(frame *parent, xmlNodePtr node)
+{
+    const xmlChar *name = node->name;
+    for (uint8_t i = 0; i < parent->n_names; i++)
+        if (parent->names[i].name == name || strcmp((const char *)parent->names[i].name, (const char *)name) == 0)
+            return ++parent->names[i].count;
+    if (parent->n_names < NAME_SLOTS) {
+        parent->names[parent->n_names].name = name;
+        parent->names[parent->n_names].count = 1;
+        parent->n_names++;
+        return 1;
+    }
+    uint32_t idx = 1; /* many distinct names: count the siblings */
+    for (xmlNodePtr s = node->prev; s; s = s->prev)
+        if (s->type == XML_ELEMENT_NODE && strcmp((const char *)s->name, (const char *)name) == 0)
+            idx++;
+    return idx;
+}
+
+/* Set the path buffer to the parent's path + "/name[idx]". */
+static int path_enter(builder *b, const frame *parent, xmlNodePtr node, uint32_t idx)
+{
+    char num[16];
+    int n = 0;
+    char tmp[12];
+    do {
+        tmp[n++] = (char)('0' + idx % 10);
+        idx /= 10;
+    } while (idx && n < 11);
+    num[0] = '[';
+    for (int i = 0; i < n; i++)
+        num[1 + i] = tmp[n - 1 - i];
+    num[n + 1] = ']';
+    b->path.len = parent->path_len;
+    size_t nl = strlen((const char *)node->name);
+    if (ps_buf_reserve(&b->path, nl + (size_t)n + 4))
+        return -1;
+    char *d = b->path.data + b->path.len;
+    *d++ = '/';
+    memcpy(d, node->name, nl);
+    d += nl;
+    memcpy(d, num, (size_t)n + 2);
+    size_t seg = 1 + nl + (size_t)n + 2;
+    uint64_t h = parent->path_hash;
+    for (size_t i = 0; i < seg; i++) {
+        h ^= (unsigned char)b->path.data[b->path.len + i];
+        h *= 1099511628211ULL;
+    }
+    b->path_hash = h;
+    b->path.len += seg;
+    b->path.data[b->path.len] = '\0';
+    return 0;
+}
 
 static int is_block_tag(const builder *b, const char *name)
 {
@@ -192,14 +319,32 @@ static int append_path(ps_buf *out, xmlNodePtr node)
 static int append_attr(ps_buf *out, xmlNodePtr node, const char *attr, uint32_t *off)
 {
     *off = (uint32_t)out->len;
-    xmlChar *v = xmlGetProp(node, (const xmlChar *)attr);
-    int lead, trail, r = 0;
-    if (v) {
-        ps_collapse_ws(out, (const char *)v, strlen((const char *)v), &lead, &trail);
-        xmlFree(v);
+    int lead, trail;
+    for (xmlAttrPtr a = node->properties; a; a = a->next) {
+        if (strcmp((const char *)a->name, attr) != 0)
+            continue;
+        for (xmlNodePtr t = a->children; t; t = t->next)
+            if (t->type == XML_TEXT_NODE && t->content)
+                ps_collapse_ws(out, (const char *)t->content, strlen((const char *)t->content), &lead,
+                               &trail);
+        break;
     }
-    r = ps_buf_putc(out, '\0');
-    return r;
+    return ps_buf_putc(out, '\0');
+}
+
+/* The block's path; a very deep one (broken pages nest thousands of
+ * elements) is stored as '#' + the hash of the whole path + its last part,
+ * so that memory stays linear and the id stays unique and stable. */
+#define PATH_MAX_STORED 512
+static int append_block_path(builder *b)
+{
+    if (b->path.len <= PATH_MAX_STORED)
+        return ps_buf_append(&b->strs, b->path.data, b->path.len);
+    const char *tail = b->path.data + b->path.len - 200;
+    while (*tail != '/')
+        tail++;
+    return ps_buf_printf(&b->strs, "#%016llx...", (unsigned long long)b->path_hash) ||
+           ps_buf_append(&b->strs, tail, (size_t)(b->path.data + b->path.len - tail));
 }
 
 static int new_block(builder *b, xmlNodePtr node, int32_t parent)
@@ -247,7 +392,8 @@ static int new_block(builder *b, xmlNodePtr node, int32_t parent)
         pg->blocks[parent].n_children++;
     pg->block_nodes[i] = node;
     b->block_path_off[i] = (uint32_t)b->strs.len;
-    if (append_path(&b->strs, node) || append_attr(&b->strs, node, "id", &b->block_id_off[i]) ||
+    if (append_block_path(b) || ps_buf_putc(&b->strs, '\0') ||
+        append_attr(&b->strs, node, "id", &b->block_id_off[i]) ||
         append_attr(&b->strs, node, "class", &b->block_class_off[i]))
         return -1;
     pg->n_blocks++;
@@ -331,10 +477,19 @@ static int walk(builder *b, xmlNodePtr root)
     frame *stack = malloc(cap * sizeof *stack);
     if (!stack)
         return -1;
+    if (append_path(&b->path, root))
+        goto fail;
+    b->path.len--; /* append_path ends with a NUL separator */
+    b->path_hash = ps_hash64(b->path.data, b->path.len);
     int rootblock = new_block(b, root, -1);
     if (rootblock < 0)
         goto fail;
-    stack[0] = (frame){root, rootblock, -1, 0, 0, 0};
+    memset(&stack[0], 0, sizeof stack[0]);
+    stack[0].node = root;
+    stack[0].block = rootblock;
+    stack[0].leaf = -1;
+    stack[0].path_len = (uint32_t)b->path.len;
+    stack[0].path_hash = b->path_hash;
     xmlNodePtr cur = root->children;
     while (cur || top > 0) {
         if (!cur) { /* leave the element on top */
@@ -374,7 +529,8 @@ static int walk(builder *b, xmlNodePtr root)
         }
         const char *name = (const char *)cur->name;
         unsigned kind = ps_tag_kind(name);
-        if (kind & PS_TAG_REMOVE) {
+        uint32_t idx = sibling_index(&stack[top], cur);
+        if ((kind & PS_TAG_REMOVE) && !unclosed_noscript(cur)) {
             if (b->n_remove >= b->cap_remove) {
                 size_t nc = b->cap_remove ? b->cap_remove * 2 : 64;
                 xmlNodePtr *nr = realloc(b->to_remove, nc * sizeof *nr);
@@ -398,7 +554,7 @@ static int walk(builder *b, xmlNodePtr root)
             if (strcmp(name, "br") == 0 || strcmp(name, "hr") == 0)
                 b->pending_break = 1;
             else if (is_block_tag(b, name)) {
-                if (new_block(b, cur, parent->block) < 0)
+                if (path_enter(b, parent, cur, idx) || new_block(b, cur, parent->block) < 0)
                     goto fail;
                 pg->block_end[pg->n_blocks - 1] = (uint32_t)pg->n_blocks;
             }
@@ -413,8 +569,13 @@ static int walk(builder *b, xmlNodePtr root)
             stack = ns;
             parent = &stack[top];
         }
+        if (path_enter(b, parent, cur, idx))
+            goto fail;
         frame *f = &stack[++top];
         f->node = cur;
+        f->path_len = (uint32_t)b->path.len;
+        f->path_hash = b->path_hash;
+        f->n_names = 0;
         f->block = parent->block;
         f->leaf = -1;
         f->in_link = parent->in_link || (kind & PS_TAG_ANCHOR);
@@ -537,6 +698,88 @@ static char *title_of(htmlDocPtr doc)
     return strdup("");
 }
 
+/* libxml2 puts what follows </body> (and stray content between head and
+ * body) beside the body, under html; browsers render it as body content, and
+ * so do we: move it into the body, in order. */
+static void adopt_strays(xmlNodePtr root, xmlNodePtr body)
+{
+    /* A mangled <html ...> start tag can make libxml2 start a second root
+     * element: its content belongs to the page too. */
+    for (xmlNodePtr extra = root->next, nx; extra; extra = nx) {
+        nx = extra->next;
+        if (extra->type != XML_ELEMENT_NODE)
+            continue;
+        for (xmlNodePtr c = extra->children, cn; c; c = cn) {
+            cn = c->next;
+            xmlUnlinkNode(c);
+            xmlAddChild(root, c);
+        }
+        xmlUnlinkNode(extra);
+        xmlFreeNode(extra);
+    }
+    xmlNodePtr first = body->children;
+    for (xmlNodePtr c = root->children, next; c; c = next) {
+        next = c->next;
+        if (c == body || (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "head") == 0))
+            continue;
+        if (c->type != XML_ELEMENT_NODE && c->type != XML_TEXT_NODE && c->type != XML_CDATA_SECTION_NODE)
+            continue;
+        int before = 1;
+        for (xmlNodePtr s = body->next; s; s = s->next)
+            if (s == c)
+                before = 0;
+        xmlUnlinkNode(c);
+        if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "body") == 0) {
+            /* a second body: its children join the first */
+            for (xmlNodePtr k = c->children, kn; k; k = kn) {
+                kn = k->next;
+                xmlUnlinkNode(k);
+                xmlAddChild(body, k);
+            }
+            xmlFreeNode(c);
+        } else if (before && first) {
+            xmlAddPrevSibling(first, c);
+        } else {
+            xmlAddChild(body, c);
+        }
+    }
+}
+
+/* Content that libxml2 left inside the head (tags of the body written
+ * before <body>, or no body at all) belongs to the body: move every element
+ * of the head that is not a head-only one to the front of the body, in
+ * order.  Without a body, make one first. */
+static xmlNodePtr drain_head(xmlNodePtr root, xmlNodePtr body)
+{
+    static const char *const head_only[] = {"title", "meta", "link", "style", "script", "base",
+                                            "noscript", "template", NULL};
+    if (!body) {
+        body = xmlNewDocNode(root->doc, NULL, (const xmlChar *)"body", NULL);
+        if (!body)
+            return NULL;
+        xmlAddChild(root, body);
+    }
+    xmlNodePtr first = body->children;
+    for (xmlNodePtr c = root->children; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE || strcmp((const char *)c->name, "head") != 0)
+            continue;
+        for (xmlNodePtr h = c->children, hn; h; h = hn) {
+            hn = h->next;
+            int keep = h->type != XML_ELEMENT_NODE;
+            for (size_t i = 0; head_only[i] && !keep; i++)
+                keep = strcmp((const char *)h->name, head_only[i]) == 0;
+            if (keep)
+                continue;
+            xmlUnlinkNode(h);
+            if (first)
+                xmlAddPrevSibling(first, h);
+            else
+                xmlAddChild(body, h);
+        }
+    }
+    return body;
+}
+
 static xmlNodePtr find_body(xmlNodePtr root)
 {
     if (!root)
@@ -567,13 +810,22 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
         return NULL;
     }
     pg->url = strdup(opt->url ? opt->url : "");
-    if (!pg->url || ps_decode(bytes, len, opt->charset, &pg->dec, err)) {
+    const char *direct = NULL;
+    size_t direct_len = 0;
+    if (!pg->url || ps_decode_ex(bytes, len, opt->charset, &pg->dec, &direct, &direct_len, err)) {
         ps_page_free(pg);
         return NULL;
     }
-    size_t skip = junk_prefix(pg->dec.utf8, pg->dec.len);
-    const char *html = pg->dec.utf8 + skip;
-    size_t hlen = pg->dec.len - skip;
+    const char *text = direct ? direct : pg->dec.utf8;
+    size_t text_len = direct ? direct_len : pg->dec.len;
+    size_t skip = junk_prefix(text, text_len);
+    const char *html = text + skip;
+    size_t hlen = text_len - skip;
+    char *fixed = close_unclosed_title(html, hlen);
+    if (fixed) {
+        html = fixed;
+        hlen = strlen(fixed);
+    }
     size_t k = 0;
     while (k < hlen && (html[k] == ' ' || html[k] == '\n' || html[k] == '\r' || html[k] == '\t'))
         k++;
@@ -582,11 +834,17 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
                                  HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
                                      HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT | XML_PARSE_HUGE);
         if (!pg->doc) {
+            free(fixed);
             ps_set_error(err, PS_ERR_PARSE, "libxml2 could not make a document of the page");
             ps_page_free(pg);
             return NULL;
         }
     }
+    free(fixed);
+    /* The UTF-8 text was only needed for parsing. */
+    free(pg->dec.utf8);
+    pg->dec.utf8 = NULL;
+    pg->dec.len = 0;
     if (!pg->doc || !xmlDocGetRootElement(pg->doc)) { /* empty page: html/body */
         if (pg->doc)
             xmlFreeDoc(pg->doc);
@@ -603,6 +861,16 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     pg->title = title_of(pg->doc);
     xmlNodePtr root = xmlDocGetRootElement(pg->doc);
     xmlNodePtr body = find_body(root);
+    if (!body && root->next) { /* the body may be in a second root element */
+        for (xmlNodePtr extra = root->next; extra && !body; extra = extra->next)
+            if (extra->type == XML_ELEMENT_NODE && (body = find_body(extra))) {
+                xmlUnlinkNode(body);
+                xmlAddChild(root, body);
+            }
+    }
+    body = drain_head(root, body);
+    if (body)
+        adopt_strays(root, body);
     builder b = {0};
     b.pg = pg;
     b.block_tags = opt->block_tags ? opt->block_tags : ps_default_block_tags;
@@ -627,6 +895,7 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     free(b.block_class_off);
     ps_buf_free(&b.runtext);
     ps_buf_free(&b.strs);
+    ps_buf_free(&b.path);
     if (rc) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory building the block tree");
         ps_page_free(pg);

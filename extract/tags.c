@@ -15,7 +15,7 @@ static const tag_entry TAGS[] = {
     {"abbr", PS_TAG_TRANSPARENT},
     {"acronym", PS_TAG_TRANSPARENT},
     {"address", PS_TAG_BREAK},
-    {"applet", PS_TAG_REMOVE},
+    {"applet", 0}, /* may hold fallback text */
     {"article", PS_TAG_BREAK},
     {"aside", PS_TAG_BREAK},
     {"audio", PS_TAG_REMOVE},
@@ -74,7 +74,7 @@ static const tag_entry TAGS[] = {
     {"noembed", PS_TAG_REMOVE},
     {"noframes", PS_TAG_BREAK},
     {"noscript", PS_TAG_REMOVE},
-    {"object", PS_TAG_REMOVE},
+    {"object", 0}, /* may hold fallback text; its params are removed */
     {"ol", PS_TAG_BREAK},
     {"option", PS_TAG_BREAK},
     {"p", PS_TAG_BREAK},

@@ -190,7 +190,8 @@ void ps_page_free(ps_page *page);
 const char *ps_page_url(const ps_page *page);
 /** The <title> text, whitespace collapsed, or "". */
 const char *ps_page_title(const ps_page *page);
-/** How the page was decoded. */
+/** How the page was decoded: charset, source and replacements (the UTF-8
+ *  text itself is released after parsing: utf8 is NULL, len 0). */
 const ps_decoded *ps_page_decoding(const ps_page *page);
 
 /** Blocks in document order (pre-order); block 0 is the root (body). */
@@ -288,6 +289,133 @@ void ps_dataset_free(ps_dataset *ds);
 /* Inputs (extract/inputs.c, extract/warc.c) — pages from files, folders, list files, WARC, JSON Lines, data sets */
 /* ------------------------------------------------------------------------ */
 /* [INPUTS] declarations of this section go between these markers. */
+
+/**
+ * Every tool reads its pages through one streaming source:
+ *
+ *     ps_source *src = ps_source_open(args, n, list_file, &opt, &err);
+ *     ps_input in = {0};
+ *     int r;
+ *     while ((r = ps_source_next(src, &in, &err)) == 1) {
+ *         if (in.skipped)               count it as skipped (no output record)
+ *         else if (in.status != PS_OK)  a failed page: report in.msg, go on
+ *         else                          a page: in.data, in.len, in.charset, in.url
+ *         ps_input_clear(&in);
+ *     }
+ *     if (r < 0) fatal: err.msg
+ *     ps_source_free(src);
+ *
+ * Arguments are read in order, lazily (memory does not grow with the
+ * collection):
+ *   - a file: one page; WARC files (.warc, .warc.gz, or a file starting with
+ *     "WARC/" plain or gzipped) give one ps_input per record;
+ *   - a directory: searched recursively in byte-wise sorted order for
+ *     .html/.htm/.xhtml pages and .warc/.warc.gz files; a folder holding an
+ *     index.tsv is a data set (../shared/datasets format) and is read in the
+ *     order of its index, not searched;
+ *   - "-": stdin: JSON Lines when opt->jsonl_stdin, else a WARC stream (when
+ *     it starts with "WARC/" or the gzip magic) or one page;
+ *   - list_file (may be combined with args, read after them): lines
+ *     PATH<TAB>URL[<TAB>GOLD_PATH]; relative paths are relative to the list
+ *     file's folder; empty lines and lines starting with '#' are ignored.
+ * List file entries are page files.  Folder entries other than pages, WARC
+ * files and data sets are ignored, as are names starting with '.'.
+ *
+ * Nothing about one input is fatal: a missing or unreadable file, folder or
+ * link loop (PS_ERR_IO), a malformed record or line (PS_ERR_FORMAT), a page
+ * over max_bytes (PS_ERR_TOO_LARGE) yields a failed ps_input whose msg names
+ * the file (and line or offset) and the problem; reading goes on with the
+ * next record, line or argument.
+ *
+ * WARC: WARC/1.0 and 1.1, plain or gzip (one member per record or one for the
+ * whole file).  'response' records with an application/http payload are
+ * pages when the HTTP status is 2xx and the Content-Type is text/html or
+ * application/xhtml+xml (or absent and the body looks like HTML); chunked
+ * transfer coding and gzip/deflate content coding are decoded.  'resource'
+ * records of type text/html or application/xhtml+xml are pages.  Every other
+ * record is returned with skipped = 1 (msg says why).  A record whose
+ * Content-Length is wrong is reported as failed and the reader resynchronises
+ * at the next "WARC/1." line; a truncated file ends with the cut record
+ * reported as failed ("truncated"); corrupt gzip data ends that file with a
+ * failed input.  Memory stays bounded (about 1 MB plus the page being read)
+ * however large the file.
+ */
+
+/** Options of a source.  Zero-initialise, then set what you need. */
+typedef struct ps_source_options {
+    size_t max_bytes;   /**< per-page cap, 0 = PS_DEFAULT_MAX_BYTES; larger
+                             pages become a failed ps_input (PS_ERR_TOO_LARGE) */
+    int jsonl_stdin;    /**< "-" is JSON Lines: one record per line,
+                             {"url":..,"html":..[,"id":..][,"charset":..]};
+                             blank lines are ignored */
+} ps_source_options;
+
+/** One input: a page, a failed page, or a skipped WARC record.
+ *  Zero-initialise before the first ps_source_next; ps_source_next clears
+ *  it before filling it again, ps_input_clear frees it. */
+typedef struct ps_input {
+    char *id;          /**< output id, filename-safe ([A-Za-z0-9._-], others
+                            become '_'): a file's name without its extension
+                            (inside a searched directory: its path relative
+                            to that directory, '/' as '_'); WARC: the uuid of
+                            WARC-Record-ID; JSONL: "id" field or "line-<n>";
+                            data set: the index id; stdin page: "stdin" */
+    char *url;         /**< "" if unknown: WARC-Target-URI, list column 2,
+                            JSONL "url", data set url */
+    char *charset;     /**< charset from the HTTP Content-Type (WARC), the
+                            WARC Content-Type (resource records) or JSONL
+                            "charset" ("utf-8" when absent: JSON text is
+                            Unicode); NULL if none.  Pass it to
+                            ps_page_options.charset */
+    char *origin;      /**< where it came from, for messages: "dir/a.html",
+                            "crawl.warc.gz@offset 12345", "stdin line 17" */
+    char *gold_path;   /**< list file 3rd column or data set gold/<id>.txt;
+                            NULL if none */
+    char *site;        /**< data set index 'site' column when present and not
+                            empty, else NULL (derive it with ps_site_key) */
+    char *dataset;     /**< data set name (folder name) for data set pages,
+                            else NULL */
+    char *data;        /**< raw page bytes (the HTTP body for WARC),
+                            NUL-terminated (not counted in len); NULL unless
+                            status == PS_OK and skipped == 0 */
+    size_t len;        /**< bytes of data */
+    ps_status status;  /**< PS_OK, or why this input failed */
+    char msg[512];     /**< when status != PS_OK: the error, naming origin and
+                            problem; when skipped: why it was skipped */
+    int skipped;       /**< 1: a record that is not an HTML page (WARC
+                            request/metadata/warcinfo/revisit, non-HTML or
+                            non-2xx response): tools count it as skipped and
+                            write no output record */
+} ps_input;
+
+/** A stream of inputs (opaque).  Used from one thread. */
+typedef struct ps_source ps_source;
+
+/** Open a source over @p args (n_args of them; may be 0 with a list file)
+ *  and @p list_file (NULL for none).  @p opt may be NULL (defaults).
+ *  Returns NULL with err set only for a setup error: an unreadable list file,
+ *  no inputs at all, out of memory. */
+ps_source *ps_source_open(const char *const *args, size_t n_args,
+                          const char *list_file,
+                          const ps_source_options *opt, ps_error *err);
+
+/** Read the next input into @p in (its previous contents are freed).
+ *  Returns 1 when *in was filled (check in->skipped and in->status), 0 at
+ *  the end of all inputs, -1 on a fatal error (err set; out of memory).
+ *  A missing or unreadable argument is not fatal: it yields a failed input. */
+int ps_source_next(ps_source *src, ps_input *in, ps_error *err);
+
+/** Free the fields of @p in and zero it; the struct can be reused. */
+void ps_input_clear(ps_input *in);
+
+/** Close the source and free it.  NULL is a no-op. */
+void ps_source_free(ps_source *src);
+
+/** Number of inputs the source will yield when that is cheaply known (only
+ *  files, folders without WARC files, list files and data sets), else 0
+ *  (a WARC file or stdin among the inputs).  Computed at open, which walks
+ *  the folders once for it. */
+size_t ps_source_total_hint(const ps_source *src);
 
 /* [/INPUTS] */
 

@@ -1,0 +1,130 @@
+/* extract/inputs_internal.h — the pieces behind ps_source (pagesift.h,
+ * [INPUTS]): a buffered byte stream that inflates gzip transparently
+ * (instream.c), the WARC record reader (warc.c), the HTTP payload of a WARC
+ * response (http_payload.c), the sorted recursive directory walk (dirwalk.c),
+ * JSON Lines records (jsonl_input.c) and small ps_input helpers (inputs.c). */
+#ifndef PS_INPUTS_INTERNAL_H
+#define PS_INPUTS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/util.h"
+#include "pagesift.h"
+
+/* ---- instream.c: plain or gzip bytes from a file descriptor ------------- */
+
+/** A buffered reader of a file or stdin.  gzip input (one member or many
+ *  concatenated members) is detected by its magic bytes and inflated; the
+ *  caller sees the uncompressed bytes.  Memory is bounded by the buffers
+ *  (a few hundred KB) whatever the size of the file. */
+typedef struct ps_instream ps_instream;
+
+/** Open @p path ("-" = stdin, not closed at the end; "stdin" in messages).  Returns NULL with err set (PS_ERR_IO) when it cannot be opened. */
+ps_instream *ps_instream_open(const char *path, ps_error *err);
+void ps_instream_free(ps_instream *s);
+
+/** 1 when the input is gzip. */
+int ps_instream_is_gzip(const ps_instream *s);
+/** Uncompressed offset of the next byte to be read. */
+uint64_t ps_instream_offset(const ps_instream *s);
+/** When a gzip member begins at uncompressed offset @p off (among the
+ *  recent ones), its offset in the compressed file; else -1. */
+int64_t ps_instream_member_offset(const ps_instream *s, uint64_t off);
+
+/** Make at least @p n bytes available without consuming them (fewer at the
+ *  end of input or before an error, which the next read then reports).
+ *  *avail gets the count; returns a pointer to them, or NULL on a read/gzip
+ *  error with nothing available (see ps_instream_error). */
+const unsigned char *ps_instream_peek(ps_instream *s, size_t n, size_t *avail);
+/** Read up to @p n bytes into @p dst (NULL: discard them).  Returns the
+ *  count (less than n only at the end of input or on error).  When @p last is
+ *  not NULL it gets the last byte read (unchanged when none). */
+size_t ps_instream_read(ps_instream *s, void *dst, size_t n, int *last);
+/** Append one line (up to and including '\n', or up to the end of input) to
+ *  @p line.  Lines longer than @p max are consumed but not stored.  Returns
+ *  1 (a line), 0 (end of input, nothing read), -1 (error or out of memory),
+ *  -2 (line longer than max, consumed). */
+int ps_instream_getline(ps_instream *s, ps_buf *line, size_t max);
+/** Push @p n bytes back in front of the unread input (they are read next). */
+int ps_instream_unread(ps_instream *s, const void *data, size_t n);
+
+/** After a NULL/short read: the error message ("" when the input simply
+ *  ended), and whether the gzip data ended inside a member (truncated). */
+const char *ps_instream_error(const ps_instream *s);
+int ps_instream_truncated(const ps_instream *s);
+
+/* ---- warc.c: WARC records -------------------------------------------- */
+
+typedef struct ps_warc ps_warc;
+
+/** Read WARC records from @p s (taken over: freed with the reader); @p name
+ *  names the file in messages and origins. */
+ps_warc *ps_warc_new(ps_instream *s, const char *name, size_t max_bytes);
+/** 1: *in filled (a page, a skipped record or a failed one), 0: end of the
+ *  file, -1: out of memory (err set). */
+int ps_warc_next(ps_warc *w, ps_input *in, ps_error *err);
+void ps_warc_free(ps_warc *w);
+
+/** 1 when the name ends in .warc or .warc.gz (any case). */
+int ps_warc_name(const char *path);
+
+/* ---- http_payload.c: the HTTP response inside a WARC response record --- */
+
+/** Turn a response record's block (not taken over) into in->data: parse the
+ *  status line and headers, decide whether it is an HTML page (else
+ *  in->skipped with the reason in in->msg), set in->charset, decode chunked
+ *  transfer coding and gzip/deflate content coding.  @p complete is 0 when
+ *  only the first @p len of @p block_len bytes were read (the page is then
+ *  too large).  in->origin must be set.  Failures go into in->status/msg;
+ *  returns -1 only when out of memory. */
+int ps_http_payload(const char *block, size_t len, int complete, uint64_t block_len,
+                    size_t max_bytes, ps_input *in);
+
+/** The media type of a Content-Type value is text/html or
+ *  application/xhtml+xml. */
+int ps_http_is_html_type(const char *content_type);
+/** The charset parameter of a Content-Type value, malloc'ed, or NULL. */
+char *ps_http_charset_param(const char *content_type);
+/** The bytes look like an HTML document (for a missing Content-Type). */
+int ps_http_looks_like_html(const char *data, size_t len);
+
+/* ---- dirwalk.c: recursive, sorted directory walk ---------------------- */
+
+typedef enum ps_walk_kind {
+    PS_WALK_END = 0,
+    PS_WALK_PAGE,     /**< .html, .htm, .xhtml */
+    PS_WALK_WARC,     /**< .warc, .warc.gz */
+    PS_WALK_DATASET,  /**< a folder holding index.tsv */
+    PS_WALK_ERROR     /**< a folder that could not be read (message set) */
+} ps_walk_kind;
+
+typedef struct ps_dirwalk ps_dirwalk;
+
+ps_dirwalk *ps_dirwalk_new(const char *root);
+/** Next entry: *path (full path) and *rel (relative to the root) stay
+ *  valid until the next call.  On PS_WALK_ERROR, msg names the folder. */
+ps_walk_kind ps_dirwalk_next(ps_dirwalk *w, const char **path, const char **rel,
+                             char *msg, size_t cap);
+void ps_dirwalk_free(ps_dirwalk *w);
+/** 1 when <dir>/index.tsv exists (a data set folder). */
+int ps_is_dataset_dir(const char *dir);
+
+/* ---- jsonl_input.c: JSON Lines records on a stream -------------------- */
+
+typedef struct ps_jsonl ps_jsonl;
+ps_jsonl *ps_jsonl_new(ps_instream *s, const char *name, size_t max_bytes);
+/** 1: *in filled (a page or a failed line), 0: end, -1: out of memory. */
+int ps_jsonl_next(ps_jsonl *j, ps_input *in, ps_error *err);
+void ps_jsonl_free(ps_jsonl *j);
+
+/* ---- inputs.c: ps_input helpers -------------------------------------- */
+
+/** Mark @p in failed with a formatted message. */
+void ps_input_fail(ps_input *in, ps_status st, const char *fmt, ...) PS_PRINTF(3, 4);
+/** A filename-safe copy of @p s: bytes outside [A-Za-z0-9._-] become '_';
+ *  "" becomes "_"; beyond 200 bytes the first 183 are kept with '-' and a
+ *  64-bit hash of the whole in hex. */
+char *ps_safe_id(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,349 @@
+/* extract/instream.c — a buffered byte stream over a file or stdin that
+ * inflates gzip transparently (one member per WARC record as crawlers write,
+ * or one member for a whole file), with bounded memory, peeking, line reads
+ * and push-back.  See inputs_internal.h. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "extract/inputs_internal.h"
+
+enum {
+    RAW_CAP = 128 * 1024,   /* compressed bytes read at once */
+    OUT_CAP = 256 * 1024,   /* uncompressed buffer (grows only for peeks) */
+    N_MEMBERS = 64          /* recent gzip member starts remembered */
+};
+
+typedef struct member_start {
+    uint64_t out;   /* uncompressed offset */
+    uint64_t in;    /* compressed offset */
+} member_start;
+
+struct ps_instream {
+    int fd;
+    int own_fd;
+    int gzip;
+    int eof;             /* no more bytes will come */
+    int truncated;       /* gzip ended inside a member */
+    z_stream z;
+    int z_live;          /* inflateInit done */
+    int in_member;       /* inside a gzip member */
+    unsigned char *raw;  /* compressed input */
+    uint64_t raw_pos;    /* file offset of raw[0] */
+    unsigned char *buf;  /* uncompressed bytes buf[pos..end) */
+    size_t pos, end, cap;
+    uint64_t offset;     /* uncompressed offset of buf[pos] */
+    member_start members[N_MEMBERS];
+    size_t n_members;    /* total recorded (ring) */
+    char err[256];
+    char *name;
+};
+
+static int fail(ps_instream *s, const char *fmt, const char *detail)
+{
+    snprintf(s->err, sizeof s->err, fmt, s->name, detail);
+    s->eof = 1;
+    return -1;
+}
+
+/* Read raw bytes from the file; returns the count, 0 at EOF, -1 on error. */
+static ssize_t read_raw(ps_instream *s, unsigned char *dst, size_t cap)
+{
+    for (;;) {
+        ssize_t n = read(s->fd, dst, cap);
+        if (n >= 0)
+            return n;
+        if (errno != EINTR)
+            return fail(s, "%s: read error: %s", strerror(errno));
+    }
+}
+
+static void note_member(ps_instream *s, uint64_t out, uint64_t in)
+{
+    member_start *m = &s->members[s->n_members % N_MEMBERS];
+    m->out = out;
+    m->in = in;
+    s->n_members++;
+}
+
+/* Compressed file offset of the next unconsumed raw byte. */
+static uint64_t raw_offset(const ps_instream *s)
+{
+    return s->raw_pos + (uint64_t)(s->z.next_in - s->raw);
+}
+
+/* Refill s->raw when it is used up; returns 0 at EOF, -1 on error. */
+static int refill_raw(ps_instream *s)
+{
+    if (s->z.avail_in)
+        return 1;
+    s->raw_pos += (uint64_t)(s->z.next_in - s->raw);
+    ssize_t n = read_raw(s, s->raw, RAW_CAP);
+    if (n <= 0)
+        return (int)n;
+    s->z.next_in = s->raw;
+    s->z.avail_in = (uInt)n;
+    return 1;
+}
+
+/* Inflate into buf[end..cap); returns bytes produced, 0 at the end, -1 on
+ * error. */
+static ssize_t fill_gzip(ps_instream *s)
+{
+    size_t before = s->end;
+    while (s->end == before) {
+        int r = refill_raw(s);
+        if (r < 0)
+            return -1;
+        if (r == 0) {
+            if (s->in_member)
+                s->truncated = 1;
+            s->eof = 1;
+            return 0;
+        }
+        if (!s->in_member) {
+            note_member(s, s->offset + (s->end - s->pos), raw_offset(s));
+            if (inflateReset(&s->z) != Z_OK)
+                return fail(s, "%s: %s", "inflateReset failed");
+            s->in_member = 1;
+        }
+        s->z.next_out = s->buf + s->end;
+        s->z.avail_out = (uInt)(s->cap - s->end);
+        int zr = inflate(&s->z, Z_NO_FLUSH);
+        s->end = (size_t)(s->z.next_out - s->buf);
+        if (zr == Z_STREAM_END) {
+            s->in_member = 0;
+        } else if ((zr != Z_OK && zr != Z_BUF_ERROR) ||
+                   (zr == Z_BUF_ERROR && s->z.avail_in && s->z.avail_out)) {
+            char d[160];
+            snprintf(d, sizeof d, "%s at compressed offset %llu",
+                     s->z.msg ? s->z.msg : "inflate failed",
+                     (unsigned long long)raw_offset(s));
+            return fail(s, "%s: corrupt gzip data: %s", d);
+        }
+    }
+    return (ssize_t)(s->end - before);
+}
+
+/* Add bytes at buf[end]; returns the count, 0 at the end, -1 on error. */
+static ssize_t fill(ps_instream *s)
+{
+    if (s->eof)
+        return s->err[0] ? -1 : 0;
+    if (s->pos == s->end) {
+        s->pos = s->end = 0;
+    } else if (s->end == s->cap) {
+        memmove(s->buf, s->buf + s->pos, s->end - s->pos);
+        s->end -= s->pos;
+        s->pos = 0;
+    }
+    if (s->end == s->cap)
+        return 0; /* callers grow the buffer before */
+    if (s->gzip)
+        return fill_gzip(s);
+    ssize_t n = read_raw(s, s->buf + s->end, s->cap - s->end);
+    if (n == 0)
+        s->eof = 1;
+    if (n > 0)
+        s->end += (size_t)n;
+    return n;
+}
+
+static int init_gzip(ps_instream *s)
+{
+    memset(&s->z, 0, sizeof s->z);
+    if (inflateInit2(&s->z, 15 + 32) != Z_OK)
+        return fail(s, "%s: %s", "cannot initialise zlib");
+    s->z_live = 1;
+    s->raw = malloc(RAW_CAP);
+    if (!s->raw)
+        return fail(s, "%s: %s", "out of memory");
+    /* the sniffed bytes in buf are compressed: move them to raw */
+    memcpy(s->raw, s->buf, s->end);
+    s->z.next_in = s->raw;
+    s->z.avail_in = (uInt)s->end;
+    s->pos = s->end = 0;
+    s->gzip = 1;
+    return 0;
+}
+
+ps_instream *ps_instream_open(const char *path, ps_error *err)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        ps_set_error(err, PS_ERR_IO, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    ps_instream *s = calloc(1, sizeof *s);
+    if (s) {
+        s->buf = malloc(OUT_CAP);
+        s->name = strdup(is_stdin ? "stdin" : path);
+    }
+    if (!s || !s->buf || !s->name) {
+        ps_instream_free(s);
+        if (!is_stdin)
+            close(fd);
+        ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", path);
+        return NULL;
+    }
+    s->fd = fd;
+    s->own_fd = !is_stdin;
+    s->cap = OUT_CAP;
+    /* sniff the gzip magic from the first raw bytes */
+    while (s->end < 2) { /* at most RAW_CAP: they move to raw for gzip */
+        ssize_t n = read_raw(s, s->buf + s->end, RAW_CAP - s->end);
+        if (n <= 0) {
+            if (n == 0)
+                s->eof = 1;
+            break;
+        }
+        s->end += (size_t)n;
+    }
+    if (s->end >= 2 && s->buf[0] == 0x1f && s->buf[1] == 0x8b)
+        init_gzip(s);
+    return s;
+}
+
+void ps_instream_free(ps_instream *s)
+{
+    if (!s)
+        return;
+    if (s->z_live)
+        inflateEnd(&s->z);
+    if (s->own_fd)
+        close(s->fd);
+    free(s->raw);
+    free(s->buf);
+    free(s->name);
+    free(s);
+}
+
+int ps_instream_is_gzip(const ps_instream *s) { return s->gzip; }
+uint64_t ps_instream_offset(const ps_instream *s) { return s->offset; }
+const char *ps_instream_error(const ps_instream *s) { return s->err; }
+int ps_instream_truncated(const ps_instream *s) { return s->truncated; }
+
+int64_t ps_instream_member_offset(const ps_instream *s, uint64_t off)
+{
+    size_t n = s->n_members < N_MEMBERS ? s->n_members : N_MEMBERS;
+    for (size_t i = 0; i < n; i++) {
+        const member_start *m = &s->members[(s->n_members - 1 - i) % N_MEMBERS];
+        if (m->out == off)
+            return (int64_t)m->in;
+        if (m->out < off)
+            break;
+    }
+    return -1;
+}
+
+const unsigned char *ps_instream_peek(ps_instream *s, size_t n, size_t *avail)
+{
+    if (n > s->cap) {
+        unsigned char *nb = realloc(s->buf, n);
+        if (!nb) {
+            fail(s, "%s: %s", "out of memory");
+            return NULL;
+        }
+        s->buf = nb;
+        s->cap = n;
+    }
+    while (s->end - s->pos < n) {
+        if (s->pos + n > s->cap) { /* make room at the end */
+            memmove(s->buf, s->buf + s->pos, s->end - s->pos);
+            s->end -= s->pos;
+            s->pos = 0;
+        }
+        ssize_t r = fill(s);
+        if (r < 0 && s->end == s->pos)
+            return NULL;
+        if (r <= 0)
+            break; /* an error after some bytes shows at the next read */
+    }
+    *avail = s->end - s->pos;
+    return s->buf + s->pos;
+}
+
+static void consume(ps_instream *s, size_t k)
+{
+    s->pos += k;
+    s->offset += k;
+}
+
+size_t ps_instream_read(ps_instream *s, void *dst, size_t n, int *last)
+{
+    size_t done = 0;
+    while (done < n) {
+        if (s->pos == s->end && fill(s) <= 0)
+            break;
+        size_t k = s->end - s->pos;
+        if (k > n - done)
+            k = n - done;
+        if (dst)
+            memcpy((char *)dst + done, s->buf + s->pos, k);
+        if (last)
+            *last = s->buf[s->pos + k - 1];
+        consume(s, k);
+        done += k;
+    }
+    return done;
+}
+
+int ps_instream_getline(ps_instream *s, ps_buf *line, size_t max)
+{
+    size_t got = 0;
+    int too_long = 0;
+    for (;;) {
+        if (s->pos == s->end) {
+            ssize_t r = fill(s);
+            if (r < 0)
+                return -1;
+            if (r == 0)
+                return too_long ? -2 : got ? 1 : 0;
+        }
+        const unsigned char *p = s->buf + s->pos;
+        size_t k = s->end - s->pos;
+        const unsigned char *nl = memchr(p, '\n', k);
+        if (nl)
+            k = (size_t)(nl - p) + 1;
+        if (!too_long && got + k > max) {
+            too_long = 1;
+            line->len -= got;
+            if (line->data)
+                line->data[line->len] = '\0';
+        }
+        if (!too_long && ps_buf_append(line, p, k))
+            return fail(s, "%s: %s", "out of memory");
+        got += k;
+        consume(s, k);
+        if (nl)
+            return too_long ? -2 : 1;
+    }
+}
+
+int ps_instream_unread(ps_instream *s, const void *data, size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (s->pos < n) {
+        size_t have = s->end - s->pos;
+        size_t cap = s->cap > have + n ? s->cap : have + n;
+        unsigned char *nb = malloc(cap);
+        if (!nb)
+            return fail(s, "%s: %s", "out of memory");
+        memcpy(nb + n, s->buf + s->pos, have);
+        free(s->buf);
+        s->buf = nb;
+        s->cap = cap;
+        s->pos = n;
+        s->end = n + have;
+    }
+    s->pos -= n;
+    memmove(s->buf + s->pos, data, n);
+    s->offset -= n;
+    return 0;
+}

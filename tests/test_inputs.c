@@ -1,0 +1,780 @@
+/* tests/test_inputs.c — ps_source: WARC (plain, gzip one member per record
+ * and one for the file, truncated, wrong Content-Length, corrupt gzip,
+ * skipped record types, chunked and gzip bodies, charset from the HTTP
+ * header), folder recursion order, list files, JSON Lines on stdin, the page
+ * size cap and data set folders.  WARC files are built here with zlib in a
+ * temporary folder. */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "common/util.h"
+#include "tests/test_util.h"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static char tmpdir[256];
+
+static int setup_tmp(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/ps_test_inputs.XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown_tmp(void **state)
+{
+    (void)state;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *tpath(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+    return buf[k];
+}
+
+static void write_bytes(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A WARC record; length_delta != 0 writes a wrong Content-Length. */
+static void warc_record(ps_buf *out, const char *type, const char *uuid, const char *uri,
+                        const char *ctype, const char *block, size_t blen, long length_delta)
+{
+    ps_buf_printf(out, "WARC/1.1\r\nWARC-Type: %s\r\nWARC-Record-ID: <urn:uuid:%s>\r\n", type, uuid);
+    if (uri)
+        ps_buf_printf(out, "WARC-Target-URI: %s\r\n", uri);
+    if (ctype)
+        ps_buf_printf(out, "Content-Type: %s\r\n", ctype);
+    ps_buf_printf(out, "Content-Length: %ld\r\n\r\n", (long)blen + length_delta);
+    ps_buf_append(out, block, blen);
+    ps_buf_append(out, "\r\n\r\n", 4);
+}
+
+/* A response record holding an HTTP response with @p headers and @p body. */
+static void warc_response(ps_buf *out, const char *uuid, const char *uri, const char *headers,
+                          const char *body, size_t blen, long length_delta)
+{
+    ps_buf http = {0};
+    ps_buf_printf(&http, "%s\r\n\r\n", headers);
+    ps_buf_append(&http, body, blen);
+    warc_record(out, "response", uuid, uri, "application/http; msgtype=response", http.data, http.len,
+                length_delta);
+    ps_buf_free(&http);
+}
+
+static void gzip_append(ps_buf *out, const void *data, size_t len)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    size_t bound = deflateBound(&z, (uLong)len);
+    assert_int_equal(ps_buf_reserve(out, bound), 0);
+    z.next_in = (Bytef *)(uintptr_t)data;
+    z.avail_in = (uInt)len;
+    z.next_out = (Bytef *)out->data + out->len;
+    z.avail_out = (uInt)bound;
+    assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+    out->len += bound - z.avail_out;
+    deflateEnd(&z);
+}
+
+#define MAX_INPUTS 64
+typedef struct inputs {
+    ps_input in[MAX_INPUTS];
+    size_t n;
+    int end; /* last ps_source_next result */
+} inputs;
+
+static void read_all_opts(inputs *r, const char *const *args, size_t n, const char *list,
+                          const ps_source_options *opt)
+{
+    memset(r, 0, sizeof *r);
+    ps_error err = {0};
+    ps_source *src = ps_source_open(args, n, list, opt, &err);
+    if (!src)
+        fprintf(stderr, "open: %s\n", err.msg);
+    assert_non_null(src);
+    while (r->n < MAX_INPUTS && (r->end = ps_source_next(src, &r->in[r->n], &err)) == 1)
+        r->n++;
+    if (r->end < 0)
+        fprintf(stderr, "fatal: %s\n", err.msg);
+    ps_source_free(src);
+}
+
+static void read_all(inputs *r, const char *path)
+{
+    const char *args[] = {path};
+    read_all_opts(r, args, 1, NULL, NULL);
+}
+
+static void free_all(inputs *r)
+{
+    for (size_t i = 0; i < MAX_INPUTS; i++)
+        ps_input_clear(&r->in[i]);
+}
+
+static void assert_page(const ps_input *in, const char *id, const char *url, const char *body)
+{
+    if (in->status != PS_OK || in->skipped)
+        fprintf(stderr, "not a page: %s (%s)\n", in->msg, in->origin);
+    assert_int_equal(in->status, PS_OK);
+    assert_int_equal(in->skipped, 0);
+    assert_string_equal(in->id, id);
+    assert_string_equal(in->url, url);
+    assert_non_null(in->data);
+    assert_int_equal(in->len, strlen(body));
+    assert_memory_equal(in->data, body, in->len);
+}
+
+static const char *const PAGE1 = "<html><head><title>One</title></head><body><p>caf\xe9 one</p></body></html>";
+static const char *const PAGE2 = "<!DOCTYPE html><html><body><div>Two</div></body></html>";
+static const char *const PAGE3 = "<html><body>Three</body></html>";
+
+/* warcinfo, request, an HTML page with a charset, a PNG, a 404, an HTML
+ * resource, a DNS response (Heritrix), a response without Content-Type but
+ * HTML. */
+static void build_mixed(ps_buf *recs[8])
+{
+    const char *info = "software: test\r\n";
+    warc_record(recs[0], "warcinfo", "00000000-0000-0000-0000-000000000000", NULL, "application/warc-fields",
+                info, strlen(info), 0);
+    const char *req = "GET / HTTP/1.1\r\nHost: a.example\r\n\r\n";
+    warc_record(recs[1], "request", "11111111-1111-1111-1111-111111111111", "http://a.example/",
+                "application/http; msgtype=request", req, strlen(req), 0);
+    warc_response(recs[2], "22222222-2222-2222-2222-222222222222", "http://a.example/",
+                  "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=\"ISO-8859-1\"\r\nServer: x",
+                  PAGE1, strlen(PAGE1), 0);
+    warc_response(recs[3], "33333333-3333-3333-3333-333333333333", "http://a.example/logo.png",
+                  "HTTP/1.1 200 OK\r\nContent-Type: image/png", "\x89PNG\r\n", 6, 0);
+    warc_response(recs[4], "44444444-4444-4444-4444-444444444444", "http://a.example/gone",
+                  "HTTP/1.1 404 Not Found\r\nContent-Type: text/html", PAGE3, strlen(PAGE3), 0);
+    warc_record(recs[5], "resource", "55555555-5555-5555-5555-555555555555", "file:///b.html",
+                "text/html; charset=utf-8", PAGE2, strlen(PAGE2), 0);
+    warc_record(recs[6], "response", "66666666-6666-6666-6666-666666666666", "dns:a.example",
+                "text/dns", "20240101000000\na.example. 300 IN A 10.0.0.1\n", 44, 0);
+    warc_response(recs[7], "77777777-7777-7777-7777-777777777777", "http://a.example/c",
+                  "HTTP/1.0 200 OK\r\nServer: old", PAGE3, strlen(PAGE3), 0);
+}
+
+static void check_mixed(const inputs *r, const char *file)
+{
+    assert_int_equal(r->end, 0);
+    assert_int_equal(r->n, 8);
+    int skipped[8] = {1, 1, 0, 1, 1, 0, 1, 0};
+    for (int i = 0; i < 8; i++) {
+        assert_int_equal(r->in[i].skipped, skipped[i]);
+        assert_int_equal(r->in[i].status, PS_OK);
+        assert_non_null(strstr(r->in[i].origin, file));
+        if (skipped[i])
+            assert_null(r->in[i].data);
+    }
+    assert_non_null(strstr(r->in[0].msg, "warcinfo"));
+    assert_non_null(strstr(r->in[1].msg, "request"));
+    assert_non_null(strstr(r->in[3].msg, "image/png"));
+    assert_non_null(strstr(r->in[4].msg, "404"));
+    assert_non_null(strstr(r->in[6].msg, "text/dns"));
+    assert_page(&r->in[2], "22222222-2222-2222-2222-222222222222", "http://a.example/", PAGE1);
+    assert_string_equal(r->in[2].charset, "ISO-8859-1");
+    assert_page(&r->in[5], "55555555-5555-5555-5555-555555555555", "file:///b.html", PAGE2);
+    assert_string_equal(r->in[5].charset, "utf-8");
+    assert_page(&r->in[7], "77777777-7777-7777-7777-777777777777", "http://a.example/c", PAGE3);
+    assert_null(r->in[7].charset);
+}
+
+static ps_buf *new_bufs(ps_buf store[8], ps_buf *ptrs[8])
+{
+    memset(store, 0, 8 * sizeof *store);
+    for (int i = 0; i < 8; i++)
+        ptrs[i] = &store[i];
+    return store;
+}
+
+static void free_bufs(ps_buf store[8])
+{
+    for (int i = 0; i < 8; i++)
+        ps_buf_free(&store[i]);
+}
+
+/* ---- WARC --------------------------------------------------------------- */
+
+static void test_warc_plain(void **state)
+{
+    (void)state;
+    ps_buf store[8], *recs[8], file = {0};
+    new_bufs(store, recs);
+    build_mixed(recs);
+    for (int i = 0; i < 8; i++)
+        ps_buf_append(&file, store[i].data, store[i].len);
+    write_bytes(tpath("mixed.warc"), file.data, file.len);
+    inputs r;
+    read_all(&r, tpath("mixed.warc"));
+    check_mixed(&r, "mixed.warc@offset ");
+    /* origin offsets are byte offsets of the records */
+    char want[64];
+    snprintf(want, sizeof want, "@offset %zu", store[0].len + store[1].len);
+    assert_non_null(strstr(r.in[2].origin, want));
+    free_all(&r);
+    ps_buf_free(&file);
+    free_bufs(store);
+}
+
+static void test_warc_gzip_members(void **state)
+{
+    (void)state;
+    ps_buf store[8], *recs[8], file = {0};
+    new_bufs(store, recs);
+    build_mixed(recs);
+    size_t member2 = 0;
+    for (int i = 0; i < 8; i++) {
+        if (i == 2)
+            member2 = file.len;
+        gzip_append(&file, store[i].data, store[i].len);
+    }
+    write_bytes(tpath("mixed.warc.gz"), file.data, file.len);
+    inputs r;
+    read_all(&r, tpath("mixed.warc.gz"));
+    check_mixed(&r, "mixed.warc.gz@offset ");
+    char want[64]; /* the compressed offset of the record's member, as CDX gives it */
+    snprintf(want, sizeof want, "@offset %zu", member2);
+    assert_non_null(strstr(r.in[2].origin, want));
+    free_all(&r);
+    ps_buf_free(&file);
+    free_bufs(store);
+}
+
+static void test_warc_gzip_whole_file(void **state)
+{
+    (void)state;
+    ps_buf store[8], *recs[8], plain = {0}, file = {0};
+    new_bufs(store, recs);
+    build_mixed(recs);
+    for (int i = 0; i < 8; i++)
+        ps_buf_append(&plain, store[i].data, store[i].len);
+    gzip_append(&file, plain.data, plain.len);
+    /* no .warc name: recognised by its magic bytes and its "WARC/" start */
+    write_bytes(tpath("crawl-dump"), file.data, file.len);
+    inputs r;
+    read_all(&r, tpath("crawl-dump"));
+    check_mixed(&r, "crawl-dump@");
+    free_all(&r);
+    ps_buf_free(&plain);
+    ps_buf_free(&file);
+    free_bufs(store);
+}
+
+/* Three pages, the file cut inside the third record's block. */
+static void test_warc_truncated(void **state)
+{
+    (void)state;
+    for (int gz = 0; gz < 2; gz++) {
+        ps_buf rec[3] = {{0}}, file = {0};
+        warc_response(&rec[0], "a1", "http://t/1", "HTTP/1.1 200 OK\r\nContent-Type: text/html", PAGE1, strlen(PAGE1), 0);
+        warc_response(&rec[1], "a2", "http://t/2", "HTTP/1.1 200 OK\r\nContent-Type: text/html", PAGE2, strlen(PAGE2), 0);
+        warc_response(&rec[2], "a3", "http://t/3", "HTTP/1.1 200 OK\r\nContent-Type: text/html", PAGE3, strlen(PAGE3), 0);
+        for (int i = 0; i < 3; i++) {
+            if (gz)
+                gzip_append(&file, rec[i].data, rec[i].len);
+            else
+                ps_buf_append(&file, rec[i].data, rec[i].len);
+        }
+        /* cut: plain inside the 3rd block; gzip halfway through the 3rd member */
+        size_t cut = gz ? file.len - 40 : rec[0].len + rec[1].len + rec[2].len - 20;
+        const char *name = gz ? "cut.warc.gz" : "cut.warc";
+        write_bytes(tpath(name), file.data, cut);
+        inputs r;
+        read_all(&r, tpath(name));
+        assert_int_equal(r.end, 0);
+        assert_int_equal(r.n, 3);
+        assert_page(&r.in[0], "a1", "http://t/1", PAGE1);
+        assert_page(&r.in[1], "a2", "http://t/2", PAGE2);
+        assert_int_equal(r.in[2].status, PS_ERR_FORMAT);
+        assert_null(r.in[2].data);
+        assert_string_equal(r.in[2].id, "a3");
+        assert_non_null(strstr(r.in[2].msg, name));
+        assert_non_null(strstr(r.in[2].msg, "truncated"));
+        char off[64];
+        snprintf(off, sizeof off, "@offset %zu", rec[0].len + rec[1].len);
+        if (!gz)
+            assert_non_null(strstr(r.in[2].msg, off));
+        free_all(&r);
+        for (int i = 0; i < 3; i++)
+            ps_buf_free(&rec[i]);
+        ps_buf_free(&file);
+    }
+}
+
+/* A record with a Content-Length too small, then one too large: both are
+ * reported, and the records after them are still read. */
+static void test_warc_wrong_length(void **state)
+{
+    (void)state;
+    for (int gz = 0; gz < 2; gz++) {
+        ps_buf rec[5] = {{0}}, file = {0};
+        const char *h = "HTTP/1.1 200 OK\r\nContent-Type: text/html";
+        warc_response(&rec[0], "b1", "http://w/1", h, PAGE1, strlen(PAGE1), 0);
+        warc_response(&rec[1], "b2", "http://w/2", h, PAGE2, strlen(PAGE2), -10);
+        warc_response(&rec[2], "b3", "http://w/3", h, PAGE3, strlen(PAGE3), 0);
+        warc_response(&rec[3], "b4", "http://w/4", h, PAGE2, strlen(PAGE2), +40);
+        warc_response(&rec[4], "b5", "http://w/5", h, PAGE1, strlen(PAGE1), 0);
+        for (int i = 0; i < 5; i++) {
+            if (gz)
+                gzip_append(&file, rec[i].data, rec[i].len);
+            else
+                ps_buf_append(&file, rec[i].data, rec[i].len);
+        }
+        const char *name = gz ? "len.warc.gz" : "len.warc";
+        write_bytes(tpath(name), file.data, file.len);
+        inputs r;
+        read_all(&r, tpath(name));
+        assert_int_equal(r.end, 0);
+        assert_int_equal(r.n, 5);
+        assert_page(&r.in[0], "b1", "http://w/1", PAGE1);
+        assert_int_equal(r.in[1].status, PS_ERR_FORMAT);
+        assert_string_equal(r.in[1].id, "b2");
+        assert_non_null(strstr(r.in[1].msg, "Content-Length"));
+        assert_non_null(strstr(r.in[1].msg, name));
+        assert_page(&r.in[2], "b3", "http://w/3", PAGE3);
+        assert_int_equal(r.in[3].status, PS_ERR_FORMAT);
+        assert_string_equal(r.in[3].id, "b4");
+        assert_non_null(strstr(r.in[3].msg, "Content-Length"));
+        assert_page(&r.in[4], "b5", "http://w/5", PAGE1);
+        free_all(&r);
+        for (int i = 0; i < 5; i++)
+            ps_buf_free(&rec[i]);
+        ps_buf_free(&file);
+    }
+}
+
+/* The last record's Content-Length runs past the end of the file: it is
+ * reported as truncated, the records before it come out. */
+static void test_warc_length_past_end(void **state)
+{
+    (void)state;
+    ps_buf file = {0};
+    const char *h = "HTTP/1.1 200 OK\r\nContent-Type: text/html";
+    warc_response(&file, "e1", "http://e/1", h, PAGE1, strlen(PAGE1), 0);
+    warc_response(&file, "e2", "http://e/2", h, PAGE2, strlen(PAGE2), +100);
+    write_bytes(tpath("past.warc"), file.data, file.len);
+    inputs r;
+    read_all(&r, tpath("past.warc"));
+    assert_int_equal(r.n, 2);
+    assert_page(&r.in[0], "e1", "http://e/1", PAGE1);
+    assert_int_equal(r.in[1].status, PS_ERR_FORMAT);
+    assert_non_null(strstr(r.in[1].msg, "truncated"));
+    free_all(&r);
+    ps_buf_free(&file);
+}
+
+static void test_warc_corrupt_gzip(void **state)
+{
+    (void)state;
+    ps_buf rec[3] = {{0}}, file = {0};
+    const char *h = "HTTP/1.1 200 OK\r\nContent-Type: text/html";
+    warc_response(&rec[0], "c1", "http://c/1", h, PAGE1, strlen(PAGE1), 0);
+    warc_response(&rec[1], "c2", "http://c/2", h, PAGE2, strlen(PAGE2), 0);
+    warc_response(&rec[2], "c3", "http://c/3", h, PAGE3, strlen(PAGE3), 0);
+    gzip_append(&file, rec[0].data, rec[0].len);
+    size_t m2 = file.len;
+    gzip_append(&file, rec[1].data, rec[1].len);
+    gzip_append(&file, rec[2].data, rec[2].len);
+    for (size_t i = m2 + 12; i < m2 + 40; i++) /* scramble the deflate data of member 2 */
+        file.data[i] = (char)(file.data[i] ^ 0x5a);
+    write_bytes(tpath("bad.warc.gz"), file.data, file.len);
+    inputs r;
+    read_all(&r, tpath("bad.warc.gz"));
+    assert_int_equal(r.end, 0);
+    assert_int_equal(r.n, 2);
+    assert_page(&r.in[0], "c1", "http://c/1", PAGE1);
+    assert_int_equal(r.in[1].status, PS_ERR_FORMAT);
+    assert_non_null(strstr(r.in[1].msg, "bad.warc.gz"));
+    assert_non_null(strstr(r.in[1].msg, "gzip"));
+    free_all(&r);
+    for (int i = 0; i < 3; i++)
+        ps_buf_free(&rec[i]);
+    ps_buf_free(&file);
+}
+
+/* Chunked transfer coding, gzip and deflate content coding. */
+static void test_warc_http_codings(void **state)
+{
+    (void)state;
+    ps_buf file = {0}, chunked = {0}, gz = {0};
+    /* PAGE2 in three chunks, with a chunk extension and a trailer */
+    size_t l = strlen(PAGE2);
+    ps_buf_printf(&chunked, "%zx;ext=1\r\n", (size_t)10);
+    ps_buf_append(&chunked, PAGE2, 10);
+    ps_buf_printf(&chunked, "\r\n%zx\r\n", (size_t)20);
+    ps_buf_append(&chunked, PAGE2 + 10, 20);
+    ps_buf_printf(&chunked, "\r\n%zX\r\n", l - 30);
+    ps_buf_append(&chunked, PAGE2 + 30, l - 30);
+    ps_buf_printf(&chunked, "\r\n0\r\nX-Trailer: y\r\n\r\n");
+    warc_response(&file, "d1", "http://d/1",
+                  "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1251\r\nTransfer-Encoding: chunked",
+                  chunked.data, chunked.len, 0);
+    gzip_append(&gz, PAGE1, strlen(PAGE1));
+    warc_response(&file, "d2", "http://d/2", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip",
+                  gz.data, gz.len, 0);
+    /* already decoded by the crawler, header kept: taken as it is */
+    warc_response(&file, "d3", "http://d/3", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip",
+                  PAGE3, strlen(PAGE3), 0);
+    warc_response(&file, "d4", "http://d/4", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: br",
+                  "xxxx", 4, 0);
+    /* "chunked" in the header but stored decoded; then chunks that break off */
+    warc_response(&file, "d6", "http://d/6", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked",
+                  PAGE1, strlen(PAGE1), 0);
+    const char *broken = "5\r\n<html\r\nzz\r\nmore\r\n";
+    warc_response(&file, "d7", "http://d/7", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked",
+                  broken, strlen(broken), 0);
+    warc_record(&file, "metadata", "d8", "http://d/1", "application/warc-fields", "via: x\r\n", 8, 0);
+    /* an interim "100 Continue" response before the real one */
+    warc_response(&file, "d5", "http://d/5", "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html",
+                  PAGE3, strlen(PAGE3), 0);
+    write_bytes(tpath("codings.warc"), file.data, file.len);
+    inputs r;
+    read_all(&r, tpath("codings.warc"));
+    assert_int_equal(r.n, 8);
+    assert_page(&r.in[0], "d1", "http://d/1", PAGE2);
+    assert_string_equal(r.in[0].charset, "windows-1251");
+    assert_page(&r.in[1], "d2", "http://d/2", PAGE1);
+    assert_page(&r.in[2], "d3", "http://d/3", PAGE3);
+    assert_int_equal(r.in[3].status, PS_ERR_FORMAT);
+    assert_non_null(strstr(r.in[3].msg, "Content-Encoding"));
+    assert_page(&r.in[4], "d6", "http://d/6", PAGE1);
+    assert_int_equal(r.in[5].status, PS_ERR_FORMAT);
+    assert_non_null(strstr(r.in[5].msg, "chunked"));
+    assert_int_equal(r.in[6].skipped, 1);
+    assert_non_null(strstr(r.in[6].msg, "metadata"));
+    assert_page(&r.in[7], "d5", "http://d/5", PAGE3);
+    free_all(&r);
+    ps_buf_free(&file);
+    ps_buf_free(&chunked);
+    ps_buf_free(&gz);
+}
+
+static void test_warc_not_a_warc(void **state)
+{
+    (void)state;
+    write_bytes(tpath("page.warc"), PAGE1, strlen(PAGE1));
+    inputs r;
+    read_all(&r, tpath("page.warc"));
+    assert_int_equal(r.n, 1);
+    assert_int_equal(r.in[0].status, PS_ERR_FORMAT);
+    assert_non_null(strstr(r.in[0].msg, "not a WARC file"));
+    assert_non_null(strstr(r.in[0].msg, "page.warc"));
+    free_all(&r);
+}
+
+/* ---- size cap ----------------------------------------------------------- */
+
+static void test_max_bytes(void **state)
+{
+    (void)state;
+    char big[3000];
+    memset(big, 'x', sizeof big);
+    memcpy(big, "<html><body>", 12);
+    write_bytes(tpath("big.html"), big, sizeof big);
+    ps_buf file = {0};
+    const char *h = "HTTP/1.1 200 OK\r\nContent-Type: text/html";
+    warc_response(&file, "f1", "http://f/1", h, big, sizeof big, 0);
+    warc_response(&file, "f2", "http://f/2", h, PAGE1, strlen(PAGE1), 0);
+    write_bytes(tpath("big.warc"), file.data, file.len);
+    const char *args[] = {tpath("big.html"), tpath("big.warc")};
+    ps_source_options opt = {.max_bytes = 1000};
+    inputs r;
+    read_all_opts(&r, args, 2, NULL, &opt);
+    assert_int_equal(r.n, 3);
+    assert_int_equal(r.in[0].status, PS_ERR_TOO_LARGE);
+    assert_non_null(strstr(r.in[0].msg, "big.html"));
+    assert_null(r.in[0].data);
+    assert_int_equal(r.in[1].status, PS_ERR_TOO_LARGE);
+    assert_non_null(strstr(r.in[1].msg, "big.warc@offset 0"));
+    assert_page(&r.in[2], "f2", "http://f/2", PAGE1);
+    free_all(&r);
+    ps_buf_free(&file);
+}
+
+/* ---- folders, list files, missing files ---------------------------------- */
+
+static void test_dir_recursion_order(void **state)
+{
+    (void)state;
+    const char *dir = tpath("site");
+    char p[600];
+    assert_int_equal(mkdir(dir, 0755), 0);
+    snprintf(p, sizeof p, "%s/a", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/a/deeper", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    const char *files[] = {"b.html", "a/z.html", "a/b.htm", "c.txt", ".hidden.html", "A.html",
+                           "a/deeper/x.xhtml", "a0.HTML"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        write_bytes(p, files[i], strlen(files[i]));
+    }
+    inputs r;
+    read_all(&r, dir);
+    /* byte-wise order of the names at each level; c.txt and .hidden ignored */
+    const char *ids[] = {"A", "a_b", "a_deeper_x", "a_z", "a0", "b"};
+    const char *content[] = {"A.html", "a/b.htm", "a/deeper/x.xhtml", "a/z.html", "a0.HTML", "b.html"};
+    assert_int_equal(r.n, 6);
+    for (size_t i = 0; i < 6; i++) {
+        assert_string_equal(r.in[i].id, ids[i]);
+        assert_int_equal(r.in[i].len, strlen(content[i]));
+        assert_memory_equal(r.in[i].data, content[i], r.in[i].len);
+    }
+    ps_error err = {0};
+    const char *args[] = {dir};
+    ps_source *src = ps_source_open(args, 1, NULL, NULL, &err);
+    assert_int_equal(ps_source_total_hint(src), 6);
+    ps_source_free(src);
+    free_all(&r);
+}
+
+/* A folder holding a WARC file and pages: the WARC's records come out in
+ * its place in the sorted order; the total is then unknown (0). */
+static void test_dir_with_warc(void **state)
+{
+    (void)state;
+    assert_int_equal(mkdir(tpath("mix"), 0755), 0);
+    write_bytes(tpath("mix/a.html"), PAGE1, strlen(PAGE1));
+    write_bytes(tpath("mix/z.html"), PAGE3, strlen(PAGE3));
+    ps_buf rec = {0}, gz = {0};
+    warc_response(&rec, "m1", "http://m/1", "HTTP/1.1 200 OK\r\nContent-Type: text/html", PAGE2, strlen(PAGE2), 0);
+    gzip_append(&gz, rec.data, rec.len);
+    write_bytes(tpath("mix/m.warc.gz"), gz.data, gz.len);
+    inputs r;
+    read_all(&r, tpath("mix"));
+    assert_int_equal(r.n, 3);
+    assert_page(&r.in[0], "a", "", PAGE1);
+    assert_page(&r.in[1], "m1", "http://m/1", PAGE2);
+    assert_page(&r.in[2], "z", "", PAGE3);
+    ps_error err = {0};
+    const char *args[] = {tpath("mix")};
+    ps_source *src = ps_source_open(args, 1, NULL, NULL, &err);
+    assert_int_equal(ps_source_total_hint(src), 0);
+    ps_source_free(src);
+    free_all(&r);
+    ps_buf_free(&rec);
+    ps_buf_free(&gz);
+}
+
+/* A link back to a parent folder is reported, not followed for ever. */
+static void test_dir_symlink_loop(void **state)
+{
+    (void)state;
+    assert_int_equal(mkdir(tpath("loop"), 0755), 0);
+    write_bytes(tpath("loop/p.html"), PAGE1, strlen(PAGE1));
+    assert_int_equal(mkdir(tpath("loop/sub"), 0755), 0);
+    write_bytes(tpath("loop/sub/q.html"), PAGE2, strlen(PAGE2));
+    assert_int_equal(symlink("..", tpath("loop/sub/up")), 0);
+    inputs r;
+    read_all(&r, tpath("loop"));
+    assert_int_equal(r.end, 0);
+    assert_int_equal(r.n, 3);
+    assert_page(&r.in[0], "p", "", PAGE1);
+    assert_page(&r.in[1], "sub_q", "", PAGE2);
+    assert_int_equal(r.in[2].status, PS_ERR_IO);
+    assert_non_null(strstr(r.in[2].msg, "loop/sub/up"));
+    assert_non_null(strstr(r.in[2].msg, "loop"));
+    free_all(&r);
+}
+
+/* WARC record ids become file names: unsafe bytes replaced, long ones cut
+ * with a hash so that they stay distinct. */
+static void test_warc_ids(void **state)
+{
+    (void)state;
+    char longid[400];
+    memset(longid, 'x', sizeof longid - 1);
+    longid[sizeof longid - 1] = '\0';
+    ps_buf file = {0};
+    const char *h = "HTTP/1.1 200 OK\r\nContent-Type: text/html";
+    ps_buf_printf(&file, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:x:a/b?c>\r\n"
+                         "Content-Length: %zu\r\n\r\n%s\r\n\r\n%s\r\n\r\n",
+                  strlen(h) + 4 + strlen(PAGE3), h, PAGE3);
+    warc_response(&file, longid, NULL, h, PAGE3, strlen(PAGE3), 0);
+    longid[100] = 'y';
+    warc_response(&file, longid, NULL, h, PAGE3, strlen(PAGE3), 0);
+    write_bytes(tpath("ids.warc"), file.data, file.len);
+    inputs r;
+    read_all(&r, tpath("ids.warc"));
+    assert_int_equal(r.n, 3);
+    assert_page(&r.in[0], "urn_x_a_b_c", "", PAGE3);
+    assert_true(strlen(r.in[1].id) <= 200);
+    assert_true(strlen(r.in[2].id) <= 200);
+    assert_string_not_equal(r.in[1].id, r.in[2].id);
+    free_all(&r);
+    ps_buf_free(&file);
+}
+
+static void test_list_file(void **state)
+{
+    (void)state;
+    assert_int_equal(mkdir(tpath("lst"), 0755), 0);
+    write_bytes(tpath("lst/p1.html"), PAGE1, strlen(PAGE1));
+    write_bytes(tpath("lst/p2.html"), PAGE2, strlen(PAGE2));
+    ps_buf list = {0};
+    ps_buf_printf(&list, "# pages\np1.html\thttp://x.example/1\tgold/p1.txt\n\n"
+                         "missing.html\thttp://x.example/2\r\n%s\n", tpath("lst/p2.html"));
+    write_bytes(tpath("lst/pages.tsv"), list.data, list.len);
+    inputs r;
+    read_all_opts(&r, NULL, 0, tpath("lst/pages.tsv"), NULL);
+    assert_int_equal(r.end, 0);
+    assert_int_equal(r.n, 3);
+    assert_page(&r.in[0], "p1", "http://x.example/1", PAGE1);
+    assert_string_equal(r.in[0].gold_path, tpath("lst/gold/p1.txt"));
+    assert_int_equal(r.in[1].status, PS_ERR_IO);
+    assert_string_equal(r.in[1].url, "http://x.example/2");
+    assert_non_null(strstr(r.in[1].msg, "pages.tsv:4"));
+    assert_non_null(strstr(r.in[1].msg, "missing.html"));
+    assert_page(&r.in[2], "p2", "", PAGE2);
+    assert_null(r.in[2].gold_path);
+    free_all(&r);
+    ps_buf_free(&list);
+
+    ps_error err = {0};
+    assert_null(ps_source_open(NULL, 0, tpath("lst/nope.tsv"), NULL, &err));
+    assert_int_equal(err.code, PS_ERR_IO);
+    assert_non_null(strstr(err.msg, "nope.tsv"));
+}
+
+static void test_missing_argument(void **state)
+{
+    (void)state;
+    write_bytes(tpath("ok.html"), PAGE3, strlen(PAGE3));
+    const char *args[] = {tpath("no-such.html"), tpath("ok.html")};
+    inputs r;
+    read_all_opts(&r, args, 2, NULL, NULL);
+    assert_int_equal(r.end, 0);
+    assert_int_equal(r.n, 2);
+    assert_int_equal(r.in[0].status, PS_ERR_IO);
+    assert_string_equal(r.in[0].id, "no-such");
+    assert_non_null(strstr(r.in[0].msg, "no-such.html"));
+    assert_page(&r.in[1], "ok", "", PAGE3);
+    free_all(&r);
+}
+
+/* ---- JSON Lines on stdin ------------------------------------------------- */
+
+static void test_jsonl_stdin(void **state)
+{
+    (void)state;
+    const char *lines =
+        "{\"url\": \"http://j/1\", \"html\": \"<p>caf\\u00e9</p>\"}\n"
+        "{\"url\": \"http://j/2\", \"html\": \n"
+        "\n"
+        "{\"url\": \"http://j/3\"}\n"
+        "[1, 2]\n"
+        "{\"id\": \"page/7\", \"url\": \"http://j/7\", \"html\": \"<b>x</b>\", \"charset\": \"latin1\"}\n"
+        "{\"id\": 42, \"html\": \"<i>y</i>\"}\n";
+    write_bytes(tpath("in.jsonl"), lines, strlen(lines));
+    int saved = dup(STDIN_FILENO), fd = open(tpath("in.jsonl"), O_RDONLY);
+    assert_true(fd >= 0 && saved >= 0);
+    dup2(fd, STDIN_FILENO);
+    close(fd);
+    const char *args[] = {"-"};
+    ps_source_options opt = {.jsonl_stdin = 1};
+    inputs r;
+    read_all_opts(&r, args, 1, NULL, &opt);
+    dup2(saved, STDIN_FILENO);
+    close(saved);
+    assert_int_equal(r.end, 0);
+    assert_int_equal(r.n, 6);
+    assert_page(&r.in[0], "line-1", "http://j/1", "<p>caf\xc3\xa9</p>");
+    assert_string_equal(r.in[0].charset, "utf-8");
+    assert_int_equal(r.in[1].status, PS_ERR_FORMAT);
+    assert_non_null(strstr(r.in[1].msg, "stdin line 2"));
+    assert_int_equal(r.in[2].status, PS_ERR_FORMAT); /* line 3 is blank: skipped */
+    assert_non_null(strstr(r.in[2].msg, "stdin line 4"));
+    assert_non_null(strstr(r.in[2].msg, "html"));
+    assert_int_equal(r.in[3].status, PS_ERR_FORMAT);
+    assert_non_null(strstr(r.in[3].msg, "stdin line 5"));
+    assert_page(&r.in[4], "page_7", "http://j/7", "<b>x</b>");
+    assert_string_equal(r.in[4].charset, "latin1");
+    assert_page(&r.in[5], "42", "", "<i>y</i>");
+    free_all(&r);
+}
+
+/* ---- data set folders ----------------------------------------------------- */
+
+static void test_dataset_folder(void **state)
+{
+    (void)state;
+    const char *dir = PS_SOURCE_DIR "/datasets/sample";
+    ps_error err = {0};
+    ps_dataset *ds = ps_dataset_load(dir, &err);
+    assert_non_null(ds);
+    const char *args[] = {dir};
+    ps_source *src = ps_source_open(args, 1, NULL, NULL, &err);
+    assert_non_null(src);
+    assert_int_equal(ps_source_total_hint(src), ds->n_pages);
+    ps_input in = {0};
+    size_t n = 0;
+    while (ps_source_next(src, &in, &err) == 1) {
+        assert_true(n < ds->n_pages);
+        const ps_dataset_page *p = &ds->pages[n++];
+        assert_int_equal(in.status, PS_OK);
+        assert_string_equal(in.id, p->id);
+        assert_string_equal(in.url, p->url);
+        assert_string_equal(in.gold_path, p->gold_path);
+        assert_string_equal(in.dataset, "sample");
+        if (*p->site)
+            assert_string_equal(in.site, p->site);
+        size_t len;
+        char *want = ps_read_file(p->html_path, 0, &len, &err);
+        assert_non_null(want);
+        assert_int_equal(in.len, len);
+        assert_memory_equal(in.data, want, len);
+        free(want);
+    }
+    assert_int_equal(n, ds->n_pages);
+    ps_input_clear(&in);
+    ps_source_free(src);
+    /* a folder holding data set folders: each read as a data set */
+    const char *parent[] = {PS_SOURCE_DIR "/datasets"};
+    inputs r;
+    read_all_opts(&r, parent, 1, NULL, NULL);
+    assert_int_equal(r.n, ds->n_pages);
+    assert_string_equal(r.in[0].id, ds->pages[0].id);
+    free_all(&r);
+    ps_dataset_free(ds);
+}
+
+int main(void)
+{
+    ps_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_warc_plain),
+        cmocka_unit_test(test_warc_gzip_members),
+        cmocka_unit_test(test_warc_gzip_whole_file),
+        cmocka_unit_test(test_warc_truncated),
+        cmocka_unit_test(test_warc_wrong_length),
+        cmocka_unit_test(test_warc_length_past_end),
+        cmocka_unit_test(test_warc_corrupt_gzip),
+        cmocka_unit_test(test_warc_http_codings),
+        cmocka_unit_test(test_warc_not_a_warc),
+        cmocka_unit_test(test_max_bytes),
+        cmocka_unit_test(test_dir_recursion_order),
+        cmocka_unit_test(test_dir_with_warc),
+        cmocka_unit_test(test_dir_symlink_loop),
+        cmocka_unit_test(test_warc_ids),
+        cmocka_unit_test(test_list_file),
+        cmocka_unit_test(test_missing_argument),
+        cmocka_unit_test(test_jsonl_stdin),
+        cmocka_unit_test(test_dataset_folder),
+    };
+    return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
+}

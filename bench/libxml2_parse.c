@@ -2,7 +2,7 @@
  * libxml2 HTML parsing of the same files pagesift extracts (read the file,
  * htmlReadMemory with the options of extract/page.c, xmlFreeDoc), timed the
  * same way, so the ratio pagesift / libxml2 measures what pagesift adds.
- * Built by the benchmark script only (not a user tool).
+ * Built by CMake as build/libxml2_parse (benchmarks are not installed).
  *
  * Usage: libxml2_parse FILE...   (or file names on stdin, one a line, when
  * no FILE is given).  Prints "pages N bytes B seconds S". */

@@ -3,7 +3,6 @@
  * HTML view.  The work is in methods/batch.c; this is option parsing, the
  * input reader and the summary. */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -22,9 +21,20 @@ static void usage(FILE *f)
     fputs(
         "Usage: pagesift [OPTION]... [INPUT]...\n"
         "Extract the main text of web pages, removing navigation, copyright lines,\n"
-        "ads, related links and comments.  INPUT is an HTML file, a folder (read\n"
-        "recursively, in name order) or '-' for one page on standard input (the\n"
-        "default when no INPUT is given).\n"
+        "ads, related links and comments.\n"
+        "\n"
+        "INPUT is an HTML file; a folder (searched recursively, in name order, for\n"
+        ".html/.htm/.xhtml pages and WARC files; a folder with an index.tsv is a\n"
+        "data set, read in index order with its URLs); a WARC file (.warc or\n"
+        ".warc.gz, WARC 1.0/1.1, plain or gzip: HTML response records are pages,\n"
+        "other records are counted as skipped); or '-', standard input (the default\n"
+        "when no INPUT is given): one page, a WARC stream, or JSON Lines with --jsonl.\n"
+        "  -l, --list FILE         also the pages listed in FILE, one per line:\n"
+        "                          PATH<TAB>URL (paths relative to FILE's folder)\n"
+        "      --jsonl             standard input is JSON Lines, one page per line:\n"
+        "                          {\"url\": ..., \"html\": ...[, \"id\": ...]}\n"
+        "A page's site (for its template library) is derived from its URL; pages\n"
+        "without a URL get no template step, only the SVM.\n"
         "\n"
         "Output:\n"
         "  -f, --format FMT        text, jsonl or html.  Default: text for one page\n"
@@ -48,7 +58,9 @@ static void usage(FILE *f)
         "  -m, --method NAME       extraction method (--method help lists them);\n"
         "                          default template-svm when templates are given,\n"
         "                          else svm\n"
-        "  -M, --model BUNDLE      SVM model bundle (default: the shipped model)\n"
+        "  -M, --model BUNDLE      SVM model bundle (default: $PAGESIFT_MODEL, else\n"
+        "                          the shipped model)\n"
+        "  -T, --templates DIR     per-site template libraries (pagesift-template)\n"
         "      --options LIST      method options, key=value,key=value\n"
         "      --site-rule RULE    site key of a URL: host (default) or host+path1\n"
         "\n"
@@ -71,94 +83,47 @@ static void usage(FILE *f)
         f);
 }
 
-/* ---- inputs: files, folders, stdin ---------------------------------------
- * TEMPORARY: replaced by ps_source (extract/inputs.c) when it lands. */
-
-typedef struct path_list {
-    char **v;
-    size_t n, cap;
-} path_list;
-
-static int push_path(path_list *l, const char *p)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        char **v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        l->v = v;
-        l->cap = cap;
-    }
-    return (l->v[l->n++] = strdup(p)) ? 0 : -1;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int walk(path_list *l, const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return push_path(l, dir); /* reported as a failed page */
-    path_list sub = {0};
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (e->d_name[0] != '.' && push_path(&sub, e->d_name) != 0)
-            break;
-    closedir(d);
-    qsort(sub.v, sub.n, sizeof *sub.v, name_cmp);
-    int rc = 0;
-    for (size_t i = 0; i < sub.n; i++) {
-        char p[4096];
-        snprintf(p, sizeof p, "%s/%s", dir, sub.v[i]);
-        struct stat st;
-        if (rc == 0)
-            rc = stat(p, &st) == 0 && S_ISDIR(st.st_mode) ? walk(l, p) : push_path(l, p);
-        free(sub.v[i]);
-    }
-    free(sub.v);
-    return rc;
-}
+/* ---- inputs: ps_source handed to the batch ------------------------------ */
 
 typedef struct reader {
-    path_list paths;
-    size_t next;
-    size_t max_bytes;
+    ps_source *src;
+    ps_input in;
 } reader;
 
-static char *stem_of(const char *path)
+static char *take(char **p)
 {
-    const char *b = strrchr(path, '/');
-    b = b ? b + 1 : path;
-    const char *dot = strrchr(b, '.');
-    size_t n = dot && dot != b ? (size_t)(dot - b) : strlen(b);
-    return strndup(b, n);
+    char *v = *p;
+    *p = NULL;
+    return v;
 }
 
-static int read_next(void *vctx, ps_batch_input *in, ps_error *err)
+static int read_next(void *vctx, ps_batch_input *out, ps_error *err)
 {
     reader *r = vctx;
-    if (r->next == r->paths.n)
-        return 0;
-    const char *p = r->paths.v[r->next++];
-    int is_stdin = strcmp(p, "-") == 0;
-    in->id = strdup(is_stdin ? "stdin" : "");
-    if (!is_stdin) {
-        free(in->id);
-        in->id = stem_of(p);
-    }
-    in->origin = strdup(is_stdin ? "standard input" : p);
-    if (!in->id || !in->origin)
-        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    ps_error e = {0};
-    in->data = ps_read_file(is_stdin ? "/dev/stdin" : p, r->max_bytes, &in->len, &e);
-    if (!in->data) {
-        in->status = e.code ? e.code : PS_ERR_IO;
-        snprintf(in->msg, sizeof in->msg, "%s", e.msg);
-    }
+    int rc = ps_source_next(r->src, &r->in, err);
+    if (rc != 1)
+        return rc;
+    out->id = take(&r->in.id);
+    out->url = take(&r->in.url);
+    out->charset = take(&r->in.charset);
+    out->origin = take(&r->in.origin);
+    out->site = take(&r->in.site);
+    out->data = take(&r->in.data);
+    out->len = r->in.len;
+    out->status = r->in.status;
+    memcpy(out->msg, r->in.msg, sizeof out->msg);
+    out->skipped = r->in.skipped;
+    ps_input_clear(&r->in);
     return 1;
+}
+
+static ps_source *open_source(char **args, size_t n, const char *list, const ps_source_options *so,
+                              ps_error *err)
+{
+    static const char *const dash[] = {"-"};
+    if (n == 0 && !list)
+        return ps_source_open(dash, 1, NULL, so, err);
+    return ps_source_open((const char *const *)args, n, list, so, err);
 }
 
 /* ---- main ---------------------------------------------------------------- */
@@ -204,30 +169,49 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-enum { OPT_OPTIONS = 256, OPT_SITE_RULE, OPT_UNORDERED, OPT_MAX_BYTES };
+enum {
+    OPT_OPTIONS = 256, OPT_SITE_RULE, OPT_UNORDERED, OPT_MAX_BYTES, OPT_JSONL, OPT_LEARN
+};
+
+/* Does the argument name something ps_source reads as several pages? */
+static int is_collection(const char *arg)
+{
+    struct stat st;
+    if (strcmp(arg, "-") == 0)
+        return 0;
+    if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+        return 1;
+    size_t n = strlen(arg);
+    return (n >= 5 && strcmp(arg + n - 5, ".warc") == 0) ||
+           (n >= 8 && strcmp(arg + n - 8, ".warc.gz") == 0);
+}
 
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"format", required_argument, 0, 'f'},   {"output-dir", required_argument, 0, 'o'},
         {"method", required_argument, 0, 'm'},   {"model", required_argument, 0, 'M'},
+        {"templates", required_argument, 0, 'T'},
         {"options", required_argument, 0, OPT_OPTIONS},
         {"site-rule", required_argument, 0, OPT_SITE_RULE},
+        {"list", required_argument, 0, 'l'},     {"jsonl", no_argument, 0, OPT_JSONL},
         {"jobs", required_argument, 0, 'j'},     {"unordered", no_argument, 0, OPT_UNORDERED},
         {"max-bytes", required_argument, 0, OPT_MAX_BYTES},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
-    const char *format = NULL, *method = NULL;
+    const char *format = NULL, *method = NULL, *list = NULL;
     ps_extractor_config xc = {0};
     ps_batch_config bc = {0};
+    ps_source_options so = {0};
     long jobs = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "f:o:m:M:j:qhV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:o:m:M:T:l:j:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'f': format = optarg; break;
         case 'o': bc.output_dir = optarg; break;
         case 'm': method = optarg; break;
         case 'M': xc.model_path = optarg; break;
+        case 'T': xc.templates_dir = optarg; break;
         case OPT_OPTIONS: xc.options = optarg; break;
         case OPT_SITE_RULE:
             if (strcmp(optarg, "host") == 0)
@@ -239,6 +223,8 @@ int main(int argc, char **argv)
                 return 2;
             }
             break;
+        case 'l': list = optarg; break;
+        case OPT_JSONL: so.jsonl_stdin = 1; break;
         case 'j': {
             char *end;
             jobs = strtol(optarg, &end, 10);
@@ -277,19 +263,25 @@ int main(int argc, char **argv)
         fprintf(stderr, "pagesift: --format: '%s' is not text, jsonl or html\n", format);
         return 2;
     }
-    int n_stdin = 0;
-    for (int i = optind; i < argc; i++)
-        n_stdin += strcmp(argv[i], "-") == 0;
+    char **args = argv + optind;
+    size_t n_args = (size_t)(argc - optind);
+    int n_stdin = n_args == 0 && !list;
+    for (size_t i = 0; i < n_args; i++)
+        n_stdin += strcmp(args[i], "-") == 0;
     if (n_stdin > 1) {
         fprintf(stderr, "pagesift: standard input ('-') can be given once\n");
         return 2;
     }
     if (!method)
         method = xc.templates_dir ? "template-svm" : "svm";
+    so.max_bytes = bc.max_bytes;
+    bc.workers = jobs ? (unsigned)jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    if (bc.workers < 1)
+        bc.workers = 1;
 
     ps_init();
     ps_error err = {0};
-    /* Set-up errors come before any page is read. */
+    /* Every setup error comes before any page is read. */
     ps_extractor *ex = ps_extractor_new(method, &xc, &err);
     if (!ex) {
         fprintf(stderr, "pagesift: %s\n", err.msg);
@@ -302,40 +294,22 @@ int main(int argc, char **argv)
         ps_extractor_free(ex);
         return 3;
     }
-
     reader rd = {0};
-    rd.max_bytes = bc.max_bytes ? bc.max_bytes : PS_DEFAULT_MAX_BYTES;
-    int single = 0, rc_walk = 0;
-    if (optind == argc) {
-        rc_walk = push_path(&rd.paths, "-");
-        single = 1;
-    } else {
-        for (int i = optind; i < argc && rc_walk == 0; i++) {
-            struct stat st;
-            if (strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
-                rc_walk = walk(&rd.paths, argv[i]);
-            else
-                rc_walk = push_path(&rd.paths, argv[i]);
-        }
-        struct stat st;
-        single = argc - optind == 1 &&
-                 !(stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode));
-    }
-    if (rc_walk != 0) {
-        fprintf(stderr, "pagesift: out of memory listing the inputs\n");
+    rd.src = open_source(args, n_args, list, &so, &err);
+    if (!rd.src) {
+        fprintf(stderr, "pagesift: %s\n", err.msg);
+        ps_extractor_free(ex);
         return 3;
     }
+    int single = !list && !so.jsonl_stdin && n_args <= 1 && (n_args == 0 || !is_collection(args[0]));
     if (!format && !single && !bc.output_dir)
         bc.format = PS_FORMAT_JSONL;
-    bc.extractor = ex;
     bc.out = stdout;
     bc.text_headers = !single;
-    bc.workers = jobs ? (unsigned)jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-    if (bc.workers < 1)
-        bc.workers = 1;
-    bc.total_hint = rd.paths.n;
+    bc.total_hint = ps_source_total_hint(rd.src);
 
     double t0 = now();
+    bc.extractor = ex;
     ps_batch_counts n = {0};
     int rc = ps_batch_run(&bc, read_next, &rd, &n, &err);
     double dt = now() - t0;
@@ -348,9 +322,8 @@ int main(int argc, char **argv)
                 n.read, n.extracted, n.empty, n.failed, n.skipped, dt,
                 dt > 0 ? (double)n.read / dt : 0.0, dt > 0 ? (double)n.bytes / dt / 1e6 : 0.0,
                 ps_extractor_method(ex), bc.workers, bc.workers == 1 ? "" : "s");
-    for (size_t i = 0; i < rd.paths.n; i++)
-        free(rd.paths.v[i]);
-    free(rd.paths.v);
+    ps_input_clear(&rd.in);
+    ps_source_free(rd.src);
     ps_extractor_free(ex);
     return rc != 0 || n.failed ? 1 : 0;
 }

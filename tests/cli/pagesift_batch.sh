@@ -87,6 +87,34 @@ grep -q 'data-pagesift="content"' "$tmp/v.html" || fail "no block marked in the 
 grep -q 'data-pagesift-legend' "$tmp/v.html" || fail "no legend"
 python3 -c "import html.parser,sys; html.parser.HTMLParser().feed(open(sys.argv[1]).read())" "$tmp/v.html" || fail "html view unreadable"
 
+# --- the same texts from the data set folder, a WARC, a gzip WARC ---------
+"$src/scripts/make-warc" -o "$tmp/s.warc" "$src/datasets/sample" >/dev/null 2>&1 || fail "make-warc"
+"$src/scripts/make-warc" -o "$tmp/s.warc.gz" "$src/datasets/sample" >/dev/null 2>&1 || fail "make-warc gz"
+pagesift -m all -j 2 --format jsonl "$src/datasets/sample" > "$tmp/ds.jsonl" 2>/dev/null || fail "data set folder"
+pagesift -m all -j 2 --format jsonl "$tmp/s.warc" > "$tmp/w.jsonl" 2> "$tmp/werr" || fail "warc"
+pagesift -m all -j 2 --format jsonl < "$tmp/s.warc.gz" > "$tmp/wgz.jsonl" 2>/dev/null || fail "warc.gz on stdin"
+python3 - "$tmp/ds.jsonl" "$tmp/w.jsonl" "$tmp/wgz.jsonl" <<'PY' || fail "texts differ between folder and WARC"
+import json, sys
+runs = [[json.loads(l) for l in open(p)] for p in sys.argv[1:]]
+assert len(runs[0]) == 21
+for run in runs[1:]:
+    assert [(r["url"], r["text"]) for r in run] == [(r["url"], r["text"]) for r in runs[0]]
+PY
+grep -q "22 records read: 21 extracted, 0 empty, 0 failed, 1 skipped" "$tmp/werr" ||
+    fail "warcinfo record not counted as skipped: $(cat "$tmp/werr")"
+# a WARC cut in the middle of a record: the records before are extracted, the cut one fails
+size=$(wc -c < "$tmp/s.warc")
+head -c $((size - 3000)) "$tmp/s.warc" > "$tmp/cut.warc"
+pagesift -m all --format jsonl "$tmp/cut.warc" > "$tmp/cut.jsonl" 2>/dev/null; rc=$?
+[[ $rc == 1 ]] || fail "truncated WARC: exit $rc, want 1"
+python3 - "$tmp/cut.jsonl" "$tmp/w.jsonl" <<'PY' || fail "truncated WARC records"
+import json, sys
+cut = [json.loads(l) for l in open(sys.argv[1])]; full = [json.loads(l) for l in open(sys.argv[2])]
+assert len(cut) == len(full), (len(cut), len(full))
+assert all(a["text"] == b["text"] for a, b in zip(cut[:-1], full[:-1]))
+assert cut[-1]["status"] == "failed" and cut[-1]["error"], cut[-1]
+PY
+
 # --- usage and setup errors -------------------------------------------------
 pagesift --format pdf "$sample/dragnet-14.html" >/dev/null 2>&1; [[ $? == 2 ]] || fail "bad --format: want exit 2"
 pagesift -m no-such "$sample/dragnet-14.html" >/dev/null 2>&1; [[ $? == 2 ]] || fail "unknown method: want exit 2"

@@ -88,7 +88,7 @@ grep -q 'data-pagesift-legend' "$tmp/v.html" || fail "no legend"
 python3 -c "import html.parser,sys; html.parser.HTMLParser().feed(open(sys.argv[1]).read())" "$tmp/v.html" || fail "html view unreadable"
 
 # --- the same texts from the data set folder, a WARC, a gzip WARC ---------
-"$src/scripts/make-warc" -o "$tmp/s.warc" "$src/datasets/sample" >/dev/null 2>&1 || fail "make-warc"
+"$src/scripts/make-warc" -o "$tmp/s.warc" --jsonl "$tmp/s.jsonl" "$src/datasets/sample" >/dev/null 2>&1 || fail "make-warc"
 "$src/scripts/make-warc" -o "$tmp/s.warc.gz" "$src/datasets/sample" >/dev/null 2>&1 || fail "make-warc gz"
 pagesift -m all -j 2 --format jsonl "$src/datasets/sample" > "$tmp/ds.jsonl" 2>/dev/null || fail "data set folder"
 pagesift -m all -j 2 --format jsonl "$tmp/s.warc" > "$tmp/w.jsonl" 2> "$tmp/werr" || fail "warc"
@@ -99,6 +99,23 @@ runs = [[json.loads(l) for l in open(p)] for p in sys.argv[1:]]
 assert len(runs[0]) == 21
 for run in runs[1:]:
     assert [(r["url"], r["text"]) for r in run] == [(r["url"], r["text"]) for r in runs[0]]
+PY
+# JSON Lines on stdin (a streaming filter): one record per line; JSON carries
+# text, not bytes, so only pages whose bytes are UTF-8 must give the same text
+pagesift -m all -j 2 --jsonl < "$tmp/s.jsonl" > "$tmp/jl.jsonl" 2>/dev/null || fail "--jsonl"
+python3 - "$sample" "$tmp/ds.jsonl" "$tmp/jl.jsonl" <<'PY' || fail "JSON Lines texts differ"
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[2])]; b = [json.loads(l) for l in open(sys.argv[3])]
+assert len(a) == len(b) == 21
+def utf8(id):
+    try: open(f"{sys.argv[1]}/{id}.html", "rb").read().decode("utf-8"); return True
+    except UnicodeDecodeError: return False
+n = 0
+for x, y in zip(a, b):
+    assert x["url"] == y["url"]
+    if utf8(x["id"]):
+        assert x["text"] == y["text"], x["id"]; n += 1
+assert n >= 15, n
 PY
 grep -q "22 records read: 21 extracted, 0 empty, 0 failed, 1 skipped" "$tmp/werr" ||
     fail "warcinfo record not counted as skipped: $(cat "$tmp/werr")"

@@ -6,9 +6,13 @@
 
 /* Each method file defines one of these. */
 extern const ps_method ps_method_all;
+extern const ps_method ps_method_punct_lines;
+extern const ps_method ps_method_blockstat;
 
 const ps_method *const ps_methods[] = {
     &ps_method_all,
+    &ps_method_punct_lines,
+    &ps_method_blockstat,
     NULL,
 };
 

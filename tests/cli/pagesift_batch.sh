@@ -71,6 +71,14 @@ cmp -s "$tmp/j1" "$tmp/j2" || fail "-j 2 output differs from -j 1"
 pagesift -m all -j 2 -q --unordered --format jsonl "$sample" | sort > "$tmp/u"
 sort "$tmp/j1" | cmp -s - "$tmp/u" || fail "--unordered has other records"
 
+# every method that runs without a model: -j 2 gives -j 1's records (stateful
+# methods such as punct-lines run in input order on one worker)
+for m in $(pagesift --method help | awk 'NR > 1 {print $1}'); do
+    pagesift -m "$m" -j 1 -q --format jsonl "$src/datasets/sample" > "$tmp/m1" 2>/dev/null || continue
+    pagesift -m "$m" -j 2 -q --format jsonl "$src/datasets/sample" > "$tmp/m2" || fail "$m -j 2"
+    cmp -s "$tmp/m1" "$tmp/m2" || fail "$m: -j 2 differs from -j 1"
+done
+
 # --- --output-dir: one file per page ----------------------------------------
 pagesift -m all -q -o "$tmp/od" "$sample" || fail "--output-dir"
 [[ $(ls "$tmp/od" | wc -l) == "$n_sample" ]] || fail "$(ls "$tmp/od" | wc -l) files for $n_sample pages"

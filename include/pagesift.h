@@ -652,6 +652,10 @@ typedef struct ps_extractor_config {
     const char *model_path;    /**< SVM model bundle; NULL = the shipped model */
     const char *templates_dir; /**< per-site template libraries, or NULL */
     const char *options;       /**< method-specific "key=value,key=value", or NULL */
+    /** template libraries in memory (e.g. learnt from the collection by
+     *  ps_template_builder_finish), used instead of templates_dir; borrowed:
+     *  it must outlive the extractor */
+    const ps_template_store *templates;
 } ps_extractor_config;
 
 /** How a block was classified, in ps_extraction.block_class. */

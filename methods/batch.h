@@ -77,6 +77,14 @@ int ps_batch_prepare_output_dir(const char *dir, ps_error *err);
 /** Free the contents of @p in and zero it. */
 void ps_batch_input_clear(ps_batch_input *in);
 
+/** The first pass of --learn-templates (methods/learn_pass.c): read every
+ *  page, parse it on the workers and add it to @p builder under its site key
+ *  in input order (pages without a site are left out).  Uses cfg's workers,
+ *  site_rule and max_bytes.  *pages_added (may be NULL) counts the pages
+ *  added.  Returns 0, or -1 with err on a fatal read or builder error. */
+int ps_batch_learn_templates(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_ctx,
+                             ps_template_builder *builder, size_t *pages_added, ps_error *err);
+
 /* ---- records (methods/records.c) --------------------------------------- */
 
 /** Append @p n bytes of @p s as a JSON string (quoted, escaped; invalid

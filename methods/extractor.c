@@ -48,6 +48,7 @@ ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cf
         mc.model_path = cfg->model_path;
         mc.templates_dir = cfg->templates_dir;
         mc.options = cfg->options;
+        mc.templates = cfg->templates;
     }
     ps_extractor *ex = calloc(1, sizeof *ex);
     if (!ex) {

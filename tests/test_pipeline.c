@@ -462,6 +462,64 @@ static void test_pipeline_bounded_and_ordered(void **state)
     pthread_mutex_destroy(&c.m);
 }
 
+/* The learning pass adds the pages in input order, whatever the threads do:
+ * its libraries equal those of adding the same pages one by one. */
+static void test_learn_pass_equals_sequential_build(void **state)
+{
+    (void)state;
+    ps_template_params tp;
+    ps_template_params_default(&tp);
+    ps_template_builder *b1 = ps_template_builder_new(&tp);
+    mem_reader r = {.n = 60};
+    ps_batch_config cfg = {.workers = 3, .quiet = 1};
+    size_t added = 0;
+    assert_int_equal(ps_batch_learn_templates(&cfg, mem_read, &r, b1, &added, NULL), 0);
+    assert_int_equal(added, 60);
+    ps_template_store *s1 = ps_template_builder_finish(b1);
+
+    ps_template_builder *b2 = ps_template_builder_new(&tp);
+    mem_reader r2 = {.n = 60};
+    for (size_t i = 0; i < 60; i++) {
+        ps_batch_input in = {0};
+        assert_int_equal(mem_read(&r2, &in, NULL), 1);
+        ps_page_options po = {.url = in.url};
+        ps_page *pg = ps_page_parse(in.data, in.len, &po, NULL);
+        char site[64];
+        ps_site_key(in.url, PS_SITE_HOST, site, sizeof site);
+        assert_int_equal(ps_template_builder_add(b2, site, pg, NULL), 0);
+        ps_page_free(pg);
+        ps_batch_input_clear(&in);
+    }
+    ps_template_store *s2 = ps_template_builder_finish(b2);
+    assert_int_equal(ps_template_store_count(s1), 3);
+    assert_int_equal(ps_template_store_count(s2), 3);
+    size_t total_entries = 0;
+    for (int k = 0; k < 3; k++) {
+        char site[64];
+        snprintf(site, sizeof site, "site%d.example.com", k);
+        const ps_template_lib *l1 = ps_template_store_get(s1, site), *l2 = ps_template_store_get(s2, site);
+        assert_non_null(l1);
+        assert_non_null(l2);
+        ps_template_lib_info i1, i2;
+        ps_template_lib_get_info(l1, &i1);
+        ps_template_lib_get_info(l2, &i2);
+        assert_int_equal(i1.pages, 20);
+        assert_int_equal(i1.n_entries, i2.n_entries);
+        total_entries += i1.n_entries;
+        for (size_t e = 0; e < i1.n_entries; e++) {
+            ps_template_entry e1, e2;
+            assert_int_equal(ps_template_lib_entry(l1, e, &e1), 0);
+            assert_int_equal(ps_template_lib_entry(l2, e, &e2), 0);
+            assert_string_equal(e1.tag, e2.tag);
+            assert_string_equal(e1.text, e2.text);
+            assert_int_equal(e1.freq, e2.freq);
+        }
+    }
+    assert_true(total_entries > 0); /* "l" links and "para 0 of page" repeat */
+    ps_template_store_free(s1);
+    ps_template_store_free(s2);
+}
+
 static void test_unknown_method_is_usage_error(void **state)
 {
     (void)state;
@@ -488,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_html_view_marks_blocks),
         cmocka_unit_test(test_json_string_escapes_and_repairs),
         cmocka_unit_test(test_pipeline_bounded_and_ordered),
+        cmocka_unit_test(test_learn_pass_equals_sequential_build),
         cmocka_unit_test(test_unknown_method_is_usage_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,47 +7,104 @@
  *   R2 = innerLinkLen / (outerLinkLen + 1)   link-text ratio
  *   R3 = innerLinkNum / (outerLinkNum + 1)   link-count ratio
  *   R4 = innerPicNum / (outerPicNum + 1)     image-count ratio
- *   R5 = innerLinkLen / (innerLen + 1)       inner link density */
+ *   R5 = innerLinkLen / (innerLen + 1)       inner link density
+ *
+ * Extended features ("x_<name>", not in the paper, off unless a model lists
+ * them) are computed from one pass over the page's leaves plus one pass over
+ * its blocks, so a page costs O(leaves + text + blocks) whatever features are
+ * asked.  Leaves removed by templates do not count anywhere.  Every ratio has
+ * +1 in its denominator, so no feature is ever NaN; counts that grow without
+ * bound are given as log(1 + n) so an RBF kernel sees comparable scales.
+ * The list, with what each measures, is FEATURES[] below. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "features/text_stats.h"
 #include "pagesift.h"
 
-typedef double (*feature_fn)(const ps_page *pg, const ps_block *b, ps_counts tot);
-
-static double r1(const ps_page *pg, const ps_block *b, ps_counts t)
-{
-    (void)pg;
-    return (double)b->own.text_chars / ((double)t.text_chars + 1);
-}
-static double r2(const ps_page *pg, const ps_block *b, ps_counts t)
-{
-    (void)pg;
-    return (double)b->own.link_chars / ((double)t.link_chars + 1);
-}
-static double r3(const ps_page *pg, const ps_block *b, ps_counts t)
-{
-    (void)pg;
-    return (double)b->own.links / ((double)t.links + 1);
-}
-static double r4(const ps_page *pg, const ps_block *b, ps_counts t)
-{
-    (void)pg;
-    return (double)b->own.images / ((double)t.images + 1);
-}
-static double r5(const ps_page *pg, const ps_block *b, ps_counts t)
-{
-    (void)pg;
-    (void)t;
-    return (double)b->own.link_chars / ((double)b->own.text_chars + 1);
-}
-
-static const struct {
-    const char *name;
-    feature_fn fn;
-} FEATURES[] = {
-    {"R1", r1}, {"R2", r2}, {"R3", r3}, {"R4", r4}, {"R5", r5},
+/* Feature ids: the order of FEATURES[].  R1..R5 stay ids 0..4. */
+enum {
+    F_R1, F_R2, F_R3, F_R4, F_R5,
+    F_PUNCT, F_DIGITS, F_TEXT_DENSITY, F_TEXT_LOG, F_LEAVES_LOG, F_CHILDREN_LOG,
+    F_DEPTH, F_DOM_DEPTH, F_POSITION, F_SUBTREE_TEXT, F_SUBTREE_LINK_DENSITY,
+    F_OWN_SHARE, F_STOPWORDS, F_SENTENCE_LEN, F_WORD_LEN, F_HEADING, F_HEADING_SUB,
+    F_P_SHARE, F_LINK_LEAF_SHARE, F_IMAGES_PER_CHAR, F_TITLE_WORDS,
+    F_ATTR_NOISE, F_ATTR_CONTENT, F_ANC_NOISE, F_ANC_CONTENT,
+    F_TAG_BODY, F_TAG_SECTION, F_TAG_DIV, F_TAG_ARTICLE, F_TAG_MAIN, F_TAG_TD,
+    F_TAG_TABLE, F_TAG_UL, F_TAG_LI, F_TAG_P, F_TAG_OTHER,
+    N_FEATURES
 };
-#define N_FEATURES (sizeof FEATURES / sizeof FEATURES[0])
+
+static const char *const FEATURES[N_FEATURES] = {
+    [F_R1] = "R1", [F_R2] = "R2", [F_R3] = "R3", [F_R4] = "R4", [F_R5] = "R5",
+    /* punctuation marks per character of own text */
+    [F_PUNCT] = "x_punct",
+    /* digits per character of own text */
+    [F_DIGITS] = "x_digits",
+    /* own characters per own leaf, log(1 + chars / (leaves + 1)) */
+    [F_TEXT_DENSITY] = "x_text_density",
+    /* log(1 + own characters) */
+    [F_TEXT_LOG] = "x_text_log",
+    /* log(1 + own leaves) */
+    [F_LEAVES_LOG] = "x_leaves_log",
+    /* log(1 + blocks directly nested) */
+    [F_CHILDREN_LOG] = "x_children_log",
+    /* nesting depth among blocks (body = 0) */
+    [F_DEPTH] = "x_depth",
+    /* depth of the element in the DOM (html = 0) */
+    [F_DOM_DEPTH] = "x_dom_depth",
+    /* page characters before the block's first text / (page characters + 1):
+     * 0 = top of the page, near 1 = bottom */
+    [F_POSITION] = "x_position",
+    /* characters of the block and its descendants / (page characters + 1) */
+    [F_SUBTREE_TEXT] = "x_subtree_text",
+    /* link characters / (characters + 1) over the block and descendants */
+    [F_SUBTREE_LINK_DENSITY] = "x_subtree_link_density",
+    /* own characters / (subtree characters + 1) */
+    [F_OWN_SHARE] = "x_own_share",
+    /* function words (small English list; Chinese function characters) per
+     * word token of own text */
+    [F_STOPWORDS] = "x_stopwords",
+    /* log(1 + own characters / (sentence ends . ! ? 。 ！ ？ ; + 1)) */
+    [F_SENTENCE_LEN] = "x_sentence_len",
+    /* letters per word token (CJK: 1 per character) */
+    [F_WORD_LEN] = "x_word_len",
+    /* 1 when an own leaf is (inside) h1..h6 */
+    [F_HEADING] = "x_heading",
+    /* 1 when a leaf of the block or a descendant is a heading */
+    [F_HEADING_SUB] = "x_heading_sub",
+    /* own characters in <p> leaves / (own characters + 1) */
+    [F_P_SHARE] = "x_p_share",
+    /* own leaves inside links / (own leaves + 1) */
+    [F_LINK_LEAF_SHARE] = "x_link_leaf_share",
+    /* own images per 100 own characters, log(1 + 100 * img / (chars + 1)) */
+    [F_IMAGES_PER_CHAR] = "x_images_per_char",
+    /* own word tokens that are words of the page's <title> / (own word
+     * tokens + 1): high for the headline */
+    [F_TITLE_WORDS] = "x_title_words",
+    /* class/id words of the block signalling noise / content (0/1) */
+    [F_ATTR_NOISE] = "x_attr_noise",
+    [F_ATTR_CONTENT] = "x_attr_content",
+    /* the same for any enclosing block */
+    [F_ANC_NOISE] = "x_anc_noise",
+    [F_ANC_CONTENT] = "x_anc_content",
+    /* tag of the block, one-hot */
+    [F_TAG_BODY] = "x_tag_body",
+    [F_TAG_SECTION] = "x_tag_section",
+    [F_TAG_DIV] = "x_tag_div",
+    [F_TAG_ARTICLE] = "x_tag_article",
+    [F_TAG_MAIN] = "x_tag_main",
+    [F_TAG_TD] = "x_tag_td",
+    [F_TAG_TABLE] = "x_tag_table",
+    [F_TAG_UL] = "x_tag_ul",
+    [F_TAG_LI] = "x_tag_li",
+    [F_TAG_P] = "x_tag_p",
+    [F_TAG_OTHER] = "x_tag_other",
+};
+
+static const char *const TAG_ONEHOT[] = {"body", "section", "div", "article", "main",
+                                         "td",   "table",   "ul",  "li",      "p"};
 
 size_t ps_feature_count(void)
 {
@@ -56,27 +113,169 @@ size_t ps_feature_count(void)
 
 const char *ps_feature_name(size_t id)
 {
-    return id < N_FEATURES ? FEATURES[id].name : NULL;
+    return id < N_FEATURES ? FEATURES[id] : NULL;
 }
 
 int ps_feature_lookup(const char *name)
 {
+    if (!name)
+        return -1;
     for (size_t i = 0; i < N_FEATURES; i++)
-        if (strcmp(FEATURES[i].name, name) == 0)
+        if (strcmp(FEATURES[i], name) == 0)
             return (int)i;
     return -1;
 }
 
+/* Per-block figures the extended features are made of. */
+typedef struct xstats {
+    ps_text_stats ts;     /* own text, non-removed leaves */
+    uint32_t leaves;      /* own non-removed leaves */
+    uint32_t link_leaves; /* of which inside links */
+    uint32_t p_chars;     /* own characters in <p> leaves */
+    uint32_t first_pos;   /* page characters before the first own/sub text */
+    ps_counts sub;        /* subtree counts */
+    uint8_t heading, heading_sub;
+    uint8_t attr;         /* PS_ATTR_* bits of the block's class/id */
+    uint8_t anc;          /* PS_ATTR_* bits of any enclosing block */
+} xstats;
+
+static xstats *compute_xstats(const ps_page *pg)
+{
+    size_t nb, nl;
+    const ps_block *blocks = ps_page_blocks(pg, &nb);
+    const ps_leaf *leaves = ps_page_leaves(pg, &nl);
+    xstats *x = calloc(nb ? nb : 1, sizeof *x);
+    if (!x)
+        return NULL;
+    for (size_t b = 0; b < nb; b++) {
+        x[b].first_pos = UINT32_MAX;
+        x[b].sub = blocks[b].own;
+    }
+    ps_word_set title;
+    const char *tt = ps_page_title(pg);
+    if (ps_word_set_init(&title, tt, strlen(tt))) {
+        free(x);
+        return NULL;
+    }
+    uint32_t pos = 0;
+    for (size_t i = 0; i < nl; i++) {
+        const ps_leaf *l = &leaves[i];
+        if (l->removed || l->block < 0 || (size_t)l->block >= nb)
+            continue;
+        xstats *s = &x[l->block];
+        ps_text_stats_add(&s->ts, l->text, l->bytes, title.n ? &title : NULL);
+        s->leaves++;
+        s->link_leaves += l->in_link != 0;
+        if (strcmp(l->tag, "p") == 0)
+            s->p_chars += l->chars;
+        if (l->heading)
+            s->heading = 1;
+        if (s->first_pos == UINT32_MAX)
+            s->first_pos = pos;
+        pos += l->chars;
+    }
+    ps_word_set_free(&title);
+    /* Blocks are in pre-order: children come after parents, so a reverse
+     * pass folds every block into its parent. */
+    for (size_t b = nb; b-- > 0;) {
+        x[b].heading_sub |= x[b].heading;
+        int32_t p = blocks[b].parent;
+        if (p < 0 || (size_t)p >= b)
+            continue;
+        x[p].sub.text_chars += x[b].sub.text_chars;
+        x[p].sub.link_chars += x[b].sub.link_chars;
+        x[p].sub.links += x[b].sub.links;
+        x[p].sub.images += x[b].sub.images;
+        x[p].heading_sub |= x[b].heading_sub;
+        if (x[b].first_pos < x[p].first_pos)
+            x[p].first_pos = x[b].first_pos;
+    }
+    for (size_t b = 0; b < nb; b++) {
+        x[b].attr = (uint8_t)(ps_attr_words(blocks[b].class_attr) | ps_attr_words(blocks[b].id_attr));
+        int32_t p = blocks[b].parent;
+        if (p >= 0 && (size_t)p < b)
+            x[b].anc = x[p].anc | x[p].attr;
+        if (x[b].first_pos == UINT32_MAX) /* no text in its subtree: the page end */
+            x[b].first_pos = pos;
+    }
+    return x;
+}
+
+static double ratio(double a, double b)
+{
+    return a / (b + 1.0);
+}
+
+static double value(int f, const ps_block *b, const xstats *x, ps_counts t)
+{
+    const ps_counts *o = &b->own;
+    switch (f) {
+    case F_R1: return ratio(o->text_chars, t.text_chars);
+    case F_R2: return ratio(o->link_chars, t.link_chars);
+    case F_R3: return ratio(o->links, t.links);
+    case F_R4: return ratio(o->images, t.images);
+    case F_R5: return ratio(o->link_chars, o->text_chars);
+    default: break;
+    }
+    const ps_text_stats *s = &x->ts;
+    switch (f) {
+    case F_PUNCT: return ratio(s->punct, s->chars);
+    case F_DIGITS: return ratio(s->digits, s->chars);
+    case F_TEXT_DENSITY: return log1p(ratio(o->text_chars, x->leaves));
+    case F_TEXT_LOG: return log1p(o->text_chars);
+    case F_LEAVES_LOG: return log1p(x->leaves);
+    case F_CHILDREN_LOG: return log1p(b->n_children);
+    case F_DEPTH: return b->depth;
+    case F_DOM_DEPTH: return b->dom_depth;
+    case F_POSITION: return ratio(x->first_pos, t.text_chars);
+    case F_SUBTREE_TEXT: return ratio(x->sub.text_chars, t.text_chars);
+    case F_SUBTREE_LINK_DENSITY: return ratio(x->sub.link_chars, x->sub.text_chars);
+    case F_OWN_SHARE: return ratio(o->text_chars, x->sub.text_chars);
+    case F_STOPWORDS: return ratio(s->stopwords, s->words);
+    case F_SENTENCE_LEN: return log1p(ratio(s->chars, s->sentence_ends));
+    case F_WORD_LEN: return ratio(s->word_chars, s->words);
+    case F_HEADING: return x->heading;
+    case F_HEADING_SUB: return x->heading_sub;
+    case F_P_SHARE: return ratio(x->p_chars, o->text_chars);
+    case F_LINK_LEAF_SHARE: return ratio(x->link_leaves, x->leaves);
+    case F_IMAGES_PER_CHAR: return log1p(100.0 * ratio(o->images, o->text_chars));
+    case F_TITLE_WORDS: return ratio(s->title_words, s->words);
+    case F_ATTR_NOISE: return (x->attr & PS_ATTR_NOISE) != 0;
+    case F_ATTR_CONTENT: return (x->attr & PS_ATTR_CONTENT) != 0;
+    case F_ANC_NOISE: return (x->anc & PS_ATTR_NOISE) != 0;
+    case F_ANC_CONTENT: return (x->anc & PS_ATTR_CONTENT) != 0;
+    case F_TAG_OTHER:
+        for (size_t i = 0; i < sizeof TAG_ONEHOT / sizeof *TAG_ONEHOT; i++)
+            if (strcmp(b->tag, TAG_ONEHOT[i]) == 0)
+                return 0;
+        return 1;
+    default:
+        if (f >= F_TAG_BODY && f < F_TAG_OTHER)
+            return strcmp(b->tag, TAG_ONEHOT[f - F_TAG_BODY]) == 0;
+        return 0;
+    }
+}
+
 int ps_page_block_features(const ps_page *pg, const int *ids, size_t n_ids, double *out)
 {
+    if (!pg || (n_ids && (!ids || !out)))
+        return -1;
     size_t nb;
     const ps_block *blocks = ps_page_blocks(pg, &nb);
     ps_counts tot = ps_page_totals(pg);
-    for (size_t k = 0; k < n_ids; k++)
-        if (ids[k] < 0 || (size_t)ids[k] >= N_FEATURES)
+    int extended = 0;
+    for (size_t k = 0; k < n_ids; k++) {
+        if (ids[k] < 0 || ids[k] >= N_FEATURES)
             return -1;
+        extended |= ids[k] > F_R5;
+    }
+    xstats *x = NULL;
+    static const xstats none;
+    if (extended && !(x = compute_xstats(pg)))
+        return -1;
     for (size_t b = 0; b < nb; b++)
         for (size_t k = 0; k < n_ids; k++)
-            out[b * n_ids + k] = FEATURES[ids[k]].fn(pg, &blocks[b], tot);
+            out[b * n_ids + k] = value(ids[k], &blocks[b], x ? &x[b] : &none, tot);
+    free(x);
     return 0;
 }

@@ -1,0 +1,290 @@
+/* features/text_stats.c — text statistics and class/id word lists for the
+ * extended block features (see text_stats.h).  Scans UTF-8 once, no
+ * allocation; ICU only for non-ASCII character classes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <unicode/uchar.h>
+#include <unicode/utf8.h>
+
+#include "features/text_stats.h"
+
+/* Small English function-word list (sorted, lower case, for bsearch). */
+static const char *const EN_STOP[] = {
+    "a",     "about", "after", "all",   "also",  "an",    "and",   "any",   "are",   "as",
+    "at",    "be",    "been",  "before","but",   "by",    "can",   "could", "did",   "do",
+    "does",  "for",   "from",  "had",   "has",   "have",  "he",    "her",   "his",   "how",
+    "i",     "if",    "in",    "into",  "is",    "it",    "its",   "may",   "more",  "most",
+    "no",    "not",   "of",    "on",    "one",   "only",  "or",    "other", "our",   "out",
+    "over",  "said",  "she",   "so",    "some",  "such",  "than",  "that",  "the",   "their",
+    "them",  "then",  "there", "these", "they",  "this",  "those", "to",    "up",    "was",
+    "we",    "were",  "what",  "when",  "which", "while", "who",   "will",  "with",  "would",
+    "you",   "your",
+};
+
+/* Chinese function characters (sorted code points): 的 了 是 在 和 也 有 就
+ * 不 都 而 及 与 这 那 之 其 为 被 把 等 着 从 对 但 并 或 又 所 以 于 将 我
+ * 你 他 她 它 们 个 上 中 到 说 要 会 能 可 还 很 地 得 吗 呢 吧 啊. */
+static const uint32_t ZH_STOP[] = {
+    0x4E0A, 0x4E0D, 0x4E0E, 0x4E2A, 0x4E2D, 0x4E3A, 0x4E4B, 0x4E5F, 0x4E86, 0x4E8E, 0x4ECE,
+    0x4ED6, 0x4EE5, 0x4EEC, 0x4F1A, 0x4F46, 0x4F60, 0x5176, 0x5230, 0x53C8, 0x53CA, 0x53EF,
+    0x5417, 0x5427, 0x5462, 0x548C, 0x554A, 0x5728, 0x5730, 0x5979, 0x5B83, 0x5BF9, 0x5C06,
+    0x5C31, 0x5E76, 0x5F88, 0x5F97, 0x6211, 0x6216, 0x6240, 0x628A, 0x662F, 0x6709, 0x7684,
+    0x7740, 0x7B49, 0x800C, 0x80FD, 0x88AB, 0x8981, 0x8BF4, 0x8FD8, 0x8FD9, 0x90A3, 0x90FD,
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int is_en_stop(const char *w)
+{
+    return bsearch(&w, EN_STOP, sizeof EN_STOP / sizeof *EN_STOP, sizeof *EN_STOP, cmp_str) != NULL;
+}
+
+static int is_zh_stop(uint32_t c)
+{
+    size_t lo = 0, hi = sizeof ZH_STOP / sizeof *ZH_STOP;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ZH_STOP[mid] == c)
+            return 1;
+        if (ZH_STOP[mid] < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
+static int is_cjk(UChar32 c)
+{
+    return (c >= 0x3040 && c <= 0x30FF) || (c >= 0x3400 && c <= 0x4DBF) ||
+           (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) ||
+           (c >= 0x20000 && c <= 0x2FA1F);
+}
+
+static int is_sentence_end(UChar32 c)
+{
+    return c == '.' || c == '!' || c == '?' || c == ';' || c == 0x3002 || c == 0xFF01 ||
+           c == 0xFF1F || c == 0xFF1B || c == 0xFF0E;
+}
+
+typedef struct hash_vec {
+    uint64_t *v;
+    size_t n, cap;
+    int oom;
+} hash_vec;
+
+static void hv_push(hash_vec *h, uint64_t x)
+{
+    if (h->n == h->cap) {
+        size_t c = h->cap ? 2 * h->cap : 32;
+        uint64_t *v = realloc(h->v, c * sizeof *v);
+        if (!v) {
+            h->oom = 1;
+            return;
+        }
+        h->v = v;
+        h->cap = c;
+    }
+    h->v[h->n++] = x;
+}
+
+static int in_set(const ps_word_set *set, uint64_t h)
+{
+    size_t lo = 0, hi = set->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (set->hashes[mid] == h)
+            return 1;
+        if (set->hashes[mid] < h)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
+#define FNV_OFFSET 1469598103934665603ULL
+#define FNV_PRIME 1099511628211ULL
+
+/* One pass over the text: statistics into s (may be NULL), each word's hash
+ * (ASCII lower-cased) into out (may be NULL). */
+static void scan(ps_text_stats *s, const char *text, size_t n, const ps_word_set *title,
+                 hash_vec *out)
+{
+    ps_text_stats dummy = {0};
+    if (!s)
+        s = &dummy;
+    const uint8_t *p = (const uint8_t *)text;
+    int32_t i = 0, end = (int32_t)n;
+    char word[24];
+    size_t wlen = 0, wchars = 0; /* current non-CJK word: ASCII lower-cased copy */
+    int wascii = 1;
+    uint64_t wh = FNV_OFFSET;
+    while (i <= end) {
+        int32_t at = i;
+        UChar32 c = -1;
+        if (i < end)
+            U8_NEXT(p, i, end, c);
+        else
+            i++;
+        int alnum, cjk = 0;
+        if (c < 0) {
+            alnum = 0;
+        } else if (c < 0x80) {
+            alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        } else {
+            cjk = is_cjk(c);
+            alnum = !cjk && (u_isalnum(c) || u_charType(c) == U_NON_SPACING_MARK);
+        }
+        if (c >= 0 && i <= end) {
+            s->chars++;
+            if (c < 0x80 ? (c >= '0' && c <= '9') : u_isdigit(c))
+                s->digits++;
+            else if (c < 0x80 ? (c > ' ' && c < 0x7F && !alnum) : u_ispunct(c))
+                s->punct++;
+            if (is_sentence_end(c))
+                s->sentence_ends++;
+        }
+        if (alnum) {
+            if (c < 0x80) {
+                char lc = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+                if (wlen + 1 < sizeof word)
+                    word[wlen++] = lc;
+                else
+                    wascii = 0;
+                wh = (wh ^ (unsigned char)lc) * FNV_PRIME;
+            } else {
+                wascii = 0;
+                for (int32_t k = at; k < i; k++)
+                    wh = (wh ^ p[k]) * FNV_PRIME;
+            }
+            wchars++;
+            continue;
+        }
+        if (wchars) { /* a word ended */
+            s->words++;
+            s->word_chars += (uint32_t)wchars;
+            word[wlen] = '\0';
+            if (wascii && is_en_stop(word))
+                s->stopwords++;
+            if (title && in_set(title, wh))
+                s->title_words++;
+            if (out)
+                hv_push(out, wh);
+            wlen = wchars = 0;
+            wascii = 1;
+            wh = FNV_OFFSET;
+        }
+        if (cjk) {
+            uint64_t ch = FNV_OFFSET;
+            for (int32_t k = at; k < i; k++)
+                ch = (ch ^ p[k]) * FNV_PRIME;
+            s->words++;
+            s->word_chars++;
+            s->stopwords += is_zh_stop((uint32_t)c);
+            if (title && in_set(title, ch))
+                s->title_words++;
+            if (out)
+                hv_push(out, ch);
+        }
+    }
+}
+
+void ps_text_stats_add(ps_text_stats *s, const char *text, size_t n, const ps_word_set *title)
+{
+    scan(s, text, n, title, NULL);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int ps_word_set_init(ps_word_set *set, const char *text, size_t n)
+{
+    hash_vec h = {0};
+    scan(NULL, text, n, NULL, &h);
+    if (h.oom) {
+        free(h.v);
+        set->hashes = NULL;
+        set->n = 0;
+        return -1;
+    }
+    if (h.n)
+        qsort(h.v, h.n, sizeof *h.v, cmp_u64);
+    size_t k = 0;
+    for (size_t i = 0; i < h.n; i++)
+        if (!k || h.v[k - 1] != h.v[i])
+            h.v[k++] = h.v[i];
+    set->hashes = h.v;
+    set->n = k;
+    return 0;
+}
+
+void ps_word_set_free(ps_word_set *set)
+{
+    free(set->hashes);
+    set->hashes = NULL;
+    set->n = 0;
+}
+
+/* Class/id words.  A word matches an entry when it equals it, or, for
+ * entries marked prefix, starts with it ("navbar", "comments"). */
+static const struct {
+    const char *w;
+    unsigned prefix : 1, kind : 2;
+} ATTR_WORDS[] = {
+    {"nav", 1, PS_ATTR_NOISE},       {"menu", 1, PS_ATTR_NOISE},     {"footer", 1, PS_ATTR_NOISE},
+    {"foot", 0, PS_ATTR_NOISE},      {"header", 1, PS_ATTR_NOISE},   {"masthead", 1, PS_ATTR_NOISE},
+    {"comment", 1, PS_ATTR_NOISE},   {"share", 1, PS_ATTR_NOISE},    {"sharing", 1, PS_ATTR_NOISE},
+    {"social", 1, PS_ATTR_NOISE},    {"sidebar", 1, PS_ATTR_NOISE},  {"related", 1, PS_ATTR_NOISE},
+    {"ad", 0, PS_ATTR_NOISE},        {"ads", 0, PS_ATTR_NOISE},      {"advert", 1, PS_ATTR_NOISE},
+    {"banner", 1, PS_ATTR_NOISE},    {"copyright", 1, PS_ATTR_NOISE},{"breadcrumb", 1, PS_ATTR_NOISE},
+    {"widget", 1, PS_ATTR_NOISE},    {"promo", 1, PS_ATTR_NOISE},    {"sponsor", 1, PS_ATTR_NOISE},
+    {"subscribe", 1, PS_ATTR_NOISE}, {"popup", 1, PS_ATTR_NOISE},    {"cookie", 1, PS_ATTR_NOISE},
+    {"toolbar", 1, PS_ATTR_NOISE},   {"login", 1, PS_ATTR_NOISE},
+    {"article", 1, PS_ATTR_CONTENT}, {"content", 1, PS_ATTR_CONTENT},{"main", 1, PS_ATTR_CONTENT},
+    {"post", 1, PS_ATTR_CONTENT},    {"entry", 1, PS_ATTR_CONTENT},  {"story", 1, PS_ATTR_CONTENT},
+    {"body", 1, PS_ATTR_CONTENT},    {"text", 1, PS_ATTR_CONTENT},
+};
+
+static unsigned match_word(const char *w, size_t n)
+{
+    unsigned bits = 0;
+    for (size_t i = 0; i < sizeof ATTR_WORDS / sizeof *ATTR_WORDS; i++) {
+        size_t k = strlen(ATTR_WORDS[i].w);
+        if (n < k || memcmp(w, ATTR_WORDS[i].w, k) != 0)
+            continue;
+        if (n == k || ATTR_WORDS[i].prefix)
+            bits |= ATTR_WORDS[i].kind;
+    }
+    return bits;
+}
+
+unsigned ps_attr_words(const char *attr)
+{
+    unsigned bits = 0;
+    char w[32];
+    size_t n = 0;
+    for (const char *p = attr ? attr : "";; p++) {
+        char c = *p;
+        int letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        int upper = c >= 'A' && c <= 'Z';
+        /* split before an upper-case letter that follows a lower-case one */
+        int camel = upper && n > 0 && p[-1] >= 'a' && p[-1] <= 'z';
+        if ((!letter || camel) && n) {
+            bits |= match_word(w, n);
+            n = 0;
+        }
+        if (!c)
+            break;
+        if (letter && n < sizeof w)
+            w[n++] = (char)(upper ? c + 32 : c);
+    }
+    return bits;
+}

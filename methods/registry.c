@@ -8,11 +8,15 @@
 extern const ps_method ps_method_all;
 extern const ps_method ps_method_punct_lines;
 extern const ps_method ps_method_blockstat;
+extern const ps_method ps_method_correlation;
+extern const ps_method ps_method_wiehf;
 
 const ps_method *const ps_methods[] = {
     &ps_method_all,
     &ps_method_punct_lines,
     &ps_method_blockstat,
+    &ps_method_correlation,
+    &ps_method_wiehf,
     NULL,
 };
 

@@ -1,0 +1,389 @@
+/* tests/test_train.c — training and model bundles: CSV reading and its
+ * errors, grouped folds, balancing, determinism, save/load round trip,
+ * prediction against libsvm's, refusal of truncated / other-version /
+ * unknown-feature bundles. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "tests/test_util.h"
+#include "train/train_internal.h"
+
+static char tmpdir[256];
+
+static const char HEADER[] =
+    "dataset,page_id,url,site,block_id,block_path,tag,inner_len,inner_link_len,inner_link_num,"
+    "inner_pic_num,outer_len,outer_link_len,outer_link_num,outer_pic_num,R1,R2,R3,R4,R5,x_extra,"
+    "label,gold_share,text\n";
+
+/* A separable-ish synthetic data set: content blocks have a high R1 and a
+ * low R5; pages on 5 sites; every 7th row unlabelled. */
+static const char *make_csv(const char *name, int pages, int blocks, uint64_t seed)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(HEADER, f);
+    uint64_t s = seed;
+    int row = 0;
+    for (int p = 0; p < pages; p++)
+        for (int b = 0; b < blocks; b++, row++) {
+            int y = ps_rng_below(&s, 100) < 25;
+            double u = (double)ps_rng_below(&s, 1000) / 1000.0, v = (double)ps_rng_below(&s, 1000) / 1000.0;
+            double r1 = y ? 0.3 + 0.6 * u : 0.4 * u, r5 = y ? 0.3 * v : 0.2 + 0.8 * v;
+            const char *label = row % 7 == 6 ? "" : y ? "1" : "0";
+            fprintf(f,
+                    "syn,p%d,http://s%d.example/%d,s%d.example,%d,html/body/div[%d],div,1,2,3,4,5,6,7,8,"
+                    "%.6f,%.6f,%.6f,0,%.6f,%d,%s,0.5,\"text, with comma\"\n",
+                    p, p % 5, p, p % 5, b, b + 1, r1, u * 0.3, v * 0.2, r5, b % 3, label);
+        }
+    fclose(f);
+    return path;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static ps_train_data *load1(const char *path, const char *features, ps_error *err)
+{
+    const char *paths[] = {path};
+    return ps_train_data_load(paths, 1, features, PS_GROUP_PAGE, err);
+}
+
+static void small_grid(ps_train_options *o)
+{
+    ps_train_options_init(o);
+    o->c_start = -1, o->c_stop = 5, o->c_step = 2;
+    o->g_start = -3, o->g_stop = 3, o->g_step = 2;
+    o->folds = 5;
+    o->threads = 2;
+    o->quiet = 1;
+}
+
+static void test_load_counts(void **state)
+{
+    (void)state;
+    const char *p = make_csv("counts.csv", 20, 10, 7);
+    ps_error err = {0};
+    ps_train_data *d = load1(p, "paper", &err);
+    assert_non_null(d);
+    ps_train_data_info in;
+    ps_train_data_get_info(d, &in);
+    /* 200 rows, rows 6, 13, ... unlabelled: 28 of them */
+    assert_int_equal(in.unlabelled, 28);
+    assert_int_equal(in.rows, 172);
+    assert_int_equal(in.content + in.noise, 172);
+    assert_int_equal(in.groups, 20);
+    assert_string_equal(in.features, "R1,R2,R3,R4,R5");
+    ps_train_data_free(d);
+    d = load1(p, "extended", &err);
+    assert_non_null(d);
+    ps_train_data_get_info(d, &in);
+    assert_string_equal(in.features, "R1,R2,R3,R4,R5,x_extra");
+    ps_train_data_free(d);
+    d = load1(p, "R5,R1", &err);
+    assert_non_null(d);
+    ps_train_data_get_info(d, &in);
+    assert_string_equal(in.features, "R5,R1");
+    assert_int_equal(in.n_features, 2);
+    ps_train_data_free(d);
+}
+
+static void expect_error(const char *name, const char *text, const char *features, const char *needle)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    write_text(path, text);
+    ps_error err = {0};
+    ps_train_data *d = load1(path, features, &err);
+    if (d)
+        fail_msg("%s: loaded, expected an error with '%s'", name, needle);
+    if (!strstr(err.msg, name) || !strstr(err.msg, needle))
+        fail_msg("%s: message '%s' lacks the file name or '%s'", name, err.msg, needle);
+}
+
+static void test_csv_errors(void **state)
+{
+    (void)state;
+    char buf[4096];
+    expect_error("empty.csv", "", "paper", "empty file");
+    snprintf(buf, sizeof buf, "%s", HEADER);
+    expect_error("header-only.csv", buf, "paper", "no labelled rows");
+    snprintf(buf, sizeof buf,
+             "%ssyn,p1,,,0,b,div,1,1,1,1,1,1,1,1,0.5,0,0,0,0,0,1,,t\n"
+             "syn,p2,,,0,b,div,1,1,1,1,1,1,1,1,0.6,0,0,0,0,0,1,,t\n",
+             HEADER);
+    expect_error("one-class.csv", buf, "paper", "one class");
+    /* NaN on line 4, after a text field spanning two lines (line 2-3) */
+    snprintf(buf, sizeof buf,
+             "%ssyn,p1,,,0,b,div,1,1,1,1,1,1,1,1,0.5,0,0,0,0,0,1,,\"two\nlines\"\n"
+             "syn,p2,,,0,b,div,1,1,1,1,1,1,1,1,0.6,0,nan,0,0,0,0,,t\n",
+             HEADER);
+    expect_error("nan.csv", buf, "paper", ":4: column R3: 'nan'");
+    snprintf(buf, sizeof buf,
+             "%ssyn,p1,,,0,b,div,1,1,1,1,1,1,1,1,0.5,0,0,0,0,0,1,,t\n"
+             "syn,p2,,,0,b,div,1,1,1,1,1,1,1,1,abc,0,0,0,0,0,0,,t\n",
+             HEADER);
+    expect_error("text.csv", buf, "paper", ":3: column R1: 'abc' is not a finite number");
+    expect_error("nolabel.csv", "dataset,page_id,R1,R2,R3,R4,R5\nsyn,p,1,1,1,1,1\n", "paper",
+                 "no 'label' column");
+    expect_error("nocol.csv", "dataset,page_id,R1,R2,R3,R4,label\nsyn,p,1,1,1,1,1\n", "paper",
+                 "no feature column 'R5'");
+    expect_error("unknown.csv", "dataset,page_id,R1,R2,R3,R4,R5,label\nsyn,p,1,1,1,1,1,1\n",
+                 "R1,x_nope", "no feature column 'x_nope'");
+    expect_error("badlabel.csv", "dataset,page_id,R1,R2,R3,R4,R5,label\nsyn,p,1,1,1,1,1,2\n", "paper",
+                 ":2: label '2'");
+    expect_error("short.csv", "dataset,page_id,R1,R2,R3,R4,R5,label\nsyn,p,1,1,1,1,1\n", "paper",
+                 ":2: 7 fields where the header has 8");
+    expect_error("quote.csv", "dataset,page_id,R1,R2,R3,R4,R5,label\nsyn,p,1,1,1,1,1,\"1\n", "paper",
+                 "malformed CSV");
+    /* unlabelled rows may hold anything */
+    snprintf(buf, sizeof buf,
+             "dataset,page_id,R1,R2,R3,R4,R5,label\nsyn,p,1,1,1,1,1,1\nsyn,q,0,0,0,0,0,0\nsyn,r,x,,,,,\n");
+    snprintf(buf + 2048, 512, "%s/unl.csv", tmpdir);
+    write_text(buf + 2048, buf);
+    ps_error err = {0};
+    ps_train_data *d = load1(buf + 2048, "paper", &err);
+    assert_non_null(d);
+    ps_train_data_free(d);
+}
+
+static void test_grouped_folds(void **state)
+{
+    (void)state;
+    const char *p = make_csv("folds.csv", 37, 13, 11);
+    for (int by_site = 0; by_site < 2; by_site++) {
+        ps_error err = {0};
+        const char *paths[] = {p};
+        ps_train_data *d = ps_train_data_load(paths, 1, "paper", by_site ? PS_GROUP_SITE : PS_GROUP_PAGE, &err);
+        assert_non_null(d);
+        int *fold = malloc(d->n_rows * sizeof *fold);
+        int k = ps_train_assign_folds(d, 10, 3, fold);
+        assert_int_equal(k, by_site ? 5 : 10); /* 5 sites: at most 5 folds */
+        int *gfold = malloc(d->n_groups * sizeof *gfold);
+        for (size_t g = 0; g < d->n_groups; g++)
+            gfold[g] = -1;
+        size_t count[10] = {0};
+        for (size_t r = 0; r < d->n_rows; r++) {
+            assert_in_range(fold[r], 0, k - 1);
+            if (gfold[d->group[r]] < 0)
+                gfold[d->group[r]] = fold[r];
+            assert_int_equal(gfold[d->group[r]], fold[r]); /* a group never split */
+            count[fold[r]]++;
+        }
+        for (int f = 0; f < k; f++)
+            assert_true(count[f] > 0);
+        free(gfold);
+        free(fold);
+        ps_train_data_free(d);
+    }
+}
+
+static ps_model *train_small(const char *csv, ps_train_balance bal, uint64_t seed, ps_train_grid *g)
+{
+    ps_error err = {0};
+    ps_train_data *d = load1(csv, "paper", &err);
+    assert_non_null(d);
+    ps_train_options o;
+    small_grid(&o);
+    o.balance = bal;
+    o.seed = seed;
+    assert_int_equal(ps_train_grid_search(d, &o, g, &err), 0);
+    const ps_train_point *b = &g->points[g->best];
+    ps_model *m = ps_train_final(d, &o, b->log2c, b->log2g, g, 0, &err);
+    if (!m)
+        fail_msg("%s", err.msg);
+    ps_train_data_free(d);
+    return m;
+}
+
+static void test_grid_and_balance(void **state)
+{
+    (void)state;
+    const char *p = make_csv("grid.csv", 40, 12, 5);
+    ps_train_grid g;
+    ps_model *m = train_small(p, PS_BALANCE_UNDERSAMPLE, 1, &g);
+    assert_int_equal(g.n_c * g.n_g, 16);
+    assert_int_equal(g.evaluated, 16);
+    assert_int_equal(g.folds, 5);
+    for (size_t i = 0; i < 16; i++) {
+        const ps_train_point *pt = &g.points[i];
+        assert_int_equal(pt->tp + pt->fp + pt->fn + pt->tn, g.cv_rows); /* every row scored once */
+        assert_true(pt->f1 <= g.points[g.best].f1);
+    }
+    assert_true(g.points[g.best].f1 > 0.8); /* the data is nearly separable */
+    /* undersample: equal classes in the final training set */
+    assert_string_equal(ps_model_info(m, "train_rows_content"), ps_model_info(m, "train_rows_noise"));
+    assert_string_equal(ps_model_info(m, "balance"), "undersample");
+    size_t content = strtoul(ps_model_info(m, "rows_content"), NULL, 10);
+    assert_int_equal(strtoul(ps_model_info(m, "train_rows_content"), NULL, 10), content);
+    ps_model_free(m);
+    ps_train_grid_free(&g);
+    /* none and weight keep every row */
+    for (int bal = 0; bal < 2; bal++) {
+        m = train_small(p, bal ? PS_BALANCE_WEIGHT : PS_BALANCE_NONE, 1, &g);
+        assert_string_equal(ps_model_info(m, "train_rows_content"), ps_model_info(m, "rows_content"));
+        assert_string_equal(ps_model_info(m, "train_rows_noise"), ps_model_info(m, "rows_noise"));
+        assert_string_equal(ps_model_info(m, "balance"), bal ? "weight" : "none");
+        ps_model_free(m);
+        ps_train_grid_free(&g);
+    }
+}
+
+static void test_determinism_and_round_trip(void **state)
+{
+    (void)state;
+    const char *p = make_csv("det.csv", 30, 12, 9);
+    ps_train_grid g1, g2;
+    ps_model *a = train_small(p, PS_BALANCE_UNDERSAMPLE, 42, &g1);
+    ps_model *b = train_small(p, PS_BALANCE_UNDERSAMPLE, 42, &g2);
+    assert_int_equal(a->bundle_len, b->bundle_len);
+    assert_memory_equal(a->bundle, b->bundle, a->bundle_len);
+    for (size_t i = 0; i < g1.n_c * g1.n_g; i++)
+        assert_int_equal(g1.points[i].tp, g2.points[i].tp);
+    /* save, load, same bytes and same predictions */
+    char path[512];
+    snprintf(path, sizeof path, "%s/det.model", tmpdir);
+    ps_error err = {0};
+    assert_int_equal(ps_model_save(a, path, &err), 0);
+    ps_model *c = ps_model_load(path, &err);
+    assert_non_null(c);
+    assert_int_equal(c->bundle_len, a->bundle_len);
+    assert_memory_equal(c->bundle, a->bundle, a->bundle_len);
+    assert_int_equal(ps_model_n_features(c), 5);
+    assert_string_equal(ps_model_feature_names(c), "R1,R2,R3,R4,R5");
+    for (int k = 0; k < 5; k++)
+        assert_int_equal(ps_model_feature_ids(c)[k], k);
+    ps_train_data *d = load1(p, "paper", &err);
+    size_t agree = 0;
+    for (size_t r = 0; r < d->n_rows; r++) {
+        const double *x = d->x + r * 5;
+        double sa, sc, dec;
+        int la = ps_model_predict(a, x, &sa), lc = ps_model_predict(c, x, &sc);
+        assert_int_equal(la, lc);
+        assert_true(sa == sc);
+        /* libsvm's own prediction on the same model */
+        int ll = ps_model_libsvm_decision(c, x, &dec);
+        assert_int_equal(ll, lc);
+        assert_true(fabs((c->content_first ? dec : -dec) - sc) < 1e-9);
+        agree += lc == d->y[r];
+    }
+    assert_true(agree > d->n_rows * 8 / 10);
+    ps_train_data_free(d);
+    ps_model_free(a);
+    ps_model_free(b);
+    ps_model_free(c);
+    ps_train_grid_free(&g1);
+    ps_train_grid_free(&g2);
+}
+
+static void test_bad_bundles(void **state)
+{
+    (void)state;
+    const char *p = make_csv("bad.csv", 20, 10, 3);
+    ps_train_grid g;
+    ps_model *m = train_small(p, PS_BALANCE_UNDERSAMPLE, 1, &g);
+    ps_error err = {0};
+    /* truncated anywhere: refused */
+    size_t cuts[] = {0, 10, m->bundle_len / 3, m->bundle_len / 2, m->bundle_len - 30, m->bundle_len - 1};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        ps_model *t = ps_model_parse(m->bundle, cuts[i], "cut.model", &err);
+        if (t)
+            fail_msg("a bundle cut at %zu of %zu bytes was accepted", cuts[i], m->bundle_len);
+        assert_non_null(strstr(err.msg, "cut.model"));
+    }
+    ps_model *t = ps_model_parse(m->bundle, m->bundle_len - 1, "cut.model", &err);
+    assert_null(t);
+    assert_non_null(strstr(err.msg, "truncated"));
+    /* another version */
+    char *copy = strdup(m->bundle);
+    copy[strlen("pagesift-model ")] = '2';
+    t = ps_model_parse(copy, m->bundle_len, "v2.model", &err);
+    assert_null(t);
+    assert_int_equal(err.code, PS_ERR_VERSION);
+    assert_non_null(strstr(err.msg, "v2.model"));
+    assert_non_null(strstr(err.msg, "version 2"));
+    /* a feature inference cannot compute */
+    memcpy(copy, m->bundle, m->bundle_len);
+    char *f = strstr(copy, "features R1,R2,R3,R4,R5\n");
+    assert_non_null(f);
+    memcpy(f + strlen("features R1,R2,R3,R4,"), "Z9", 2);
+    t = ps_model_parse(copy, m->bundle_len, "feat.model", &err);
+    assert_null(t);
+    assert_non_null(strstr(err.msg, "feat.model"));
+    assert_non_null(strstr(err.msg, "'Z9'"));
+    free(copy);
+    /* missing file */
+    assert_null(ps_model_load("/nonexistent/x.model", &err));
+    assert_non_null(strstr(err.msg, "/nonexistent/x.model"));
+    ps_model_free(m);
+    ps_train_grid_free(&g);
+}
+
+static void test_default_path(void **state)
+{
+    (void)state;
+    setenv("PAGESIFT_MODEL", "/some/where.model", 1);
+    assert_string_equal(ps_model_default_path(), "/some/where.model");
+    unsetenv("PAGESIFT_MODEL");
+    const char *p = ps_model_default_path();
+    assert_non_null(strstr(p, "/default.model"));
+}
+
+/* The model the project ships loads and classifies (a block holding most of
+ * the page's text, no links: content; a link list: noise). */
+static void test_shipped_model(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/models/default.model", PS_SOURCE_DIR);
+    ps_error err = {0};
+    ps_model *m = ps_model_load(path, &err);
+    if (!m)
+        fail_msg("%s", err.msg);
+    assert_string_equal(ps_model_feature_names(m), PS_FEATURES_PAPER);
+    assert_non_null(ps_model_info(m, "cv_f1"));
+    double article[5] = {0.8, 0.0, 0.0, 0.0, 0.0}, links[5] = {0.05, 0.3, 0.3, 0.0, 0.95};
+    assert_int_equal(ps_model_predict(m, article, NULL), 1);
+    assert_int_equal(ps_model_predict(m, links, NULL), 0);
+    ps_model_free(m);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *t = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/test_train-XXXXXX", t && *t ? t : "/tmp");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    ps_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_load_counts),
+        cmocka_unit_test(test_csv_errors),
+        cmocka_unit_test(test_grouped_folds),
+        cmocka_unit_test(test_grid_and_balance),
+        cmocka_unit_test(test_determinism_and_round_trip),
+        cmocka_unit_test(test_bad_bundles),
+        cmocka_unit_test(test_default_path),
+        cmocka_unit_test(test_shipped_model),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

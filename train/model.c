@@ -1,0 +1,468 @@
+/* train/model.c — model bundles (docs/MODEL_FORMAT.md): parse, load, save,
+ * the default path, and prediction.
+ *
+ * Prediction evaluates the RBF decision function itself from a dense copy
+ * of the support vectors (made once at load): no allocation per call, no
+ * shared mutable state, the same arithmetic as libsvm's svm_predict_values
+ * (tests/test_train.c checks they agree). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <libsvm/svm.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "train/train_internal.h"
+
+#define MAGIC "pagesift-model "
+#define SVM_BYTES_KEY "libsvm-model-bytes"
+#define END_LINE "end pagesift-model\n"
+
+const char *ps_model_default_path(void)
+{
+    const char *env = getenv("PAGESIFT_MODEL");
+    if (env && *env)
+        return env;
+    static const char installed[] = PS_INSTALL_MODEL_DIR "/default.model";
+    if (access(installed, R_OK) == 0)
+        return installed;
+    return PS_SOURCE_MODEL_DIR "/default.model";
+}
+
+void ps_model_free(ps_model *m)
+{
+    if (!m)
+        return;
+    if (m->libsvm)
+        svm_free_and_destroy_model((struct svm_model **)&m->libsvm);
+    free(m->bundle);
+    free(m->name);
+    free(m->keys_buf);
+    free(m->keys);
+    free(m->vals);
+    free(m->ids);
+    free(m->features);
+    free(m->shift);
+    free(m->factor);
+    free(m->sv);
+    free(m->coef);
+    free(m);
+}
+
+size_t ps_model_n_features(const ps_model *m)
+{
+    return m->n_features;
+}
+const int *ps_model_feature_ids(const ps_model *m)
+{
+    return m->ids;
+}
+const char *ps_model_feature_names(const ps_model *m)
+{
+    return m->features;
+}
+
+const char *ps_model_info(const ps_model *m, const char *key)
+{
+    for (size_t i = 0; i < m->n_keys; i++)
+        if (strcmp(m->keys[i], key) == 0)
+            return m->vals[i];
+    return NULL;
+}
+
+int ps_model_predict(const ps_model *m, const double *x, double *score)
+{
+    double xs[PS_MODEL_MAX_FEATURES];
+    size_t n = m->n_features;
+    for (size_t k = 0; k < n; k++)
+        xs[k] = (x[k] - m->shift[k]) * m->factor[k];
+    double sum = 0;
+    const double *sv = m->sv;
+    for (size_t i = 0; i < m->n_sv; i++, sv += n) {
+        double d2 = 0;
+        for (size_t k = 0; k < n; k++) {
+            double d = xs[k] - sv[k];
+            d2 += d * d;
+        }
+        sum += m->coef[i] * exp(-m->gamma * d2);
+    }
+    double dec = sum - m->rho;
+    /* libsvm: dec > 0 means its first label */
+    int content = m->content_first ? dec > 0 : !(dec > 0);
+    if (score)
+        *score = m->content_first ? dec : -dec;
+    return content;
+}
+
+/* ---- parsing ---------------------------------------------------------- */
+
+static int parse_doubles(const char *s, double *out, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        char *end;
+        out[k] = strtod(s, &end);
+        if (end == s || !isfinite(out[k]))
+            return -1;
+        s = end;
+    }
+    while (*s == ' ')
+        s++;
+    return *s ? -1 : 0;
+}
+
+/* Parse the libsvm model text (svm_save_model's format) into the dense
+ * decision function. */
+static int parse_svm(ps_model *m, char *text, ps_error *err)
+{
+    const char *nm = m->name;
+    char *save = NULL;
+    int nr_class = 0, have_gamma = 0, have_rho = 0, have_label = 0, in_sv = 0;
+    long labels[2] = {-1, -1};
+    size_t total = 0, row = 0;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (in_sv) {
+            if (row >= total)
+                return ps_set_error(err, PS_ERR_FORMAT, "%s: more support vectors than total_sv %zu",
+                                    nm, total);
+            char *end;
+            m->coef[row] = strtod(line, &end);
+            if (end == line)
+                return ps_set_error(err, PS_ERR_FORMAT, "%s: bad support vector line %zu", nm, row + 1);
+            char *p = end;
+            while (*p) {
+                while (*p == ' ')
+                    p++;
+                if (!*p)
+                    break;
+                long idx = strtol(p, &end, 10);
+                if (end == p || *end != ':' || idx < 1 || (size_t)idx > m->n_features)
+                    return ps_set_error(err, PS_ERR_FORMAT,
+                                        "%s: support vector %zu: bad feature index (model has %zu features)",
+                                        nm, row + 1, m->n_features);
+                p = end + 1;
+                double v = strtod(p, &end);
+                if (end == p || !isfinite(v))
+                    return ps_set_error(err, PS_ERR_FORMAT, "%s: support vector %zu: bad value", nm, row + 1);
+                m->sv[row * m->n_features + (size_t)(idx - 1)] = v;
+                p = end;
+            }
+            row++;
+            continue;
+        }
+        char *sp = strchr(line, ' ');
+        const char *val = sp ? sp + 1 : "";
+        if (sp)
+            *sp = 0;
+        if (strcmp(line, "svm_type") == 0) {
+            if (strcmp(val, "c_svc") != 0)
+                return ps_set_error(err, PS_ERR_FORMAT, "%s: svm_type %s, expected c_svc", nm, val);
+        } else if (strcmp(line, "kernel_type") == 0) {
+            if (strcmp(val, "rbf") != 0)
+                return ps_set_error(err, PS_ERR_FORMAT, "%s: kernel_type %s, expected rbf", nm, val);
+        } else if (strcmp(line, "gamma") == 0) {
+            have_gamma = parse_doubles(val, &m->gamma, 1) == 0 && m->gamma > 0;
+        } else if (strcmp(line, "nr_class") == 0) {
+            nr_class = atoi(val);
+        } else if (strcmp(line, "total_sv") == 0) {
+            char *end;
+            long t = strtol(val, &end, 10);
+            if (t < 1 || *end || t > 100000000)
+                return ps_set_error(err, PS_ERR_FORMAT, "%s: bad total_sv '%s'", nm, val);
+            total = (size_t)t;
+        } else if (strcmp(line, "rho") == 0) {
+            have_rho = parse_doubles(val, &m->rho, 1) == 0;
+        } else if (strcmp(line, "label") == 0) {
+            have_label = sscanf(val, "%ld %ld", &labels[0], &labels[1]) == 2;
+        } else if (strcmp(line, "SV") == 0) {
+            if (nr_class != 2 || !have_gamma || !have_rho || !have_label || !total)
+                return ps_set_error(err, PS_ERR_FORMAT,
+                                    "%s: libsvm header incomplete (needs 2 classes, gamma, rho, label, total_sv)",
+                                    nm);
+            if (!((labels[0] == 1 && labels[1] == 0) || (labels[0] == 0 && labels[1] == 1)))
+                return ps_set_error(err, PS_ERR_FORMAT, "%s: labels %ld %ld, expected 1 and 0", nm,
+                                    labels[0], labels[1]);
+            m->content_first = labels[0] == 1;
+            m->n_sv = total;
+            m->sv = calloc(total * m->n_features, sizeof *m->sv);
+            m->coef = calloc(total, sizeof *m->coef);
+            if (!m->sv || !m->coef)
+                return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", nm);
+            in_sv = 1;
+        }
+        /* other keys (nr_sv, probA, ...) are not needed */
+    }
+    if (!in_sv || row != total)
+        return ps_set_error(err, PS_ERR_FORMAT, "%s: %zu support vectors, total_sv says %zu", nm, row,
+                            total);
+    return 0;
+}
+
+ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int check_features,
+                            ps_error *err)
+{
+    ps_model *m = calloc(1, sizeof *m);
+    if (!m || !(m->name = strdup(name ? name : "model")) || !(m->bundle = malloc(len + 1))) {
+        ps_model_free(m);
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    memcpy(m->bundle, text, len);
+    m->bundle[len] = 0;
+    m->bundle_len = len;
+    const char *nm = m->name;
+    char *svm_copy = NULL;
+    int rc = 0;
+
+    /* header line */
+    size_t ml = strlen(MAGIC);
+    if (len < ml || memcmp(text, MAGIC, ml) != 0) {
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: not a pagesift model (no 'pagesift-model' header line)",
+                          nm);
+        goto out;
+    }
+    const char *eol = memchr(text, '\n', len);
+    if (!eol) {
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: truncated (header line only)", nm);
+        goto out;
+    }
+    {
+        char vbuf[32] = "";
+        size_t vl = (size_t)(eol - text) - ml;
+        memcpy(vbuf, text + ml, vl < sizeof vbuf - 1 ? vl : sizeof vbuf - 1);
+        char *end;
+        long v = strtol(vbuf, &end, 10);
+        if (end == vbuf || *end) {
+            rc = ps_set_error(err, PS_ERR_FORMAT, "%s: bad format version '%s'", nm, vbuf);
+            goto out;
+        }
+        if (v != PS_MODEL_FORMAT_VERSION) {
+            rc = ps_set_error(err, PS_ERR_VERSION,
+                              "%s: model format version %ld; this pagesift (%s) reads version %d — "
+                              "retrain it with this pagesift-train",
+                              nm, v, ps_version(), PS_MODEL_FORMAT_VERSION);
+            goto out;
+        }
+    }
+
+    /* key-value lines up to libsvm-model-bytes */
+    const char *p = eol + 1, *end = text + len;
+    size_t svm_bytes = 0;
+    int have_svm = 0;
+    size_t cap = 0;
+    ps_buf kb = {0};
+    size_t nk = 0;
+    while (p < end) {
+        const char *le = memchr(p, '\n', (size_t)(end - p));
+        if (!le)
+            break;
+        if ((size_t)(le - p) > strlen(SVM_BYTES_KEY) && memcmp(p, SVM_BYTES_KEY " ", strlen(SVM_BYTES_KEY) + 1) == 0) {
+            char nb[32] = "";
+            size_t l = (size_t)(le - p) - strlen(SVM_BYTES_KEY) - 1;
+            memcpy(nb, p + strlen(SVM_BYTES_KEY) + 1, l < 31 ? l : 31);
+            char *e;
+            unsigned long long b = strtoull(nb, &e, 10);
+            if (e == nb || *e) {
+                ps_buf_free(&kb);
+                rc = ps_set_error(err, PS_ERR_FORMAT, "%s: bad %s line", nm, SVM_BYTES_KEY);
+                goto out;
+            }
+            svm_bytes = (size_t)b;
+            have_svm = 1;
+            p = le + 1;
+            break;
+        }
+        ps_buf_append(&kb, p, (size_t)(le - p));
+        ps_buf_putc(&kb, 0);
+        nk++;
+        p = le + 1;
+    }
+    (void)cap;
+    if (!have_svm) {
+        ps_buf_free(&kb);
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: truncated (no %s line)", nm, SVM_BYTES_KEY);
+        goto out;
+    }
+    if ((size_t)(end - p) < svm_bytes + strlen(END_LINE) ||
+        memcmp(p + svm_bytes, END_LINE, strlen(END_LINE)) != 0) {
+        ps_buf_free(&kb);
+        rc = ps_set_error(err, PS_ERR_FORMAT,
+                          "%s: truncated or damaged: the embedded libsvm model should be %zu bytes "
+                          "followed by '%s' (file has %zu bytes after the header)",
+                          nm, svm_bytes, "end pagesift-model", (size_t)(end - p));
+        goto out;
+    }
+    m->svm_text = m->bundle + (p - text);
+    m->svm_len = svm_bytes;
+    m->keys_buf = ps_buf_take(&kb, NULL);
+    m->keys = calloc(nk + 1, sizeof *m->keys);
+    m->vals = calloc(nk + 1, sizeof *m->vals);
+    if (!m->keys || !m->vals || (nk && !m->keys_buf)) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    {
+        char *q = m->keys_buf;
+        for (size_t i = 0; i < nk; i++) {
+            size_t l = strlen(q);
+            char *sp = strchr(q, ' ');
+            m->keys[m->n_keys] = q;
+            m->vals[m->n_keys] = "";
+            if (sp) {
+                *sp = 0;
+                m->vals[m->n_keys] = sp + 1;
+            }
+            if (*q)
+                m->n_keys++;
+            q += l + 1;
+        }
+    }
+
+    /* features */
+    const char *feats = ps_model_info(m, "features");
+    if (!feats || !*feats) {
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: no 'features' line", nm);
+        goto out;
+    }
+    m->features = strdup(feats);
+    size_t nf = 1;
+    for (const char *c = feats; *c; c++)
+        nf += *c == ',';
+    if (nf > PS_MODEL_MAX_FEATURES) {
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: %zu features (at most %d)", nm, nf, PS_MODEL_MAX_FEATURES);
+        goto out;
+    }
+    m->n_features = nf;
+    m->ids = calloc(nf, sizeof *m->ids);
+    m->shift = calloc(nf, sizeof *m->shift);
+    m->factor = calloc(nf, sizeof *m->factor);
+    double *mn = calloc(nf, sizeof *mn), *mx = calloc(nf, sizeof *mx);
+    char *fl = strdup(feats);
+    if (!m->features || !m->ids || !m->shift || !m->factor || !mn || !mx || !fl) {
+        free(mn);
+        free(mx);
+        free(fl);
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    {
+        size_t k = 0;
+        char *save = NULL;
+        for (char *t = strtok_r(fl, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save), k++) {
+            m->ids[k] = ps_feature_lookup(t);
+            if (m->ids[k] < 0 && check_features)
+                rc = ps_set_error(err, PS_ERR_FORMAT,
+                                  "%s: feature '%s' is not computed by this pagesift (%s); the model "
+                                  "needs %s",
+                                  nm, t, ps_version(), feats);
+        }
+        if (!rc && k != nf)
+            rc = ps_set_error(err, PS_ERR_FORMAT, "%s: empty name in features '%s'", nm, feats);
+    }
+    free(fl);
+    const char *smin = ps_model_info(m, "scale_min"), *smax = ps_model_info(m, "scale_max");
+    if (!rc && (!smin || !smax || parse_doubles(smin, mn, nf) || parse_doubles(smax, mx, nf)))
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: scale_min/scale_max missing or not %zu numbers", nm, nf);
+    for (size_t k = 0; !rc && k < nf; k++) {
+        m->shift[k] = mn[k];
+        m->factor[k] = mx[k] > mn[k] ? 1.0 / (mx[k] - mn[k]) : 0.0;
+    }
+    free(mn);
+    free(mx);
+    if (rc)
+        goto out;
+
+    svm_copy = malloc(svm_bytes + 1);
+    if (!svm_copy) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    memcpy(svm_copy, m->svm_text, svm_bytes);
+    svm_copy[svm_bytes] = 0;
+    rc = parse_svm(m, svm_copy, err);
+out:
+    free(svm_copy);
+    if (rc) {
+        ps_model_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+ps_model *ps_model_parse(const char *text, size_t len, const char *name, ps_error *err)
+{
+    return ps_model_parse_ex(text, len, name, 1, err);
+}
+
+ps_model *ps_model_load(const char *path, ps_error *err)
+{
+    size_t len;
+    char *text = ps_read_file(path, (size_t)1 << 30, &len, err);
+    if (!text)
+        return NULL;
+    ps_model *m = ps_model_parse(text, len, path, err);
+    free(text);
+    return m;
+}
+
+int ps_model_save(const ps_model *m, const char *path, ps_error *err)
+{
+    return ps_write_file_atomic(path, m->bundle, m->bundle_len, err);
+}
+
+/* ---- libsvm text in and out (temporary files: libsvm only reads and
+ * writes named files) ---------------------------------------------------- */
+
+static int temp_path(char *buf, size_t cap)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(buf, cap, "%s/pagesift-svm-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(buf);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
+
+char *ps_svm_model_to_text(const void *svm_model, size_t *len, ps_error *err)
+{
+    char tmp[4096];
+    if (temp_path(tmp, sizeof tmp)) {
+        ps_set_error(err, PS_ERR_IO, "cannot create a temporary file in %s: %s", tmp, strerror(errno));
+        return NULL;
+    }
+    char *text = NULL;
+    if (svm_save_model(tmp, svm_model) != 0)
+        ps_set_error(err, PS_ERR_IO, "%s: libsvm could not write the model", tmp);
+    else
+        text = ps_read_file(tmp, 0, len, err);
+    unlink(tmp);
+    return text;
+}
+
+int ps_model_libsvm_decision(ps_model *m, const double *x, double *dec)
+{
+    if (!m->libsvm) {
+        char tmp[4096];
+        if (temp_path(tmp, sizeof tmp))
+            return -1;
+        if (ps_write_file_atomic(tmp, m->svm_text, m->svm_len, NULL) == 0)
+            m->libsvm = svm_load_model(tmp);
+        unlink(tmp);
+        if (!m->libsvm)
+            return -1;
+    }
+    struct svm_node nodes[PS_MODEL_MAX_FEATURES + 1];
+    for (size_t k = 0; k < m->n_features; k++) {
+        nodes[k].index = (int)k + 1;
+        nodes[k].value = (x[k] - m->shift[k]) * m->factor[k];
+    }
+    nodes[m->n_features].index = -1;
+    double d;
+    double label = svm_predict_values(m->libsvm, nodes, &d);
+    if (dec)
+        *dec = d;
+    return (int)label;
+}

@@ -1,0 +1,81 @@
+/* train/train_internal.h — the inside of ps_train_data and ps_model, shared
+ * by the CSV reader (data.c), the bundle code (model.c), the grid search
+ * (grid.c) and the reports (report.c).  Not a public interface. */
+#ifndef PS_TRAIN_INTERNAL_H
+#define PS_TRAIN_INTERNAL_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pagesift.h"
+
+struct ps_train_data {
+    size_t n_rows, n_features;
+    double *x;          /* n_rows * n_features, raw values, row-major */
+    int8_t *y;          /* 1 content, 0 noise */
+    uint32_t *group;    /* group id of each row, 0..n_groups-1 */
+    size_t n_groups;
+    size_t n_content, n_noise, unlabelled;
+    char *features;     /* comma-separated names */
+    char *files;        /* base names of the CSVs, space-separated */
+    ps_train_group grouping;
+    uint64_t checksum;
+};
+
+struct ps_model {
+    char *bundle;       /* the file's text, as saved */
+    size_t bundle_len;
+    char *name;         /* file name for messages */
+    /* header key-value pairs (pointers into keys_buf) */
+    char *keys_buf;
+    const char **keys, **vals;
+    size_t n_keys;
+    /* features */
+    size_t n_features;
+    int *ids;
+    char *features;
+    double *shift, *factor; /* scaled = (x - shift) * factor */
+    /* the RBF decision function:
+     * dec = sum_i coef[i] * exp(-gamma * |x - sv_i|^2) - rho, content when
+     * sign * dec > 0 (libsvm's label order decides sign) */
+    double gamma, rho;
+    int content_first;  /* libsvm's label[0] == 1 */
+    size_t n_sv;
+    double *sv;         /* n_sv * n_features, dense */
+    double *coef;
+    /* the embedded libsvm text (for ps_model_libsvm_decision) */
+    const char *svm_text;
+    size_t svm_len;
+    void *libsvm;       /* lazily loaded struct svm_model * (tests only) */
+};
+
+/* splitmix64: the seeded generator behind every random choice in training
+ * (balancing, fold assignment, CV sampling), so results are reproducible on
+ * every platform. */
+static inline uint64_t ps_rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+/* Uniform in 0..n-1 (n > 0). */
+static inline size_t ps_rng_below(uint64_t *s, size_t n)
+{
+    return (size_t)(ps_rng_next(s) % n);
+}
+
+/* Decision value and label of libsvm's own svm_predict_values on the
+ * embedded model (loaded on first use; not thread-safe; for tests that
+ * check ps_model_predict against libsvm). Returns the label or -1. */
+int ps_model_libsvm_decision(ps_model *m, const double *x, double *dec);
+
+/* ps_model_parse; check_features 0 keeps a model whose features this
+ * library cannot compute (ids -1): training writes such a bundle (with a
+ * warning), loading for use refuses it. */
+ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int check_features,
+                            ps_error *err);
+
+/* Write a libsvm model to text (svm_save_model via a temporary file). */
+char *ps_svm_model_to_text(const void *svm_model, size_t *len, ps_error *err);
+
+#endif

@@ -56,11 +56,14 @@ static void usage(FILE *f)
         "\n"
         "Method:\n"
         "  -m, --method NAME       extraction method (--method help lists them);\n"
-        "                          default template-svm when templates are given,\n"
-        "                          else svm\n"
+        "                          default template-svm when templates are given\n"
+        "                          or learnt, else svm\n"
         "  -M, --model BUNDLE      SVM model bundle (default: $PAGESIFT_MODEL, else\n"
         "                          the shipped model)\n"
         "  -T, --templates DIR     per-site template libraries (pagesift-template)\n"
+        "      --learn-templates   learn the site libraries from the inputs first\n"
+        "                          (the paper's setting), then extract: reads the\n"
+        "                          inputs twice, so not standard input\n"
         "      --options LIST      method options, key=value,key=value\n"
         "      --site-rule RULE    site key of a URL: host (default) or host+path1\n"
         "\n"
@@ -192,6 +195,7 @@ int main(int argc, char **argv)
         {"format", required_argument, 0, 'f'},   {"output-dir", required_argument, 0, 'o'},
         {"method", required_argument, 0, 'm'},   {"model", required_argument, 0, 'M'},
         {"templates", required_argument, 0, 'T'},
+        {"learn-templates", no_argument, 0, OPT_LEARN},
         {"options", required_argument, 0, OPT_OPTIONS},
         {"site-rule", required_argument, 0, OPT_SITE_RULE},
         {"list", required_argument, 0, 'l'},     {"jsonl", no_argument, 0, OPT_JSONL},
@@ -203,6 +207,7 @@ int main(int argc, char **argv)
     ps_extractor_config xc = {0};
     ps_batch_config bc = {0};
     ps_source_options so = {0};
+    int learn = 0;
     long jobs = 0;
     int c;
     while ((c = getopt_long(argc, argv, "f:o:m:M:T:l:j:qhV", opts, NULL)) != -1) {
@@ -212,6 +217,7 @@ int main(int argc, char **argv)
         case 'm': method = optarg; break;
         case 'M': xc.model_path = optarg; break;
         case 'T': xc.templates_dir = optarg; break;
+        case OPT_LEARN: learn = 1; break;
         case OPT_OPTIONS: xc.options = optarg; break;
         case OPT_SITE_RULE:
             if (strcmp(optarg, "host") == 0)
@@ -272,8 +278,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "pagesift: standard input ('-') can be given once\n");
         return 2;
     }
+    if (learn && xc.templates_dir) {
+        fprintf(stderr, "pagesift: --learn-templates and --templates exclude each other\n");
+        return 2;
+    }
+    if (learn && n_stdin) {
+        fprintf(stderr, "pagesift: --learn-templates reads the inputs twice: give files, "
+                        "folders, WARC files or --list, not standard input\n");
+        return 2;
+    }
     if (!method)
-        method = xc.templates_dir ? "template-svm" : "svm";
+        method = xc.templates_dir || learn ? "template-svm" : "svm";
+    if (learn && strcmp(method, "template-svm") != 0) {
+        fprintf(stderr, "pagesift: --learn-templates goes with --method template-svm\n");
+        return 2;
+    }
     so.max_bytes = bc.max_bytes;
     bc.workers = jobs ? (unsigned)jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
     if (bc.workers < 1)
@@ -282,12 +301,23 @@ int main(int argc, char **argv)
     ps_init();
     ps_error err = {0};
     /* Every setup error comes before any page is read. */
-    ps_extractor *ex = ps_extractor_new(method, &xc, &err);
-    if (!ex) {
-        fprintf(stderr, "pagesift: %s\n", err.msg);
-        if (err.code == PS_ERR_USAGE && !method_known(method))
-            list_methods(stderr);
-        return err.code == PS_ERR_USAGE ? 2 : 3;
+    ps_extractor *ex = NULL;
+    if (learn) {
+        /* the extractor needs the learnt libraries: check the model now */
+        ps_model *m = ps_model_load(xc.model_path ? xc.model_path : ps_model_default_path(), &err);
+        if (!m) {
+            fprintf(stderr, "pagesift: %s\n", err.msg);
+            return 3;
+        }
+        ps_model_free(m);
+    } else {
+        ex = ps_extractor_new(method, &xc, &err);
+        if (!ex) {
+            fprintf(stderr, "pagesift: %s\n", err.msg);
+            if (err.code == PS_ERR_USAGE && !method_known(method))
+                list_methods(stderr);
+            return err.code == PS_ERR_USAGE ? 2 : 3;
+        }
     }
     if (bc.output_dir && ps_batch_prepare_output_dir(bc.output_dir, &err) != 0) {
         fprintf(stderr, "pagesift: %s\n", err.msg);
@@ -309,9 +339,49 @@ int main(int argc, char **argv)
     bc.total_hint = ps_source_total_hint(rd.src);
 
     double t0 = now();
+    ps_template_store *learnt = NULL;
+    int rc = 0;
+    if (learn) {
+        ps_template_params tp;
+        ps_template_params_default(&tp);
+        ps_template_builder *b = ps_template_builder_new(&tp);
+        size_t added = 0;
+        rc = b ? ps_batch_learn_templates(&bc, read_next, &rd, b, &added, &err)
+               : ps_set_error(&err, PS_ERR_NOMEM, "out of memory");
+        if (rc == 0) {
+            learnt = ps_template_builder_finish(b);
+            b = NULL;
+            if (!learnt)
+                rc = ps_set_error(&err, PS_ERR_NOMEM, "out of memory building the template libraries");
+        }
+        ps_template_builder_free(b);
+        ps_input_clear(&rd.in);
+        ps_source_free(rd.src);
+        rd.src = NULL;
+        if (rc == 0 && !bc.quiet)
+            fprintf(stderr, "pagesift: templates learnt from %zu pages of %zu sites (%.2f s)\n",
+                    added, ps_template_store_count(learnt), now() - t0);
+        if (rc == 0) {
+            xc.templates = learnt;
+            ex = ps_extractor_new(method, &xc, &err);
+            if (!ex)
+                rc = -1;
+        }
+        if (rc == 0) {
+            rd.src = open_source(args, n_args, list, &so, &err);
+            if (!rd.src)
+                rc = -1;
+        }
+        if (rc != 0) {
+            fprintf(stderr, "pagesift: %s\n", err.msg);
+            ps_template_store_free(learnt);
+            ps_extractor_free(ex);
+            return 3;
+        }
+    }
     bc.extractor = ex;
     ps_batch_counts n = {0};
-    int rc = ps_batch_run(&bc, read_next, &rd, &n, &err);
+    rc = ps_batch_run(&bc, read_next, &rd, &n, &err);
     double dt = now() - t0;
     if (rc != 0)
         fprintf(stderr, "pagesift: %s\n", err.msg);
@@ -325,5 +395,6 @@ int main(int argc, char **argv)
     ps_input_clear(&rd.in);
     ps_source_free(rd.src);
     ps_extractor_free(ex);
+    ps_template_store_free(learnt);
     return rc != 0 || n.failed ? 1 : 0;
 }

@@ -1,0 +1,22 @@
+/* eval/per_site.h — templates learnt per site before a method runs
+ * (pagesift-eval --per-site). */
+#ifndef PS_EVAL_PER_SITE_H
+#define PS_EVAL_PER_SITE_H
+#include <stddef.h>
+
+#include "common/util.h"
+
+/** The site key a page is grouped by: the data set's site column, else its
+ *  URL's host ("" when neither). */
+void ps_eval_site_of(const ps_dataset_page *p, char *out, size_t cap);
+
+/** Learn template libraries from the pages of every site of @p ds with at
+ *  least @p min_pages pages (pages only, never the gold), write them to a new
+ *  temporary folder (its path into @p dir) and report the sites and the
+ *  seconds it took.  Pages that do not parse are left out.  0 or -1 + err. */
+int ps_eval_learn_templates(const ps_dataset *ds, unsigned min_pages, char *dir, size_t cap,
+                            size_t *n_sites, double *seconds, ps_error *err);
+
+/** Remove the temporary folder and its files. */
+void ps_eval_remove_dir(const char *dir);
+#endif

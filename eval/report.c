@@ -1,0 +1,198 @@
+/* eval/report.c — what pagesift-eval prints: the table of every run, the
+ * per-site / per-language breakdowns and the JSON document. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval/run.h"
+
+void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n)
+{
+    fprintf(f, "%-16s %-22s %5s  %5s %5s %5s  %5s %5s %5s  %5s %5s  %5s %5s  %5s %4s %8s\n", "set",
+            "method", "pages", "F1", "P", "R", "F1b", "F1t1", "F1chr", "qual%", "exc%", "leafP",
+            "leafR", "empty", "fail", "pages/s");
+    int icu = 0;
+    for (size_t i = 0; i < n; i++)
+        icu |= runs[i].sum.icu_pages > 0;
+    for (size_t i = 0; i < n; i++) {
+        const ps_eval_run *r = &runs[i];
+        const ps_eval_summary *s = &r->sum;
+        char lp[8] = "  -", lr[8] = "  -", ps[16] = "  -";
+        if (s->leaf_pages) {
+            snprintf(lp, sizeof lp, "%.3f", s->leaves.p);
+            snprintf(lr, sizeof lr, "%.3f", s->leaves.r);
+        }
+        if (s->pages_per_s > 0)
+            snprintf(ps, sizeof ps, "%.1f", s->pages_per_s);
+        double np = s->pages ? (double)s->pages : 1.0;
+        fprintf(f, "%-16s %-22s %5zu  %.3f %.3f %.3f  %.3f %.3f %.3f  %5.1f %5.1f  %5s %5s  %5zu %4zu %8s\n",
+                r->ds->name, r->label, s->pages, s->sh4.f1, s->sh4.p, s->sh4.r, s->sh4_bench.f1,
+                s->tok1.f1, s->chars.f1, 100.0 * (double)s->qualified / np,
+                100.0 * (double)s->excellent / np, lp, lr, s->empty_outputs, s->failed, ps);
+        if (icu)
+            fprintf(f, "%-16s %-22s %5s  F1 ICU words %.3f (P %.3f, R %.3f)\n", "", "", "", s->icu4.f1,
+                    s->icu4.p, s->icu4.r);
+    }
+    fputs("F1, P, R: 4-gram shingles averaged over pages, F1 of the averages (empty output\n"
+          "= P 0, R 0); F1b: the same with the benchmark's rule (pages with empty output left\n"
+          "out of P); F1t1: single tokens; F1chr: characters in common (LCS); qual%/exc%:\n"
+          "pages qualified / excellent (recall >= 0.98, noise <= 5 % / < 2 %); leafP/R:\n"
+          "leaves, content positive; pages/s: per core, CPU time of parse + extract.\n",
+          f);
+}
+
+/* Keys of a breakdown, sorted and unique, and the key index of each page. */
+typedef struct keys {
+    const char **k;
+    size_t n;
+    size_t *of_page;
+} keys;
+
+static const char *page_key(const ps_dataset_page *p, int by)
+{
+    const char *k = by == PS_BY_SITE ? p->site : p->lang;
+    return k && *k ? k : "(unknown)";
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int keys_make(const ps_dataset *ds, int by, keys *K)
+{
+    size_t n = ds->n_pages;
+    K->k = malloc((n + 1) * sizeof *K->k);
+    K->of_page = malloc((n + 1) * sizeof *K->of_page);
+    K->n = 0;
+    if (!K->k || !K->of_page)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        K->k[i] = page_key(&ds->pages[i], by);
+    qsort(K->k, n, sizeof *K->k, cmp_str);
+    for (size_t i = 0; i < n; i++)
+        if (K->n == 0 || strcmp(K->k[K->n - 1], K->k[i]) != 0)
+            K->k[K->n++] = K->k[i];
+    for (size_t i = 0; i < n; i++) {
+        const char *key = page_key(&ds->pages[i], by);
+        const char **hit = bsearch(&key, K->k, K->n, sizeof *K->k, cmp_str);
+        K->of_page[i] = (size_t)(hit - K->k);
+    }
+    return 0;
+}
+
+static void keys_free(keys *K)
+{
+    free(K->k);
+    free(K->of_page);
+}
+
+/* Summaries per key of one run; NULL when out of memory. */
+static ps_eval_summary *by_key(const ps_eval_run *r, const keys *K)
+{
+    ps_eval_summary *out = calloc(K->n + 1, sizeof *out);
+    ps_eval_acc **acc = calloc(K->n + 1, sizeof *acc);
+    int ok = out && acc;
+    for (size_t k = 0; ok && k < K->n; k++)
+        ok = (acc[k] = ps_eval_acc_new()) != NULL;
+    for (size_t i = 0; ok && i < r->ds->n_pages; i++)
+        if (!r->skipped[i])
+            ps_eval_acc_add(acc[K->of_page[i]], &r->scores[i]);
+    for (size_t k = 0; ok && k < K->n; k++)
+        ps_eval_acc_summary(acc[k], &out[k]);
+    for (size_t k = 0; acc && k < K->n; k++)
+        ps_eval_acc_free(acc[k]);
+    free(acc);
+    if (!ok) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+void ps_eval_print_breakdown(FILE *f, const ps_eval_run *runs, size_t n, int by)
+{
+    for (size_t i = 0; i < n; i++) {
+        const ps_eval_run *r = &runs[i];
+        keys K;
+        ps_eval_summary *s = NULL;
+        if (keys_make(r->ds, by, &K) == 0)
+            s = by_key(r, &K);
+        if (!s) {
+            fprintf(stderr, "pagesift-eval: out of memory in the breakdown\n");
+            keys_free(&K);
+            return;
+        }
+        fprintf(f, "\n%s / %s by %s\n%-32s %5s  %5s %5s %5s  %5s %5s\n", r->ds->name, r->label,
+                by == PS_BY_SITE ? "site" : "language", by == PS_BY_SITE ? "site" : "lang", "pages",
+                "F1", "P", "R", "qual%", "empty");
+        for (size_t k = 0; k < K.n; k++)
+            fprintf(f, "%-32s %5zu  %.3f %.3f %.3f  %5.1f %5zu\n", K.k[k], s[k].pages, s[k].sh4.f1,
+                    s[k].sh4.p, s[k].sh4.r,
+                    100.0 * (double)s[k].qualified / (double)(s[k].pages ? s[k].pages : 1),
+                    s[k].empty_outputs);
+        free(s);
+        keys_free(&K);
+    }
+}
+
+static json_t *prf(const ps_prf *x)
+{
+    return json_pack("{s:f,s:f,s:f}", "f1", x->f1, "p", x->p, "r", x->r);
+}
+
+static json_t *summary_json(const ps_eval_summary *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "pages", json_integer((json_int_t)s->pages));
+    json_object_set_new(o, "failed", json_integer((json_int_t)s->failed));
+    json_object_set_new(o, "empty_outputs", json_integer((json_int_t)s->empty_outputs));
+    json_object_set_new(o, "token", prf(&s->sh4));
+    json_object_set_new(o, "token_benchmark_rule", prf(&s->sh4_bench));
+    json_object_set_new(o, "token_pooled", prf(&s->sh4_pooled));
+    json_object_set_new(o, "token1", prf(&s->tok1));
+    json_object_set_new(o, "token1_pooled", prf(&s->tok1_pooled));
+    if (s->icu_pages)
+        json_object_set_new(o, "icu", prf(&s->icu4));
+    json_object_set_new(o, "chars", prf(&s->chars));
+    json_object_set_new(o, "chars_pooled", prf(&s->chars_pooled));
+    if (s->leaf_pages) {
+        json_object_set_new(o, "leaves", prf(&s->leaves));
+        json_object_set_new(o, "leaves_page_avg", prf(&s->leaves_page));
+        json_object_set_new(o, "leaf_pages", json_integer((json_int_t)s->leaf_pages));
+    }
+    json_object_set_new(o, "qualified", json_integer((json_int_t)s->qualified));
+    json_object_set_new(o, "excellent", json_integer((json_int_t)s->excellent));
+    json_object_set_new(o, "cpu_seconds", json_real(s->seconds));
+    json_object_set_new(o, "pages_per_s", json_real(s->pages_per_s));
+    return o;
+}
+
+json_t *ps_eval_json(const ps_eval_run *runs, size_t n, int by)
+{
+    json_t *root = json_object(), *arr = json_array();
+    json_object_set_new(root, "version", json_string(ps_version()));
+    for (size_t i = 0; i < n; i++) {
+        const ps_eval_run *r = &runs[i];
+        json_t *o = summary_json(&r->sum);
+        json_object_set_new(o, "set", json_string(r->ds->name));
+        json_object_set_new(o, "label", json_string(r->label));
+        json_object_set_new(o, "protocol", json_string(r->protocol ? r->protocol : ""));
+        json_object_set_new(o, "skipped", json_integer((json_int_t)r->n_skipped));
+        json_object_set_new(o, "wall_seconds", json_real(r->wall_seconds));
+        if (by != PS_BY_NONE) {
+            keys K;
+            ps_eval_summary *s = NULL;
+            if (keys_make(r->ds, by, &K) == 0 && (s = by_key(r, &K)) != NULL) {
+                json_t *b = json_object();
+                for (size_t k = 0; k < K.n; k++)
+                    json_object_set_new(b, K.k[k], summary_json(&s[k]));
+                json_object_set_new(o, by == PS_BY_SITE ? "by_site" : "by_lang", b);
+            }
+            free(s);
+            keys_free(&K);
+        }
+        json_array_append_new(arr, o);
+    }
+    json_object_set_new(root, "runs", arr);
+    return root;
+}

@@ -1,0 +1,387 @@
+/* eval/run.c — runs an extraction method (methods/method.h) over a data set
+ * or reads an output folder, and scores every page against its gold
+ * (eval/score.c).  Stateless methods run on --jobs threads, each with its
+ * own instance; stateful ones (PS_METHOD_STATEFUL) on one, in index order.
+ * Time per page is the CPU time of the thread for parse + extract, so the
+ * pages/s figure is per core and little affected by other load. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "common/progress.h"
+#include "eval/per_site.h"
+#include "eval/run.h"
+#include "eval/train_protocol.h"
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static char *xasprintf(const char *fmt, const char *a, const char *b, const char *c)
+{
+    size_t n = strlen(fmt) + strlen(a) + strlen(b) + strlen(c) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, fmt, a, b, c);
+    return s;
+}
+
+static int mkdir_p(const char *path)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n >= sizeof buf)
+        return -1;
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char c = buf[i];
+            buf[i] = '\0';
+            if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+                return -1;
+            buf[i] = c;
+        }
+    }
+    return 0;
+}
+
+typedef struct shared {
+    const ps_eval_config *cfg;
+    const ps_method *m;
+    const ps_method_config *mc;
+    const ps_dataset *ds;
+    ps_eval_run *run;
+    char *outdir;          /* where outputs are written, or NULL */
+    atomic_size_t next, done;
+    ps_progress *prog;
+    pthread_mutex_t lock;  /* stderr messages and the first setup error */
+    int setup_failed;
+    ps_error setup_err;
+} shared;
+
+static void warn_page(shared *sh, const char *id, const char *msg)
+{
+    if (sh->cfg->quiet)
+        return;
+    pthread_mutex_lock(&sh->lock);
+    fprintf(stderr, "pagesift-eval: %s/%s: %s\n", sh->ds->name, id, msg);
+    pthread_mutex_unlock(&sh->lock);
+}
+
+/* Reads the gold of page i; NULL (page skipped) when it cannot be read. */
+static char *read_gold(shared *sh, size_t i, size_t *len)
+{
+    ps_error err = {0};
+    char *gold = ps_read_file(sh->ds->pages[i].gold_path, 0, len, &err);
+    if (!gold) {
+        sh->run->skipped[i] = 1;
+        warn_page(sh, sh->ds->pages[i].id, err.msg);
+    }
+    return gold;
+}
+
+static void write_output(shared *sh, size_t i, const char *text, size_t len)
+{
+    if (!sh->outdir)
+        return;
+    char *path = xasprintf("%s/%s.txt", sh->outdir, sh->ds->pages[i].id, "");
+    ps_error err = {0};
+    if (!path || ps_write_file_atomic(path, text ? text : "", text ? len : 0, &err) < 0)
+        warn_page(sh, sh->ds->pages[i].id, path ? err.msg : "out of memory");
+    free(path);
+}
+
+/* Leaf level (METHODS.md §1.5): leaves labelled from the gold by the
+ * features' alignment, predicted from the method's block classes or leaf
+ * mask.  Not part of the method's time. */
+static void leaf_score(const ps_page *pg, const char *gold, size_t glen, const ps_method_output *out,
+                       ps_page_score *sc)
+{
+    size_t nl;
+    ps_page_leaves(pg, &nl);
+    double *share = malloc((nl + 1) * sizeof *share);
+    if (share && ps_page_gold_alignment(pg, gold, glen, share, NULL) == 0 &&
+        ps_leaf_match(pg, share, out->block_class, out->leaf_kept, &sc->leaves) == 0)
+        sc->has_leaves = 1;
+    free(share);
+}
+
+static void do_page(shared *sh, void *self, size_t i)
+{
+    const ps_dataset_page *dp = &sh->ds->pages[i];
+    ps_page_score *sc = &sh->run->scores[i];
+    size_t glen;
+    char *gold = read_gold(sh, i, &glen);
+    if (!gold) {
+        memset(sc, 0, sizeof *sc);
+        sc->failed = 1;
+        return;
+    }
+    ps_error err = {0};
+    ps_method_output out = {0};
+    int failed = 0;
+    size_t hlen;
+    char *html = ps_read_file(dp->html_path, 0, &hlen, &err);
+    double t0 = cpu_now();
+    ps_page *pg = NULL;
+    if (html) {
+        ps_page_options po = {0};
+        po.url = dp->url;
+        pg = ps_page_parse(html, hlen, &po, &err);
+    }
+    if (!pg) {
+        failed = 1;
+        warn_page(sh, dp->id, err.msg);
+    } else {
+        char site[512];
+        ps_eval_site_of(dp, site, sizeof site);
+        if (sh->m->extract(self, pg, site, &out, &err) < 0) {
+            failed = 1;
+            warn_page(sh, dp->id, err.msg[0] ? err.msg : "the method failed");
+            ps_method_output_free(&out);
+        }
+    }
+    double secs = cpu_now() - t0;
+    if (ps_score_page(out.text, out.len, gold, glen, sh->cfg->icu, sc) < 0) {
+        memset(sc, 0, sizeof *sc);
+        warn_page(sh, dp->id, "out of memory while scoring");
+        failed = 1;
+    }
+    sc->failed = failed;
+    sc->seconds = secs;
+    if (!failed && (out.block_class || out.leaf_kept))
+        leaf_score(pg, gold, glen, &out, sc);
+    write_output(sh, i, out.text, out.len);
+    ps_method_output_free(&out);
+    ps_page_free(pg);
+    free(html);
+    free(gold);
+}
+
+static void *worker(void *arg)
+{
+    shared *sh = arg;
+    ps_error err = {0};
+    void *self = sh->m->create(sh->mc, &err);
+    if (!self) {
+        pthread_mutex_lock(&sh->lock);
+        if (!sh->setup_failed) {
+            sh->setup_failed = 1;
+            sh->setup_err = err;
+        }
+        pthread_mutex_unlock(&sh->lock);
+        return NULL;
+    }
+    for (;;) {
+        size_t i = atomic_fetch_add(&sh->next, 1);
+        if (i >= sh->ds->n_pages)
+            break;
+        do_page(sh, self, i);
+        size_t d = atomic_fetch_add(&sh->done, 1) + 1;
+        ps_progress_update(sh->prog, d, NULL);
+    }
+    sh->m->destroy(self);
+    return NULL;
+}
+
+static int run_init(ps_eval_run *run, const ps_dataset *ds, const char *label, ps_error *err)
+{
+    memset(run, 0, sizeof *run);
+    run->ds = ds;
+    run->label = strdup(label);
+    run->scores = calloc(ds->n_pages ? ds->n_pages : 1, sizeof *run->scores);
+    run->skipped = calloc(ds->n_pages ? ds->n_pages : 1, 1);
+    if (!run->label || !run->scores || !run->skipped) {
+        ps_eval_run_clear(run);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
+    return 0;
+}
+
+static void run_summarise(ps_eval_run *run)
+{
+    ps_eval_acc *a = ps_eval_acc_new();
+    run->n_skipped = 0;
+    for (size_t i = 0; i < run->ds->n_pages; i++) {
+        if (run->skipped[i]) {
+            run->n_skipped++;
+            continue;
+        }
+        if (a)
+            ps_eval_acc_add(a, &run->scores[i]);
+    }
+    if (a)
+        ps_eval_acc_summary(a, &run->sum);
+    ps_eval_acc_free(a);
+}
+
+static char *make_outdir(const ps_eval_config *cfg, const ps_dataset *ds, const char *label,
+                         ps_error *err)
+{
+    if (!cfg->write_dir)
+        return NULL;
+    char *d = xasprintf("%s/%s/%s", cfg->write_dir, ds->name, label);
+    if (!d || mkdir_p(d) < 0) {
+        ps_set_error(err, PS_ERR_IO, "cannot create the output folder %s: %s", d ? d : cfg->write_dir,
+                     strerror(errno));
+        free(d);
+        return (char *)-1;
+    }
+    return d;
+}
+
+int ps_eval_run_method(const ps_eval_config *cfg, const ps_method *m, const ps_dataset *ds,
+                       ps_eval_run *run, ps_error *err)
+{
+    char label[256];
+    snprintf(label, sizeof label, "%s%s", m->name, cfg->tag ? cfg->tag : "");
+    if (run_init(run, ds, label, err) < 0)
+        return -1;
+    ps_method_config mc = {cfg->model_path, NULL, cfg->method_options};
+    char tdir[1024] = "";
+    size_t t_sites = 0;
+    double t_secs = 0;
+    if (cfg->per_site) {
+        if (ps_eval_learn_templates(ds, cfg->per_site, tdir, sizeof tdir, &t_sites, &t_secs, err) < 0) {
+            ps_eval_run_clear(run);
+            return -1;
+        }
+        mc.templates_dir = tdir;
+        run->templates_sites = (int)t_sites;
+    }
+    shared sh = {.cfg = cfg, .m = m, .mc = &mc, .ds = ds, .run = run};
+    sh.outdir = make_outdir(cfg, ds, run->label, err);
+    if (sh.outdir == (char *)-1) {
+        ps_eval_run_clear(run);
+        return -1;
+    }
+    pthread_mutex_init(&sh.lock, NULL);
+    atomic_init(&sh.next, 0);
+    atomic_init(&sh.done, 0);
+    int jobs = cfg->jobs > 0 ? cfg->jobs : 1;
+    if ((m->flags & PS_METHOD_STATEFUL) || (size_t)jobs > ds->n_pages)
+        jobs = (m->flags & PS_METHOD_STATEFUL) || ds->n_pages == 0 ? 1 : (int)ds->n_pages;
+    char what[128];
+    snprintf(what, sizeof what, "%s %s pages", ds->name, m->name);
+    sh.prog = ps_progress_new(what, ds->n_pages, cfg->quiet);
+    double w0 = wall_now();
+    pthread_t th[64];
+    int started = 0;
+    if (jobs > 64)
+        jobs = 64;
+    for (int t = 1; t < jobs; t++)
+        if (pthread_create(&th[started], NULL, worker, &sh) == 0)
+            started++;
+    worker(&sh);
+    for (int t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+    run->wall_seconds = wall_now() - w0;
+    ps_progress_done(sh.prog);
+    pthread_mutex_destroy(&sh.lock);
+    free(sh.outdir);
+    if (*tdir)
+        ps_eval_remove_dir(tdir);
+    if (sh.setup_failed && atomic_load(&sh.done) < ds->n_pages) {
+        if (err)
+            *err = sh.setup_err;
+        ps_eval_run_clear(run);
+        return -1;
+    }
+    char note[600] = "";
+    if (cfg->train_protocol && (m->flags & PS_METHOD_NEEDS_MODEL)) {
+        note[0] = ',';
+        note[1] = ' ';
+        ps_eval_train_overlap(cfg->model_path, ds->name, note + 2, sizeof note - 2);
+    }
+    char tnote[256] = "";
+    if (cfg->per_site)
+        snprintf(tnote, sizeof tnote,
+                 ", templates learnt before extraction from the set's own pages (unlabelled), "
+                 "per site, for the sites with >= %u pages (%zu sites, %.1f s)",
+                 cfg->per_site, t_sites, t_secs);
+    char prot[1700];
+    snprintf(prot, sizeof prot, "method %s%s%s%s%s%s%s%s", m->name,
+             (m->flags & PS_METHOD_NEEDS_MODEL) ? ", model " : "",
+             (m->flags & PS_METHOD_NEEDS_MODEL) ? (cfg->model_path ? cfg->model_path : "shipped") : "",
+             cfg->method_options ? ", options " : "", cfg->method_options ? cfg->method_options : "",
+             tnote, note, cfg->protocol ? cfg->protocol : "");
+    run->protocol = strdup(prot);
+    run_summarise(run);
+    return 0;
+}
+
+int ps_eval_run_pred(const ps_eval_config *cfg, const char *label, const char *dir,
+                     const ps_dataset *ds, ps_eval_run *run, ps_error *err)
+{
+    if (run_init(run, ds, label, err) < 0)
+        return -1;
+    char *sub = xasprintf("%s/%s", dir, ds->name, "");
+    struct stat st;
+    const char *base = sub && stat(sub, &st) == 0 && S_ISDIR(st.st_mode) ? sub : dir;
+    if (stat(base, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        ps_set_error(err, PS_ERR_IO, "%s: not a readable folder of <id>.txt outputs", dir);
+        free(sub);
+        ps_eval_run_clear(run);
+        return -1;
+    }
+    shared sh = {.cfg = cfg, .ds = ds, .run = run};
+    pthread_mutex_init(&sh.lock, NULL);
+    for (size_t i = 0; i < ds->n_pages; i++) {
+        size_t glen, olen = 0;
+        char *gold = read_gold(&sh, i, &glen);
+        ps_page_score *sc = &run->scores[i];
+        if (!gold) {
+            sc->failed = 1;
+            continue;
+        }
+        char *path = xasprintf("%s/%s.txt", base, ds->pages[i].id, "");
+        ps_error e2 = {0};
+        char *out = path ? ps_read_file(path, 0, &olen, &e2) : NULL;
+        if (ps_score_page(out, out ? olen : 0, gold, glen, cfg->icu, sc) < 0) {
+            free(path);
+            free(out);
+            free(gold);
+            free(sub);
+            pthread_mutex_destroy(&sh.lock);
+            ps_eval_run_clear(run);
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        }
+        sc->failed = out == NULL; /* no file: the extractor gave nothing */
+        free(path);
+        free(out);
+        free(gold);
+    }
+    pthread_mutex_destroy(&sh.lock);
+    char prot[1024];
+    snprintf(prot, sizeof prot, "outputs read from %s%s", base, cfg->protocol ? cfg->protocol : "");
+    run->protocol = strdup(prot);
+    free(sub);
+    run_summarise(run);
+    return 0;
+}
+
+void ps_eval_run_clear(ps_eval_run *run)
+{
+    if (!run)
+        return;
+    free(run->label);
+    free(run->protocol);
+    free(run->scores);
+    free(run->skipped);
+    memset(run, 0, sizeof *run);
+}

@@ -1,0 +1,331 @@
+/* pagesift-eval — score extraction methods, or any extractor's output
+ * folder, against the gold texts of data sets in the ../shared/datasets
+ * format; print a table, breakdowns, JSON and an SVG chart.  The work is
+ * done in eval/ (run.c, score.c, report.c, chart.c). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval/run.h"
+
+static void usage(FILE *f)
+{
+    fputs("Usage: pagesift-eval --dataset DIR [--dataset DIR]... (--method LIST | --pred DIR)...\n"
+          "Run extraction methods over data sets (index.tsv, html/, gold/) and score\n"
+          "their output against the gold text, or score an existing output folder.\n"
+          "\n"
+          "  -d, --dataset DIR        a data set folder (repeatable)\n"
+          "  -m, --method LIST        methods, comma-separated (see --list-methods);\n"
+          "                           repeatable\n"
+          "  -p, --pred [LABEL=]DIR   score the folder DIR of <id>.txt outputs (DIR/<set>/\n"
+          "                           when that exists); a missing file is an empty output\n"
+          "                           counted as a failure; repeatable\n"
+          "      --model FILE         model bundle for methods that need one\n"
+          "      --per-site N         before a method runs over a set, learn template\n"
+          "                           libraries from the pages (not the gold) of each site\n"
+          "                           with >= N pages, and give them to the method\n"
+          "      --options STR        method options \"key=value,...\" for every method\n"
+          "      --icu                also score 4-gram shingles of ICU word-break tokens\n"
+          "      --by site|lang       per-site or per-language breakdown\n"
+          "      --json               print JSON on stdout instead of the table\n"
+          "      --chart FILE         write an SVG chart of token F1 per method per set\n"
+          "      --write DIR          also write each output to DIR/<set>/<method>/<id>.txt\n"
+          "      --protocol TEXT      a note appended to the protocol of every figure\n"
+          "      --tag TEXT           appended to every method's label (e.g. +loso)\n"
+          "      --train-protocol     for methods with a model, say in each figure's\n"
+          "                           protocol whether the model was trained on that set\n"
+          "                           (from the bundle's data_sets / data_files; the\n"
+          "                           shipped model saw every set); held-out figures come\n"
+          "                           from scripts/eval-all --loso\n"
+          "      --merge-json FILE    instead of running: merge earlier --json outputs\n"
+          "                           (repeatable), print the merged JSON, draw --chart\n"
+          "  -j, --jobs N             worker threads for stateless methods (default 1)\n"
+          "      --list-methods       print the methods (name, \"model\" when it needs one,\n"
+          "                           summary) and exit\n"
+          "  -q, --quiet              no progress, no per-page warnings\n"
+          "  -h, --help               this help\n"
+          "  -V, --version            version\n"
+          "\n"
+          "Metrics: 4-gram shingles of tokens (\\w+ runs; each CJK ideograph or kana is\n"
+          "a token) compared as multisets per page, P and R averaged over pages, F1 of\n"
+          "the averages (the public article-extraction benchmark's metric; empty output\n"
+          "scores P = R = 0, the F1b column uses the benchmark's rule that leaves such\n"
+          "pages out of P); single tokens; characters in common (LCS); page level\n"
+          "qualified/excellent; empty outputs, failures, pages/s (CPU, per core).\n"
+          "\n"
+          "Exit status: 0 ok (pages a method failed on are counted in the table), 1 a\n"
+          "gold file could not be read (page skipped), 2 usage error, 3 a data set,\n"
+          "method, model or output folder could not be set up (the other methods and\n"
+          "folders are still run and reported).\n",
+          f);
+}
+
+typedef struct source {
+    const ps_method *m; /* or NULL: pred */
+    char *label;
+    char *dir;
+} source;
+
+/* --merge-json: concatenate the runs and errors of earlier --json outputs,
+ * print the result, draw the chart of all of them. */
+static int merge_json(const char *const *files, size_t n, const char *chart)
+{
+    json_t *root = json_object(), *runs = json_array(), *errors = json_array();
+    json_object_set_new(root, "version", json_string(ps_version()));
+    for (size_t i = 0; i < n; i++) {
+        json_error_t je;
+        json_t *j = json_load_file(files[i], 0, &je);
+        json_t *r = j ? json_object_get(j, "runs") : NULL;
+        if (!j || !json_is_array(r)) {
+            fprintf(stderr, "pagesift-eval: %s:%d: %s\n", files[i], j ? 0 : je.line,
+                    j ? "no \"runs\" array: not a pagesift-eval --json output" : je.text);
+            json_decref(j);
+            json_decref(root);
+            json_decref(runs);
+            json_decref(errors);
+            return 3;
+        }
+        json_array_extend(runs, r);
+        json_t *e = json_object_get(j, "errors");
+        if (json_is_array(e))
+            json_array_extend(errors, e);
+        json_decref(j);
+    }
+    int rc = 0;
+    if (chart) {
+        size_t k = json_array_size(runs);
+        ps_eval_point *pts = calloc(k + 1, sizeof *pts);
+        size_t np = 0;
+        for (size_t i = 0; pts && i < k; i++) {
+            json_t *r = json_array_get(runs, i);
+            const char *set = json_string_value(json_object_get(r, "set"));
+            const char *label = json_string_value(json_object_get(r, "label"));
+            json_t *f1 = json_object_get(json_object_get(r, "token"), "f1");
+            if (set && label && json_is_number(f1))
+                pts[np++] = (ps_eval_point){set, label, json_number_value(f1)};
+        }
+        ps_error err = {0};
+        if (!pts || ps_eval_chart_svg_points(chart, pts, np, &err) < 0) {
+            fprintf(stderr, "pagesift-eval: %s\n", pts ? err.msg : "out of memory");
+            rc = 3;
+        }
+        free(pts);
+    }
+    json_object_set_new(root, "runs", runs);
+    json_object_set_new(root, "errors", errors);
+    json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', stdout);
+    json_decref(root);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    enum { O_MODEL = 256, O_OPTIONS, O_ICU, O_BY, O_JSON, O_CHART, O_WRITE, O_PROTOCOL, O_LIST,
+           O_TAG, O_MERGE, O_TRAINP, O_PERSITE };
+    static const struct option opts[] = {
+        {"dataset", required_argument, 0, 'd'}, {"method", required_argument, 0, 'm'},
+        {"pred", required_argument, 0, 'p'},     {"model", required_argument, 0, O_MODEL},
+        {"options", required_argument, 0, O_OPTIONS}, {"icu", no_argument, 0, O_ICU},
+        {"by", required_argument, 0, O_BY},      {"json", no_argument, 0, O_JSON},
+        {"chart", required_argument, 0, O_CHART}, {"write", required_argument, 0, O_WRITE},
+        {"protocol", required_argument, 0, O_PROTOCOL}, {"jobs", required_argument, 0, 'j'},
+        {"list-methods", no_argument, 0, O_LIST}, {"quiet", no_argument, 0, 'q'},
+        {"per-site", required_argument, 0, O_PERSITE},
+        {"tag", required_argument, 0, O_TAG},    {"train-protocol", no_argument, 0, O_TRAINP},    {"merge-json", required_argument, 0, O_MERGE},
+        {"help", no_argument, 0, 'h'},           {"version", no_argument, 0, 'V'},
+        {0, 0, 0, 0}};
+    ps_eval_config cfg = {0};
+    cfg.jobs = 1;
+    const char *sets[64];
+    size_t nsets = 0, nsrc = 0;
+    source src[64];
+    int json = 0, by = PS_BY_NONE, c;
+    const char *chart = NULL;
+    const char *merge[64];
+    size_t nmerge = 0;
+    while ((c = getopt_long(argc, argv, "d:m:p:j:qhV", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd':
+            if (nsets == 64) {
+                fprintf(stderr, "pagesift-eval: at most 64 data sets\n");
+                return 2;
+            }
+            sets[nsets++] = optarg;
+            break;
+        case 'm':
+            for (char *tok = strtok(optarg, ","); tok; tok = strtok(NULL, ",")) {
+                const ps_method *m = ps_method_find(tok);
+                if (!m) {
+                    fprintf(stderr, "pagesift-eval: unknown method '%s' (see --list-methods)\n", tok);
+                    return 2;
+                }
+                if (nsrc == 64) {
+                    fprintf(stderr, "pagesift-eval: at most 64 methods and folders\n");
+                    return 2;
+                }
+                src[nsrc++] = (source){m, tok, NULL};
+            }
+            break;
+        case 'p': {
+            if (nsrc == 64) {
+                fprintf(stderr, "pagesift-eval: at most 64 methods and folders\n");
+                return 2;
+            }
+            char *eq = strchr(optarg, '=');
+            char *label, *dir = optarg;
+            if (eq) {
+                *eq = '\0';
+                label = optarg;
+                dir = eq + 1;
+            } else {
+                size_t l = strlen(optarg);
+                while (l > 1 && optarg[l - 1] == '/')
+                    optarg[--l] = '\0';
+                char *slash = strrchr(optarg, '/');
+                label = slash ? slash + 1 : optarg;
+            }
+            if (!*label || !*dir) {
+                fprintf(stderr, "pagesift-eval: --pred wants [LABEL=]DIR\n");
+                return 2;
+            }
+            src[nsrc++] = (source){NULL, label, dir};
+            break;
+        }
+        case O_MODEL: cfg.model_path = optarg; break;
+        case O_OPTIONS: cfg.method_options = optarg; break;
+        case O_ICU: cfg.icu = 1; break;
+        case O_BY:
+            if (strcmp(optarg, "site") == 0)
+                by = PS_BY_SITE;
+            else if (strcmp(optarg, "lang") == 0)
+                by = PS_BY_LANG;
+            else {
+                fprintf(stderr, "pagesift-eval: --by wants site or lang, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case O_JSON: json = 1; break;
+        case O_CHART: chart = optarg; break;
+        case O_WRITE: cfg.write_dir = optarg; break;
+        case O_PROTOCOL: cfg.protocol = optarg; break;
+        case O_TAG: cfg.tag = optarg; break;
+        case O_TRAINP: cfg.train_protocol = 1; break;
+        case O_PERSITE: {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 1000000) {
+                fprintf(stderr, "pagesift-eval: --per-site wants a number of pages >= 1\n");
+                return 2;
+            }
+            cfg.per_site = (unsigned)v;
+            break;
+        }
+        case O_MERGE:
+            if (nmerge == 64) {
+                fprintf(stderr, "pagesift-eval: at most 64 --merge-json files\n");
+                return 2;
+            }
+            merge[nmerge++] = optarg;
+            break;
+        case 'j': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 64) {
+                fprintf(stderr, "pagesift-eval: --jobs wants a number from 1 to 64\n");
+                return 2;
+            }
+            cfg.jobs = (int)v;
+            break;
+        }
+        case O_LIST:
+            for (size_t i = 0; ps_methods[i]; i++)
+                printf("%-16s %-5s %s\n", ps_methods[i]->name,
+                       (ps_methods[i]->flags & PS_METHOD_NEEDS_MODEL) ? "model" : "-",
+                       ps_methods[i]->summary);
+            return 0;
+        case 'q': cfg.quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        case 'V': printf("pagesift-eval %s\n", ps_version()); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "pagesift-eval: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
+    if (nmerge) {
+        if (nsets || nsrc) {
+            fprintf(stderr, "pagesift-eval: --merge-json does not run anything: no --dataset, "
+                            "--method or --pred with it\n");
+            return 2;
+        }
+        return merge_json(merge, nmerge, chart);
+    }
+    if (nsets == 0 || nsrc == 0) {
+        fprintf(stderr, "pagesift-eval: give --dataset and at least one --method or --pred "
+                        "(--help for more)\n");
+        return 2;
+    }
+    ps_init();
+    ps_dataset *ds[64];
+    ps_error err = {0};
+    for (size_t i = 0; i < nsets; i++) {
+        ds[i] = ps_dataset_load(sets[i], &err);
+        if (!ds[i]) {
+            fprintf(stderr, "pagesift-eval: %s\n", err.msg);
+            for (size_t j = 0; j < i; j++)
+                ps_dataset_free(ds[j]);
+            return 3;
+        }
+    }
+    /* A method or folder that cannot be set up is reported and skipped; the
+     * others still run (exit status 3 at the end). */
+    ps_eval_run *runs = calloc(nsets * nsrc, sizeof *runs);
+    json_t *errors = json_array();
+    size_t nruns = 0;
+    int rc = runs ? 0 : 3;
+    for (size_t s = 0; runs && s < nsets; s++) {
+        for (size_t k = 0; k < nsrc; k++) {
+            int r = src[k].m ? ps_eval_run_method(&cfg, src[k].m, ds[s], &runs[nruns], &err)
+                             : ps_eval_run_pred(&cfg, src[k].label, src[k].dir, ds[s], &runs[nruns], &err);
+            if (r < 0) {
+                fprintf(stderr, "pagesift-eval: %s / %s: %s\n", ds[s]->name, src[k].label, err.msg);
+                json_array_append_new(errors, json_pack("{s:s,s:s,s:s}", "set", ds[s]->name, "label",
+                                                        src[k].label, "error", err.msg));
+                rc = 3;
+                continue;
+            }
+            if (runs[nruns].n_skipped && rc == 0)
+                rc = 1;
+            nruns++;
+        }
+    }
+    if (json) {
+        json_t *j = ps_eval_json(runs, nruns, by);
+        json_object_set_new(j, "errors", errors);
+        errors = NULL;
+        json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        fputc('\n', stdout);
+        json_decref(j);
+    }
+    json_decref(errors);
+    if (nruns) {
+        if (!json) {
+            ps_eval_print_table(stdout, runs, nruns);
+            if (by != PS_BY_NONE)
+                ps_eval_print_breakdown(stdout, runs, nruns, by);
+        }
+        if (chart && ps_eval_chart_svg(chart, runs, nruns, &err) < 0) {
+            fprintf(stderr, "pagesift-eval: %s\n", err.msg);
+            rc = 3;
+        }
+    }
+    for (size_t i = 0; i < nruns; i++)
+        ps_eval_run_clear(&runs[i]);
+    free(runs);
+    for (size_t i = 0; i < nsets; i++)
+        ps_dataset_free(ds[i]);
+    return rc;
+}

@@ -252,7 +252,7 @@ int ps_eval_run_method(const ps_eval_config *cfg, const ps_method *m, const ps_d
     snprintf(label, sizeof label, "%s%s", m->name, cfg->tag ? cfg->tag : "");
     if (run_init(run, ds, label, err) < 0)
         return -1;
-    ps_method_config mc = {cfg->model_path, NULL, cfg->method_options};
+    ps_method_config mc = {.model_path = cfg->model_path, .options = cfg->method_options};
     char tdir[1024] = "";
     size_t t_sites = 0;
     double t_secs = 0;

@@ -832,7 +832,7 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     if (k < hlen) {
         pg->doc = htmlReadMemory(html, (int)hlen, opt->url, "UTF-8",
                                  HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-                                     HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT | XML_PARSE_HUGE);
+                                     HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT | XML_PARSE_HUGE | HTML_PARSE_NOBLANKS);
         if (!pg->doc) {
             free(fixed);
             ps_set_error(err, PS_ERR_PARSE, "libxml2 could not make a document of the page");
@@ -873,6 +873,17 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
         adopt_strays(root, body);
     builder b = {0};
     b.pg = pg;
+    /* Size the buffers from the page size once instead of growing them
+     * step by step (fewer reallocations on the hot path). */
+    if (ps_buf_reserve(&b.runtext, hlen / 3 + 256) || ps_buf_reserve(&b.strs, hlen / 32 + 256) ||
+        ps_buf_reserve(&b.path, 1024)) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        ps_buf_free(&b.runtext);
+        ps_buf_free(&b.strs);
+        ps_buf_free(&b.path);
+        ps_page_free(pg);
+        return NULL;
+    }
     b.block_tags = opt->block_tags ? opt->block_tags : ps_default_block_tags;
     int rc = walk(&b, body ? body : root);
     /* Remove the head as well (the title was taken above); without a body

@@ -917,6 +917,85 @@ int ps_train_write_grid_svg(const ps_train_grid *g, const char *title,
 /* ------------------------------------------------------------------------ */
 /* [METHODS] declarations of this section go between these markers. */
 
+/** An extractor: one extraction method set up once (model loaded, template
+ *  libraries opened) and then applied to many pages.
+ *
+ *  Methods (ps_method_count() / ps_method_name()): "template-svm" (the
+ *  paper's pipeline, METHODS.md §1.4: site templates removed, then the SVM
+ *  keeps the content blocks), "svm" (the SVM alone), "all" (every block: a
+ *  reference) and the baselines.
+ *
+ *  Thread safety: ps_extract may be called on the same extractor from
+ *  several threads at once (each with its own page) unless
+ *  ps_extractor_is_stateful() says otherwise; a stateful method must be
+ *  called from one thread at a time, pages in input order. */
+typedef struct ps_extractor ps_extractor;
+
+/** Set-up of an extractor.  Zero-initialise, then set what you need. */
+typedef struct ps_extractor_config {
+    const char *model_path;    /**< SVM model bundle; NULL = the shipped model */
+    const char *templates_dir; /**< per-site template libraries, or NULL */
+    const char *options;       /**< method-specific "key=value,key=value", or NULL */
+    /** template libraries in memory (e.g. learnt from the collection by
+     *  ps_template_builder_finish), used instead of templates_dir; borrowed:
+     *  it must outlive the extractor */
+    const ps_template_store *templates;
+} ps_extractor_config;
+
+/** How a block was classified, in ps_extraction.block_class. */
+typedef enum ps_block_class {
+    PS_CLASS_NOISE = 0,    /**< removed by the classifier */
+    PS_CLASS_CONTENT = 1,  /**< kept */
+    PS_CLASS_TEMPLATE = 2  /**< every leaf of it removed as site template */
+} ps_block_class;
+
+/** The result of extracting one page.  Release with ps_extraction_free. */
+typedef struct ps_extraction {
+    char *text;              /**< main text, one paragraph per line, '\n'-ended
+                                  unless empty; never NULL after success */
+    size_t len;              /**< bytes of text */
+    char *title;             /**< headline/title, or NULL when none */
+    char *date;              /**< publication date if the method finds one,
+                                  else NULL */
+    uint32_t blocks_kept;    /**< units kept (the method's own: blocks, lines) */
+    uint32_t blocks_removed; /**< units removed */
+    uint8_t *block_class;    /**< per block (ps_page_blocks order): a
+                                  ps_block_class; NULL when the method does
+                                  not work on blocks */
+    uint8_t *leaf_kept;      /**< per leaf: 1 kept, 0 not; NULL if unknown */
+} ps_extraction;
+
+/** Number of registered methods. */
+size_t ps_method_count(void);
+/** Name of method @p i (as --method takes it), or NULL past the end. */
+const char *ps_method_name(size_t i);
+/** One-line description of method @p i, or NULL past the end. */
+const char *ps_method_summary(size_t i);
+
+/** Set up method @p method (a name of ps_method_name) with @p cfg (may be
+ *  NULL: defaults).  Loads the model and template libraries the method
+ *  needs; returns NULL with err set (PS_ERR_USAGE for an unknown method,
+ *  the loader's code for a missing, truncated or foreign model or library). */
+ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cfg,
+                               ps_error *err);
+
+/** Name of the extractor's method. */
+const char *ps_extractor_method(const ps_extractor *ex);
+/** 1 when the method keeps state across pages (see above), else 0. */
+int ps_extractor_is_stateful(const ps_extractor *ex);
+
+/** Extract the main text of @p page into @p out (overwritten, zeroed
+ *  first).  @p site is the page's site key (ps_site_key) or NULL/"" when it
+ *  has none: no template step then.  The page may be modified (template
+ *  leaves removed).  Returns 0, or -1 with err set and @p out empty. */
+int ps_extract(ps_extractor *ex, ps_page *page, const char *site,
+               ps_extraction *out, ps_error *err);
+
+/** Free the contents of @p out (not @p out itself) and zero it. */
+void ps_extraction_free(ps_extraction *out);
+
+void ps_extractor_free(ps_extractor *ex);
+
 /* [/METHODS] */
 
 /* ------------------------------------------------------------------------ */

@@ -15,6 +15,9 @@ typedef struct ps_method_config {
     const char *model_path;     /**< SVM model bundle, NULL = the shipped model */
     const char *templates_dir;  /**< per-site template libraries, or NULL */
     const char *options;        /**< method-specific "key=value,key=value", or NULL */
+    /** template libraries already in memory (learnt from the collection),
+     *  used instead of templates_dir; borrowed, must outlive the method */
+    const struct ps_template_store *templates;
 } ps_method_config;
 
 /** What a method returns for one page.  Everything malloc'ed is freed by

@@ -5,6 +5,8 @@
 #include "methods/method.h"
 
 /* Each method file defines one of these. */
+extern const ps_method ps_method_template_svm;
+extern const ps_method ps_method_svm;
 extern const ps_method ps_method_all;
 extern const ps_method ps_method_punct_lines;
 extern const ps_method ps_method_blockstat;
@@ -12,6 +14,8 @@ extern const ps_method ps_method_correlation;
 extern const ps_method ps_method_wiehf;
 
 const ps_method *const ps_methods[] = {
+    &ps_method_template_svm,
+    &ps_method_svm,
     &ps_method_all,
     &ps_method_punct_lines,
     &ps_method_blockstat,

@@ -11,7 +11,7 @@ static void *make(const char *name, const char *options)
 {
     const ps_method *m = ps_method_find(name);
     assert_non_null(m);
-    ps_method_config cfg = {NULL, NULL, options};
+    ps_method_config cfg = {.options = options};
     ps_error err = {0};
     void *self = m->create(&cfg, &err);
     if (!self)
@@ -93,7 +93,7 @@ static void test_punct_options_rejected(void **state)
     (void)state;
     const ps_method *pm = ps_method_find("punct-lines");
     ps_error err = {0};
-    ps_method_config cfg = {NULL, NULL, "p=2"};
+    ps_method_config cfg = {.options = "p=2"};
     assert_null(pm->create(&cfg, &err));
     assert_int_equal(err.code, PS_ERR_USAGE);
     assert_non_null(strstr(err.msg, "p=2"));

@@ -66,7 +66,7 @@ static double pass(const ps_dataset *ds, size_t limit, const ps_method *m, const
                    FILE *per_page, int quiet, int *setup_failed)
 {
     ps_error err = {0};
-    ps_method_config cfg = {NULL, NULL, options};
+    ps_method_config cfg = {.options = options};
     void *self = NULL;
     if (m && !(self = m->create(&cfg, &err))) {
         fprintf(stderr, "pagesift-bench-methods: %s: %s\n", m->name, err.msg);

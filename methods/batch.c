@@ -1,0 +1,410 @@
+/* methods/batch.c — batch extraction (methods/batch.h): the per-page work
+ * (parse, site key, extract, format the record) on the worker threads, and
+ * the writer (stream or one file per page, counts, progress) on the calling
+ * thread, over the engine of methods/pipeline.c. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/progress.h"
+#include "methods/batch.h"
+#include "methods/pipeline.h"
+
+enum { REC_OK, REC_EMPTY, REC_FAILED, REC_SKIPPED };
+static const char *const rec_status[] = {"ok", "empty", "failed", "skipped"};
+
+typedef struct batch_job {
+    ps_batch_input in;
+    char *stem;        /* unique output file stem (output_dir) */
+    int status;        /* REC_* */
+    char msg[512];     /* when failed */
+    ps_buf out;        /* the formatted record */
+} batch_job;
+
+/* Output file stems already used: a chained hash set, touched by the reader
+ * thread only (so the names do not depend on thread timing). */
+typedef struct name_node {
+    struct name_node *next;
+    char name[];
+} name_node;
+
+typedef struct name_set {
+    name_node **tab;
+    size_t cap, n;
+} name_set;
+
+typedef struct batch_ctx {
+    const ps_batch_config *cfg;
+    ps_batch_read_fn read;
+    void *read_ctx;
+    ps_batch_counts counts;
+    name_set names;
+    ps_progress *prog;
+} batch_ctx;
+
+void ps_batch_input_clear(ps_batch_input *in)
+{
+    free(in->id);
+    free(in->url);
+    free(in->charset);
+    free(in->origin);
+    free(in->site);
+    free(in->data);
+    memset(in, 0, sizeof *in);
+}
+
+void ps_batch_site(const ps_batch_input *in, ps_site_rule rule, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (in->url && *in->url && ps_site_key(in->url, rule, out, cap) == 0 && out[0])
+        return;
+    out[0] = '\0';
+    if (in->site && *in->site && rule == PS_SITE_HOST)
+        snprintf(out, cap, "%s", in->site);
+}
+
+/* ---- unique output names ------------------------------------------------ */
+
+static int names_has(const name_set *s, const char *name, uint64_t h)
+{
+    if (!s->cap)
+        return 0;
+    for (name_node *n = s->tab[h & (s->cap - 1)]; n; n = n->next)
+        if (strcmp(n->name, name) == 0)
+            return 1;
+    return 0;
+}
+
+static int names_add(name_set *s, const char *name, uint64_t h)
+{
+    if (s->n * 2 >= s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1024;
+        name_node **tab = calloc(cap, sizeof *tab);
+        if (!tab)
+            return -1;
+        for (size_t i = 0; i < s->cap; i++)
+            for (name_node *n = s->tab[i], *nx; n; n = nx) {
+                nx = n->next;
+                size_t k = ps_hash64(n->name, strlen(n->name)) & (cap - 1);
+                n->next = tab[k];
+                tab[k] = n;
+            }
+        free(s->tab);
+        s->tab = tab;
+        s->cap = cap;
+    }
+    size_t len = strlen(name);
+    name_node *n = malloc(sizeof *n + len + 1);
+    if (!n)
+        return -1;
+    memcpy(n->name, name, len + 1);
+    n->next = s->tab[h & (s->cap - 1)];
+    s->tab[h & (s->cap - 1)] = n;
+    s->n++;
+    return 0;
+}
+
+static void names_free(name_set *s)
+{
+    for (size_t i = 0; i < s->cap; i++)
+        for (name_node *n = s->tab[i], *nx; n; n = nx) {
+            nx = n->next;
+            free(n);
+        }
+    free(s->tab);
+    memset(s, 0, sizeof *s);
+}
+
+/* A file stem from a record id: bytes other than letters, digits, '.', '-'
+ * and '_' become '_' (so a WARC "<urn:uuid:...>" or a path cannot escape the
+ * folder), at most 180 bytes, no leading '.'; then "-2", "-3", ... until it
+ * is unused. */
+static char *unique_stem(name_set *s, const char *id)
+{
+    char base[200];
+    size_t n = 0;
+    for (const char *p = id ? id : ""; *p && n < 180; p++) {
+        char c = *p;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '.' || c == '-' || c == '_';
+        base[n++] = ok ? c : '_';
+    }
+    base[n] = '\0';
+    if (n == 0)
+        strcpy(base, "page");
+    if (base[0] == '.')
+        base[0] = '_';
+    char name[224];
+    snprintf(name, sizeof name, "%s", base);
+    for (unsigned k = 2;; k++) {
+        uint64_t h = ps_hash64(name, strlen(name));
+        if (!names_has(s, name, h)) {
+            if (names_add(s, name, h) != 0)
+                return NULL;
+            return strdup(name);
+        }
+        snprintf(name, sizeof name, "%s-%u", base, k);
+    }
+}
+
+/* ---- reader (reader thread) --------------------------------------------- */
+
+static int batch_read(void *vctx, void *vjob, ps_error *err)
+{
+    batch_ctx *c = vctx;
+    batch_job *j = vjob;
+    int r = c->read(c->read_ctx, &j->in, err);
+    if (r != 1)
+        return r;
+    if (c->cfg->output_dir && !j->in.skipped) {
+        j->stem = unique_stem(&c->names, j->in.id);
+        if (!j->stem) {
+            ps_batch_input_clear(&j->in);
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        }
+    }
+    return 1;
+}
+
+/* ---- per-page work (worker threads) ------------------------------------- */
+
+static void fail_job(batch_job *j, const char *msg)
+{
+    j->status = REC_FAILED;
+    snprintf(j->msg, sizeof j->msg, "%.511s", msg);
+}
+
+/* "<origin>: <msg>", the page named first. */
+static void fail_at(batch_job *j, const char *msg)
+{
+    const char *where = j->in.origin ? j->in.origin : j->in.id ? j->in.id : "page";
+    j->status = REC_FAILED;
+    if (strncmp(msg, where, strlen(where)) == 0) /* the message names it already */
+        snprintf(j->msg, sizeof j->msg, "%.511s", msg);
+    else
+        snprintf(j->msg, sizeof j->msg, "%.200s: %.300s", where, msg);
+}
+
+static void batch_work(void *vctx, unsigned worker, void *vjob)
+{
+    (void)worker;
+    batch_ctx *c = vctx;
+    const ps_batch_config *cfg = c->cfg;
+    batch_job *j = vjob;
+    if (j->in.skipped) {
+        j->status = REC_SKIPPED;
+        return;
+    }
+    char site[512];
+    ps_batch_site(&j->in, cfg->site_rule, site, sizeof site);
+
+    ps_page *page = NULL;
+    ps_extraction x = {0};
+    ps_error e = {0};
+    if (j->in.status != PS_OK) {
+        fail_at(j, j->in.msg[0] ? j->in.msg : "cannot read the page");
+    } else {
+        ps_page_options po = {0};
+        po.charset = j->in.charset;
+        po.url = j->in.url;
+        po.max_bytes = cfg->max_bytes;
+        page = ps_page_parse(j->in.data, j->in.len, &po, &e);
+        free(j->in.data); /* the DOM holds what is needed from here */
+        j->in.data = NULL;
+        if (!page)
+            fail_at(j, e.msg);
+        else if (ps_extract(cfg->extractor, page, site, &x, &e) != 0)
+            fail_at(j, e.msg);
+        else {
+            j->status = x.len ? REC_OK : REC_EMPTY;
+        }
+    }
+
+    int rc = 0;
+    const char *id = j->in.id ? j->in.id : "";
+    switch (cfg->format) {
+    case PS_FORMAT_TEXT:
+        if (cfg->text_headers && !cfg->output_dir) {
+            if (j->status == REC_FAILED)
+                rc = ps_buf_printf(&j->out, "==> %s <== failed: %s\n", id, j->msg);
+            else
+                rc = ps_buf_printf(&j->out, "==> %s <==\n", id);
+        } else if (j->status == REC_FAILED && cfg->output_dir) {
+            rc = ps_buf_printf(&j->out, "%s\n", j->msg);
+        }
+        if (rc == 0 && j->status != REC_FAILED)
+            rc = ps_buf_append(&j->out, x.text, x.len);
+        break;
+    case PS_FORMAT_JSONL: {
+        ps_record r = {0};
+        r.id = id;
+        r.url = j->in.url;
+        r.site = site[0] ? site : NULL;
+        r.origin = j->in.origin;
+        r.title = page ? (x.title ? x.title : ps_page_title(page)) : NULL;
+        r.charset = page ? ps_page_decoding(page)->charset : j->in.charset;
+        r.text = x.text;
+        r.text_len = x.len;
+        r.blocks_kept = x.blocks_kept;
+        r.blocks_removed = x.blocks_removed;
+        r.status = rec_status[j->status];
+        r.error = j->status == REC_FAILED ? j->msg : NULL;
+        rc = ps_record_jsonl(&j->out, &r);
+        break;
+    }
+    case PS_FORMAT_HTML:
+        if (j->status == REC_FAILED) {
+            if (cfg->output_dir)
+                rc = ps_buf_printf(&j->out, "%s\n", j->msg);
+            else
+                rc = ps_buf_append(&j->out, "<!-- pagesift: failed: ", 23) ||
+                     ps_buf_append(&j->out, j->msg, strlen(j->msg)) ||
+                     ps_buf_append(&j->out, " -->\n", 5);
+        } else if (ps_html_view(page, x.block_class, ps_extractor_method(cfg->extractor), &j->out,
+                                &e) != 0) {
+            fail_at(j, e.msg);
+            j->out.len = 0;
+            rc = ps_buf_printf(&j->out, cfg->output_dir ? "%s\n" : "<!-- pagesift: failed: %s -->\n",
+                               j->msg);
+        }
+        break;
+    }
+    if (rc != 0) {
+        fail_job(j, "out of memory formatting the record");
+        j->out.len = 0;
+    }
+    ps_extraction_free(&x);
+    ps_page_free(page);
+}
+
+/* ---- writer (calling thread) -------------------------------------------- */
+
+/* Write a file atomically for readers (temporary + rename), without an
+ * fsync per page: a batch over millions of pages cannot pay one. */
+static int write_page_file(const char *path, const char *data, size_t len, ps_error *err)
+{
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp)
+        return ps_set_error(err, PS_ERR_IO, "%s: path too long", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return ps_set_error(err, PS_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    fchmod(fd, 0644);
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            int e = errno;
+            close(fd);
+            unlink(tmp);
+            return ps_set_error(err, PS_ERR_IO, "%s: write failed: %s", path, strerror(e));
+        }
+        off += (size_t)w;
+    }
+    if (close(fd) != 0 || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return ps_set_error(err, PS_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+static void job_release(batch_job *j)
+{
+    ps_batch_input_clear(&j->in);
+    free(j->stem);
+    ps_buf_free(&j->out);
+}
+
+static int batch_write(void *vctx, void *vjob, ps_error *err)
+{
+    batch_ctx *c = vctx;
+    const ps_batch_config *cfg = c->cfg;
+    batch_job *j = vjob;
+    int rc = 0;
+    c->counts.read++;
+    c->counts.bytes += j->in.len;
+    switch (j->status) {
+    case REC_OK: c->counts.extracted++; break;
+    case REC_EMPTY: c->counts.empty++; break;
+    case REC_FAILED: c->counts.failed++; break;
+    default: c->counts.skipped++; break;
+    }
+    if (j->status == REC_FAILED && !cfg->quiet)
+        fprintf(stderr, "pagesift: %s\n", j->msg);
+    if (j->status != REC_SKIPPED) {
+        if (cfg->output_dir) {
+            static const char *const ext[] = {".txt", ".json", ".html"};
+            const char *x = cfg->format == PS_FORMAT_JSONL ? ext[1]
+                            : j->status == REC_FAILED     ? ".error"
+                                                          : ext[cfg->format];
+            char path[PATH_MAX];
+            snprintf(path, sizeof path, "%s/%s%s", cfg->output_dir, j->stem, x);
+            rc = write_page_file(path, j->out.data ? j->out.data : "", j->out.len, err);
+        } else if (j->out.len && fwrite(j->out.data, 1, j->out.len, cfg->out) != j->out.len) {
+            rc = ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
+        }
+    }
+    ps_progress_update(c->prog, c->counts.read, NULL);
+    job_release(j);
+    return rc;
+}
+
+static void batch_discard(void *vctx, void *vjob)
+{
+    (void)vctx;
+    job_release(vjob);
+}
+
+int ps_batch_prepare_output_dir(const char *dir, ps_error *err)
+{
+    struct stat st;
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return ps_set_error(err, PS_ERR_IO, "%s: cannot create the output folder: %s", dir,
+                            strerror(errno));
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return ps_set_error(err, PS_ERR_IO, "%s: not a folder", dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return ps_set_error(err, PS_ERR_IO, "%s: not writable: %s", dir, strerror(errno));
+    return 0;
+}
+
+int ps_batch_run(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_ctx,
+                 ps_batch_counts *counts, ps_error *err)
+{
+    batch_ctx c;
+    memset(&c, 0, sizeof c);
+    c.cfg = cfg;
+    c.read = read;
+    c.read_ctx = read_ctx;
+    if (cfg->output_dir && ps_batch_prepare_output_dir(cfg->output_dir, err) != 0)
+        return -1;
+    c.prog = ps_progress_new("pages", cfg->total_hint, cfg->quiet);
+    ps_pipeline_ops ops = {
+        .ctx = &c,
+        .job_size = sizeof(batch_job),
+        .read = batch_read,
+        .work = batch_work,
+        .write = batch_write,
+    };
+    ps_pipeline_opts po = {0};
+    po.workers = cfg->workers ? cfg->workers : 1;
+    if (ps_extractor_is_stateful(cfg->extractor))
+        po.workers = 1; /* in input order, one page at a time */
+    po.ordered = !cfg->unordered;
+    int rc = ps_pipeline_run(&ops, &po, batch_discard, err);
+    if (cfg->out && !cfg->output_dir && fflush(cfg->out) != 0 && rc == 0)
+        rc = ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
+    ps_progress_done(c.prog);
+    names_free(&c.names);
+    if (counts)
+        *counts = c.counts;
+    return rc;
+}

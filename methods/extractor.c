@@ -1,0 +1,122 @@
+/* methods/extractor.c — the public extraction API (ps_extractor, ps_extract)
+ * over the method interface of methods/method.h: finds a method by name in
+ * the registry, sets it up once, and hands its per-page output back as a
+ * ps_extraction. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "methods/method.h"
+
+struct ps_extractor {
+    const ps_method *method;
+    void *self;
+};
+
+_Static_assert((int)PS_CLASS_NOISE == (int)PS_BLOCK_NOISE &&
+                   (int)PS_CLASS_CONTENT == (int)PS_BLOCK_CONTENT &&
+                   (int)PS_CLASS_TEMPLATE == (int)PS_BLOCK_TEMPLATE,
+               "public and internal block classes agree");
+
+size_t ps_method_count(void)
+{
+    size_t n = 0;
+    while (ps_methods[n])
+        n++;
+    return n;
+}
+
+const char *ps_method_name(size_t i)
+{
+    return i < ps_method_count() ? ps_methods[i]->name : NULL;
+}
+
+const char *ps_method_summary(size_t i)
+{
+    return i < ps_method_count() ? ps_methods[i]->summary : NULL;
+}
+
+ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cfg, ps_error *err)
+{
+    const ps_method *m = method ? ps_method_find(method) : NULL;
+    if (!m) {
+        ps_set_error(err, PS_ERR_USAGE, "unknown method '%s' (--method help lists them)",
+                     method ? method : "(null)");
+        return NULL;
+    }
+    ps_method_config mc = {0};
+    if (cfg) {
+        mc.model_path = cfg->model_path;
+        mc.templates_dir = cfg->templates_dir;
+        mc.options = cfg->options;
+        mc.templates = cfg->templates;
+    }
+    ps_extractor *ex = calloc(1, sizeof *ex);
+    if (!ex) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    ex->method = m;
+    ex->self = m->create(&mc, err);
+    if (!ex->self) {
+        free(ex);
+        return NULL;
+    }
+    return ex;
+}
+
+const char *ps_extractor_method(const ps_extractor *ex)
+{
+    return ex->method->name;
+}
+
+int ps_extractor_is_stateful(const ps_extractor *ex)
+{
+    return (ex->method->flags & PS_METHOD_STATEFUL) != 0;
+}
+
+int ps_extract(ps_extractor *ex, ps_page *page, const char *site, ps_extraction *out, ps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    ps_method_output mo = {0};
+    if (ex->method->extract(ex->self, page, site ? site : "", &mo, err) != 0) {
+        ps_method_output_free(&mo);
+        return -1;
+    }
+    if (!mo.text) { /* a method that found nothing may leave text NULL */
+        mo.text = calloc(1, 1);
+        mo.len = 0;
+        if (!mo.text) {
+            ps_method_output_free(&mo);
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        }
+    }
+    out->text = mo.text;
+    out->len = mo.len;
+    out->title = mo.title;
+    out->blocks_kept = mo.blocks_kept;
+    out->blocks_removed = mo.blocks_removed;
+    out->block_class = mo.block_class;
+    out->leaf_kept = mo.leaf_kept;
+    out->date = mo.date;
+    return 0;
+}
+
+void ps_extraction_free(ps_extraction *out)
+{
+    if (!out)
+        return;
+    free(out->text);
+    free(out->title);
+    free(out->date);
+    free(out->block_class);
+    free(out->leaf_kept);
+    memset(out, 0, sizeof *out);
+}
+
+void ps_extractor_free(ps_extractor *ex)
+{
+    if (!ex)
+        return;
+    ex->method->destroy(ex->self);
+    free(ex);
+}

@@ -1,0 +1,247 @@
+/* methods/pipeline.c — the threaded batch engine of methods/pipeline.h:
+ * a reader thread, N workers, the writer in the calling thread, a fixed pool
+ * of jobs passed between them through three small index queues under one
+ * mutex (held only to move an index, never while a page is read, extracted
+ * or written). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "methods/pipeline.h"
+
+typedef struct pipe_state {
+    const ps_pipeline_ops *ops;
+    int ordered;
+    size_t cap;
+    unsigned char *mem;
+    size_t *seq_of;      /* read order of each job */
+    size_t *free_idx;    /* stack of unused jobs */
+    size_t free_n;
+    size_t *work_q;      /* FIFO ring of read jobs */
+    size_t work_head, work_n;
+    size_t *done_q;      /* unordered: FIFO ring; ordered: slot seq % cap */
+    size_t done_head, done_n;
+    unsigned char *done_set; /* ordered: slot filled */
+    size_t n_read, n_written;
+    int eof, stop;
+    ps_error err;
+    pthread_mutex_t m;
+    pthread_cond_t c_free, c_work, c_done;
+    unsigned next_worker;
+} pipe_state;
+
+static void *job_at(pipe_state *s, size_t i)
+{
+    return s->mem + i * s->ops->job_size;
+}
+
+static void fail_locked(pipe_state *s, const ps_error *e)
+{
+    if (!s->stop) {
+        s->stop = 1;
+        s->err = *e;
+    }
+    pthread_cond_broadcast(&s->c_free);
+    pthread_cond_broadcast(&s->c_work);
+    pthread_cond_broadcast(&s->c_done);
+}
+
+static void *reader_main(void *arg)
+{
+    pipe_state *s = arg;
+    for (;;) {
+        pthread_mutex_lock(&s->m);
+        while (!s->stop && s->free_n == 0)
+            pthread_cond_wait(&s->c_free, &s->m);
+        if (s->stop) {
+            s->eof = 1;
+            pthread_cond_broadcast(&s->c_work);
+            pthread_cond_broadcast(&s->c_done);
+            pthread_mutex_unlock(&s->m);
+            return NULL;
+        }
+        size_t j = s->free_idx[--s->free_n];
+        pthread_mutex_unlock(&s->m);
+
+        void *job = job_at(s, j);
+        memset(job, 0, s->ops->job_size);
+        ps_error e = {0};
+        int r = s->ops->read(s->ops->ctx, job, &e);
+
+        pthread_mutex_lock(&s->m);
+        if (r == 1) {
+            s->seq_of[j] = s->n_read++;
+            s->work_q[(s->work_head + s->work_n++) % s->cap] = j;
+            pthread_cond_signal(&s->c_work);
+            pthread_mutex_unlock(&s->m);
+            continue;
+        }
+        s->free_idx[s->free_n++] = j;
+        if (r < 0)
+            fail_locked(s, &e);
+        s->eof = 1;
+        pthread_cond_broadcast(&s->c_work);
+        pthread_cond_broadcast(&s->c_done);
+        pthread_mutex_unlock(&s->m);
+        return NULL;
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    pipe_state *s = arg;
+    pthread_mutex_lock(&s->m);
+    unsigned me = s->next_worker++;
+    for (;;) {
+        while (!s->stop && s->work_n == 0 && !s->eof)
+            pthread_cond_wait(&s->c_work, &s->m);
+        if (s->stop || s->work_n == 0)
+            break;
+        size_t j = s->work_q[s->work_head];
+        s->work_head = (s->work_head + 1) % s->cap;
+        s->work_n--;
+        pthread_mutex_unlock(&s->m);
+
+        s->ops->work(s->ops->ctx, me, job_at(s, j));
+
+        pthread_mutex_lock(&s->m);
+        if (s->ordered) {
+            size_t slot = s->seq_of[j] % s->cap;
+            s->done_q[slot] = j;
+            s->done_set[slot] = 1;
+        } else {
+            s->done_q[(s->done_head + s->done_n) % s->cap] = j;
+        }
+        s->done_n++;
+        pthread_cond_signal(&s->c_done);
+    }
+    pthread_mutex_unlock(&s->m);
+    return NULL;
+}
+
+/* Writer loop in the calling thread. */
+static void write_all(pipe_state *s)
+{
+    pthread_mutex_lock(&s->m);
+    for (;;) {
+        size_t j = (size_t)-1;
+        while (!s->stop) {
+            if (s->ordered) {
+                size_t slot = s->n_written % s->cap;
+                if (s->done_set[slot]) {
+                    j = s->done_q[slot];
+                    s->done_set[slot] = 0;
+                    s->done_n--;
+                    break;
+                }
+            } else if (s->done_n > 0) {
+                j = s->done_q[s->done_head];
+                s->done_head = (s->done_head + 1) % s->cap;
+                s->done_n--;
+                break;
+            }
+            if (s->eof && s->n_written == s->n_read)
+                break;
+            pthread_cond_wait(&s->c_done, &s->m);
+        }
+        if (j == (size_t)-1)
+            break;
+        pthread_mutex_unlock(&s->m);
+        ps_error e = {0};
+        int r = s->ops->write(s->ops->ctx, job_at(s, j), &e);
+        pthread_mutex_lock(&s->m);
+        s->n_written++;
+        s->free_idx[s->free_n++] = j;
+        pthread_cond_signal(&s->c_free);
+        if (r < 0)
+            fail_locked(s, &e);
+    }
+    pthread_mutex_unlock(&s->m);
+}
+
+int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
+                    void (*discard)(void *ctx, void *job), ps_error *err)
+{
+    unsigned nw = opts->workers ? opts->workers : 1;
+    size_t cap = opts->in_flight ? opts->in_flight : 4 * (size_t)nw + 2;
+    pipe_state s;
+    memset(&s, 0, sizeof s);
+    s.ops = ops;
+    s.ordered = opts->ordered;
+    s.cap = cap;
+    s.mem = calloc(cap, ops->job_size);
+    s.seq_of = calloc(cap, sizeof *s.seq_of);
+    s.free_idx = calloc(cap, sizeof *s.free_idx);
+    s.work_q = calloc(cap, sizeof *s.work_q);
+    s.done_q = calloc(cap, sizeof *s.done_q);
+    s.done_set = calloc(cap, 1);
+    pthread_t *workers = calloc(nw, sizeof *workers);
+    int rc = 0;
+    if (!s.mem || !s.seq_of || !s.free_idx || !s.work_q || !s.done_q || !s.done_set || !workers) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < cap; i++)
+        s.free_idx[s.free_n++] = cap - 1 - i;
+    pthread_mutex_init(&s.m, NULL);
+    pthread_cond_init(&s.c_free, NULL);
+    pthread_cond_init(&s.c_work, NULL);
+    pthread_cond_init(&s.c_done, NULL);
+
+    unsigned started = 0;
+    pthread_t reader;
+    int reader_ok = pthread_create(&reader, NULL, reader_main, &s) == 0;
+    if (reader_ok)
+        for (; started < nw; started++)
+            if (pthread_create(&workers[started], NULL, worker_main, &s) != 0)
+                break;
+    if (!reader_ok || started == 0) {
+        ps_error e;
+        ps_set_error(&e, PS_ERR_NOMEM, "cannot start threads");
+        pthread_mutex_lock(&s.m);
+        fail_locked(&s, &e);
+        pthread_mutex_unlock(&s.m);
+    } else {
+        write_all(&s);
+    }
+    if (reader_ok)
+        pthread_join(reader, NULL);
+    pthread_mutex_lock(&s.m);
+    pthread_cond_broadcast(&s.c_work);
+    pthread_mutex_unlock(&s.m);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(workers[i], NULL);
+
+    /* After a fatal error: jobs read but never written. */
+    if (discard) {
+        for (size_t k = 0; k < s.work_n; k++)
+            discard(ops->ctx, job_at(&s, s.work_q[(s.work_head + k) % cap]));
+        if (s.ordered) {
+            for (size_t k = 0; k < cap; k++)
+                if (s.done_set[k])
+                    discard(ops->ctx, job_at(&s, s.done_q[k]));
+        } else {
+            for (size_t k = 0; k < s.done_n; k++)
+                discard(ops->ctx, job_at(&s, s.done_q[(s.done_head + k) % cap]));
+        }
+    }
+    if (s.stop) {
+        if (err)
+            *err = s.err;
+        rc = -1;
+    }
+    pthread_cond_destroy(&s.c_free);
+    pthread_cond_destroy(&s.c_work);
+    pthread_cond_destroy(&s.c_done);
+    pthread_mutex_destroy(&s.m);
+out:
+    free(s.mem);
+    free(s.seq_of);
+    free(s.free_idx);
+    free(s.work_q);
+    free(s.done_q);
+    free(s.done_set);
+    free(workers);
+    return rc;
+}

@@ -1,0 +1,47 @@
+/* methods/pipeline.h — a bounded, threaded producer/consumer pipeline:
+ * one reader thread, N worker threads, one writer (the calling thread),
+ * output in input order or as finished.
+ *
+ * Memory is bounded: at most `in_flight` jobs exist at any time (the reader
+ * waits for the writer to hand one back), so a collection of any size runs
+ * in the memory of `in_flight` pages. */
+#ifndef PS_PIPELINE_H
+#define PS_PIPELINE_H
+
+#include <stddef.h>
+
+#include "pagesift.h"
+
+/** Callbacks.  A job is an opaque, caller-sized block of memory
+ *  (job_size bytes, zeroed before its first use); the callbacks own its
+ *  contents and `write` must leave it ready for reuse (free what read and
+ *  work put into it). */
+typedef struct ps_pipeline_ops {
+    void *ctx;
+    size_t job_size;
+    /** Reader thread: fill @p job with the next input.  1 got one, 0 end of
+     *  input, -1 fatal (err set): the run stops. */
+    int (*read)(void *ctx, void *job, ps_error *err);
+    /** Worker threads, concurrently on distinct jobs; @p worker is
+     *  0..workers-1 (for per-worker scratch). */
+    void (*work)(void *ctx, unsigned worker, void *job);
+    /** The calling thread, one job at a time; in read order when ordered.
+     *  0 ok, -1 fatal (err set): the run stops. */
+    int (*write)(void *ctx, void *job, ps_error *err);
+} ps_pipeline_ops;
+
+typedef struct ps_pipeline_opts {
+    unsigned workers;  /**< worker threads, >= 1 */
+    int ordered;       /**< 1: write in read order; 0: as jobs finish */
+    size_t in_flight;  /**< jobs in existence at once; 0 = 4 * workers + 2 */
+} ps_pipeline_opts;
+
+/** Run until the reader reports the end and every job is written.  Returns
+ *  0, or -1 with err set (a fatal read/write error, or threads/memory could
+ *  not be had); jobs read but not yet written are then dropped (write is not
+ *  called for them, their contents are passed to write-less cleanup by
+ *  calling @p discard if not NULL). */
+int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
+                    void (*discard)(void *ctx, void *job), ps_error *err);
+
+#endif

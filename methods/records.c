@@ -1,0 +1,115 @@
+/* methods/records.c — output records of a batch run: the JSON Lines record
+ * of a page (id, url, site, title, text, blocks kept/removed, status, error,
+ * charset) with a JSON string writer that never emits invalid UTF-8. */
+#include <string.h>
+
+#include "methods/batch.h"
+
+/* Length of a valid UTF-8 sequence at s (n bytes left), 0 when invalid. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t k;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        k = 2, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF)
+        k = 3, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        k = 4, min = 0x10000;
+    else
+        return 0;
+    if (n < k)
+        return 0;
+    unsigned cp = c & (0x3F >> (k - 1));
+    for (size_t i = 1; i < k; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return k;
+}
+
+int ps_json_string(ps_buf *b, const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    if (ps_buf_reserve(b, n + n / 8 + 2) != 0 || ps_buf_putc(b, '"') != 0)
+        return -1;
+    size_t i = 0, run = 0; /* run: bytes copied verbatim, pending */
+    while (i < n) {
+        unsigned char c = s[i];
+        const char *esc = NULL;
+        char ubuf[8];
+        size_t adv = 1;
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+            run++;
+            i++;
+            continue;
+        }
+        if (c >= 0x80) {
+            size_t k = utf8_seq(s + i, n - i);
+            if (k) {
+                run += k;
+                i += k;
+                continue;
+            }
+            esc = "\\ufffd";
+        } else if (c == '"') {
+            esc = "\\\"";
+        } else if (c == '\\') {
+            esc = "\\\\";
+        } else if (c == '\n') {
+            esc = "\\n";
+        } else if (c == '\t') {
+            esc = "\\t";
+        } else if (c == '\r') {
+            esc = "\\r";
+        } else {
+            snprintf(ubuf, sizeof ubuf, "\\u%04x", c);
+            esc = ubuf;
+        }
+        if (ps_buf_append(b, s + i - run, run) != 0 || ps_buf_append(b, esc, strlen(esc)) != 0)
+            return -1;
+        run = 0;
+        i += adv;
+    }
+    if (ps_buf_append(b, s + i - run, run) != 0)
+        return -1;
+    return ps_buf_putc(b, '"');
+}
+
+static int field(ps_buf *b, const char *name, const char *value, int *first)
+{
+    if (ps_buf_printf(b, "%s\"%s\":", *first ? "" : ",", name) != 0)
+        return -1;
+    *first = 0;
+    if (!value)
+        return ps_buf_append(b, "null", 4);
+    return ps_json_string(b, value, strlen(value));
+}
+
+int ps_record_jsonl(ps_buf *b, const ps_record *r)
+{
+    int first = 1;
+    if (ps_buf_putc(b, '{') != 0 || field(b, "id", r->id ? r->id : "", &first) != 0 ||
+        field(b, "url", r->url, &first) != 0 || field(b, "site", r->site, &first) != 0 ||
+        field(b, "title", r->title, &first) != 0)
+        return -1;
+    if (ps_buf_append(b, ",\"text\":", 8) != 0 ||
+        ps_json_string(b, r->text ? r->text : "", r->text ? r->text_len : 0) != 0)
+        return -1;
+    if (ps_buf_printf(b, ",\"blocks_kept\":%u,\"blocks_removed\":%u", (unsigned)r->blocks_kept,
+                      (unsigned)r->blocks_removed) != 0)
+        return -1;
+    if (field(b, "status", r->status, &first) != 0)
+        return -1;
+    if (r->error && field(b, "error", r->error, &first) != 0)
+        return -1;
+    if (field(b, "charset", r->charset, &first) != 0 || field(b, "origin", r->origin, &first) != 0)
+        return -1;
+    return ps_buf_append(b, "}\n", 2);
+}

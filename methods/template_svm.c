@@ -1,0 +1,254 @@
+/* methods/template_svm.c — "template-svm" and "svm": the core method of
+ * pagesift, after "Web page denoising with templates and an SVM"
+ * (template-svm-denoising.txt; METHODS.md §1.4).
+ *
+ *   1. find the page's site library by its URL site key (template-svm only);
+ *   2. remove every leaf that matches a template tag of the library (same
+ *      tag name, similar text: ps_template_apply, METHODS.md §1.1);
+ *   3. compute, for every block with text of its own left, the features the
+ *      model bundle lists (R1-R5 for the paper's model; extended x_* for
+ *      later models) and classify it with the RBF SVM;
+ *   4. keep the blocks labelled 1 (content); their text is the result.
+ *
+ * Blocks without text of their own are not classified (nothing of theirs
+ * could reach the output): they count as noise, or as template when every
+ * leaf they had was removed by the template step.
+ *
+ * Parameters: the model bundle (--model, default the shipped one), the
+ * template libraries (--templates DIR, or learnt from the collection), the
+ * site rule that makes the site key (the caller's, see ps_site_key).  The
+ * template-matching parameters (N1, N2, edit-distance rule) belong to the
+ * library and are read from it.
+ *
+ * Option (--options): min_pages=N — a site's library is applied only when it
+ * was built from at least N pages; default 0 = the library's own N1 (one full
+ * batch), so a site with too few pages in the collection gets the SVM alone
+ * (the paper's counts are only meaningful over a batch; with fewer pages
+ * every leaf the pages share, content included, reaches N2).
+ *
+ * Thread safety: the model and the template store are read-only after
+ * create(); extract() keeps its scratch on the stack or in per-call
+ * allocations, so workers share one instance. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "methods/method.h"
+
+typedef struct tsvm {
+    ps_model *model;
+    ps_template_store *store;           /* opened from templates_dir, owned */
+    const ps_template_store *templates; /* the one used: store or a given one */
+    size_t n_feat;
+    const int *feat_ids;
+    unsigned long min_pages;            /* 0: the library's n1 */
+} tsvm;
+
+static void tsvm_destroy(void *self)
+{
+    tsvm *t = self;
+    if (!t)
+        return;
+    ps_model_free(t->model);
+    ps_template_store_free(t->store);
+    free(t);
+}
+
+/* "min_pages=N[,...]"; unknown keys are errors (a typo must not pass). */
+static int parse_options(tsvm *t, const char *opts, ps_error *err)
+{
+    if (!opts || !*opts)
+        return 0;
+    const char *p = opts;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        if (n > 10 && strncmp(p, "min_pages=", 10) == 0) {
+            char *end;
+            t->min_pages = strtoul(p + 10, &end, 10);
+            if (end != p + n)
+                return ps_set_error(err, PS_ERR_USAGE, "--options: '%.*s': min_pages takes a number",
+                                    (int)n, p);
+        } else if (n) {
+            return ps_set_error(err, PS_ERR_USAGE,
+                                "--options: '%.*s' is not an option of template-svm/svm (min_pages=N)",
+                                (int)n, p);
+        }
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+static void *create_common(const ps_method_config *cfg, int use_templates, ps_error *err)
+{
+    tsvm *t = calloc(1, sizeof *t);
+    if (!t) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    const char *path = cfg->model_path ? cfg->model_path : ps_model_default_path();
+    t->model = ps_model_load(path, err);
+    if (!t->model) {
+        tsvm_destroy(t);
+        return NULL;
+    }
+    if (parse_options(t, cfg->options, err) != 0) {
+        tsvm_destroy(t);
+        return NULL;
+    }
+    t->n_feat = ps_model_n_features(t->model);
+    t->feat_ids = ps_model_feature_ids(t->model);
+    if (use_templates) {
+        if (cfg->templates) {
+            t->templates = cfg->templates;
+        } else if (cfg->templates_dir) {
+            t->store = ps_template_store_open(cfg->templates_dir, err);
+            if (!t->store) {
+                tsvm_destroy(t);
+                return NULL;
+            }
+            t->templates = t->store;
+        } else {
+            ps_set_error(err, PS_ERR_USAGE,
+                         "template-svm needs template libraries (--templates DIR or "
+                         "--learn-templates); use --method svm for the SVM alone");
+            tsvm_destroy(t);
+            return NULL;
+        }
+    }
+    return t;
+}
+
+static void *tsvm_create(const ps_method_config *cfg, ps_error *err)
+{
+    return create_common(cfg, 1, err);
+}
+
+static void *svm_create(const ps_method_config *cfg, ps_error *err)
+{
+    return create_common(cfg, 0, err);
+}
+
+static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_output *out,
+                        ps_error *err)
+{
+    tsvm *t = self;
+    if (t->templates && site && *site) {
+        const ps_template_lib *lib = ps_template_store_get(t->templates, site);
+        if (lib) {
+            ps_template_lib_info info;
+            ps_template_lib_get_info(lib, &info);
+            if (info.pages >= (t->min_pages ? t->min_pages : info.params.n1) &&
+                ps_template_apply(lib, page) == (size_t)-1)
+                return ps_set_error(err, PS_ERR_NOMEM, "out of memory applying the templates");
+        }
+    }
+    size_t nb, nl;
+    const ps_block *blocks = ps_page_blocks(page, &nb);
+    const ps_leaf *leaves = ps_page_leaves(page, &nl);
+
+    double *x = malloc((nb * t->n_feat + 1) * sizeof *x);
+    uint32_t *removed = calloc(nb + 1, sizeof *removed);
+    out->block_class = malloc(nb + 1);
+    out->leaf_kept = malloc(nl + 1);
+    if (!x || !removed || !out->block_class || !out->leaf_kept) {
+        free(x);
+        free(removed);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
+    if (ps_page_block_features(page, t->feat_ids, t->n_feat, x) != 0) {
+        free(x);
+        free(removed);
+        return ps_set_error(err, PS_ERR_NOMEM, "cannot compute the block features");
+    }
+    for (size_t i = 0; i < nl; i++)
+        removed[leaves[i].block] += leaves[i].removed;
+
+    /* Identical feature vectors on a page (a quarter of dragnet's blocks:
+     * empty link bars, repeated widgets) get one prediction: an
+     * open-addressing table from the vector's bytes to its first block. */
+    size_t cap = 16;
+    while (cap < 2 * nb)
+        cap *= 2;
+    int32_t *seen = malloc(cap * sizeof *seen);
+    if (!seen) {
+        free(x);
+        free(removed);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
+    memset(seen, 0xFF, cap * sizeof *seen);
+    size_t row_bytes = t->n_feat * sizeof *x;
+
+    uint8_t *keep = out->block_class; /* reused below: content == 1 == keep */
+    for (size_t b = 0; b < nb; b++) {
+        int cls;
+        if (blocks[b].own.text_chars == 0) {
+            cls = blocks[b].n_leaves && removed[b] == blocks[b].n_leaves ? PS_BLOCK_TEMPLATE
+                                                                         : PS_BLOCK_NOISE;
+            if (blocks[b].n_leaves)
+                out->blocks_removed++;
+        } else {
+            const double *row = x + b * t->n_feat;
+            size_t h = (size_t)ps_hash64(row, row_bytes) & (cap - 1);
+            while (seen[h] >= 0 && memcmp(x + (size_t)seen[h] * t->n_feat, row, row_bytes) != 0)
+                h = (h + 1) & (cap - 1);
+            if (seen[h] >= 0) {
+                cls = out->block_class[seen[h]];
+            } else {
+                double score;
+                int r = ps_model_predict(t->model, row, &score);
+                if (r < 0) {
+                    free(seen);
+                    free(x);
+                    free(removed);
+                    return ps_set_error(err, PS_ERR_FORMAT,
+                                        "the model could not classify block %zu", b);
+                }
+                cls = r == 1 ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;
+                seen[h] = (int32_t)b;
+            }
+            if (cls == PS_BLOCK_CONTENT)
+                out->blocks_kept++;
+            else
+                out->blocks_removed++;
+        }
+        out->block_class[b] = (uint8_t)cls;
+    }
+    free(seen);
+    free(x);
+    free(removed);
+
+    /* ps_page_text keeps blocks whose mask byte is non-zero: make a 0/1 mask */
+    uint8_t *mask = malloc(nb + 1);
+    if (!mask)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    for (size_t b = 0; b < nb; b++)
+        mask[b] = keep[b] == PS_BLOCK_CONTENT;
+    for (size_t i = 0; i < nl; i++)
+        out->leaf_kept[i] = !leaves[i].removed && mask[leaves[i].block];
+    out->text = ps_page_text(page, mask, &out->len);
+    free(mask);
+    const char *title = ps_page_title(page);
+    if (title && *title)
+        out->title = strdup(title);
+    if (!out->text)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    return 0;
+}
+
+const ps_method ps_method_template_svm = {
+    .name = "template-svm",
+    .summary = "the paper's pipeline: site templates removed, then the SVM keeps content blocks",
+    .flags = PS_METHOD_NEEDS_MODEL,
+    .create = tsvm_create,
+    .extract = tsvm_extract,
+    .destroy = tsvm_destroy,
+};
+
+const ps_method ps_method_svm = {
+    .name = "svm",
+    .summary = "the SVM over block features alone, no templates",
+    .flags = PS_METHOD_NEEDS_MODEL,
+    .create = svm_create,
+    .extract = tsvm_extract,
+    .destroy = tsvm_destroy,
+};

@@ -1,0 +1,553 @@
+/* tests/test_pipeline.c — batch extraction: every input gives one record and
+ * the counts add up (failing and skipped inputs among them), records come in
+ * input order with several workers, JSON Lines records parse and carry the
+ * status and error, the output folder gets one file per page with unique
+ * names, the HTML view marks blocks, memory stays bounded, a fatal reader
+ * error stops the run; and the public extractor API. */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "methods/batch.h"
+#include "methods/pipeline.h"
+#include "tests/test_util.h"
+
+/* ---- an in-memory reader ------------------------------------------------- */
+
+enum { KIND_PAGE, KIND_MISSING, KIND_BINARY, KIND_SKIP, KIND_EMPTY, KIND_HUGE, KIND_FATAL };
+
+typedef struct mem_reader {
+    size_t n, next;
+    const int *kinds; /* per input, NULL = all pages */
+    const char *const *ids; /* NULL = p0000, p0001, ... */
+} mem_reader;
+
+static int mem_read(void *vctx, ps_batch_input *in, ps_error *err)
+{
+    mem_reader *r = vctx;
+    if (r->next == r->n)
+        return 0;
+    size_t i = r->next++;
+    int kind = r->kinds ? r->kinds[i] : KIND_PAGE;
+    if (kind == KIND_FATAL)
+        return ps_set_error(err, PS_ERR_IO, "mem: the collection broke off");
+    char id[64];
+    snprintf(id, sizeof id, "p%04zu", i);
+    in->id = strdup(r->ids ? r->ids[i] : id);
+    in->origin = strdup(id);
+    char url[96];
+    snprintf(url, sizeof url, "http://site%zu.example.com/a/%zu.html", i % 3, i);
+    in->url = strdup(url);
+    ps_buf b = {0};
+    switch (kind) {
+    case KIND_PAGE:
+        /* page sizes vary so workers finish out of order */
+        ps_buf_printf(&b, "<html><head><title>T%zu</title></head><body><div><p>Page %zu says "
+                          "hello.</p>", i, i);
+        for (size_t k = 0; k < (i * 37) % 300; k++)
+            ps_buf_printf(&b, "<div><p>para %zu of page %zu</p><a href=x>l</a></div>", k, i);
+        ps_buf_printf(&b, "</div></body></html>");
+        break;
+    case KIND_MISSING:
+        in->status = PS_ERR_IO;
+        snprintf(in->msg, sizeof in->msg, "%s: No such file or directory", id);
+        break;
+    case KIND_BINARY:
+        for (int k = 0; k < 4000; k++)
+            ps_buf_putc(&b, (char)((k * 7919) & 0xFF));
+        break;
+    case KIND_SKIP:
+        in->skipped = 1;
+        break;
+    case KIND_EMPTY:
+        ps_buf_printf(&b, "<html><body><div></div></body></html>");
+        break;
+    case KIND_HUGE:
+        ps_buf_printf(&b, "<html><body><p>");
+        for (int k = 0; k < 3000; k++)
+            ps_buf_printf(&b, "big page ");
+        ps_buf_printf(&b, "</p></body></html>");
+        break;
+    }
+    in->data = ps_buf_take(&b, &in->len);
+    return 1;
+}
+
+static ps_extractor *all_extractor(void)
+{
+    ps_error err = {0};
+    ps_extractor *ex = ps_extractor_new("all", NULL, &err);
+    if (!ex)
+        fprintf(stderr, "%s\n", err.msg);
+    return ex;
+}
+
+/* Run a batch to a memory stream; returns the output (free()). */
+static char *run_to_string(ps_batch_config *cfg, mem_reader *r, ps_batch_counts *n, int *rc)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cfg->out = f;
+    ps_error err = {0};
+    *rc = ps_batch_run(cfg, mem_read, r, n, &err);
+    if (*rc != 0)
+        fprintf(stderr, "batch: %s\n", err.msg);
+    fclose(f);
+    return buf;
+}
+
+/* Parse JSON Lines into an array of objects (asserting every line parses). */
+static json_t **parse_lines(char *buf, size_t *n)
+{
+    size_t cap = 16;
+    json_t **v = malloc(cap * sizeof *v);
+    *n = 0;
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+        json_error_t je;
+        json_t *o = json_loads(line, 0, &je);
+        if (!o)
+            fprintf(stderr, "bad JSON line: %s: %.200s\n", je.text, line);
+        assert_non_null(o);
+        if (*n == cap)
+            v = realloc(v, (cap *= 2) * sizeof *v);
+        v[(*n)++] = o;
+    }
+    return v;
+}
+
+static const char *jstr(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* ---- tests ---------------------------------------------------------------- */
+
+static void test_ordered_output_with_workers(void **state)
+{
+    (void)state;
+    ps_extractor *ex = all_extractor();
+    assert_non_null(ex);
+    mem_reader r = {.n = 300};
+    ps_batch_config cfg = {.extractor = ex, .format = PS_FORMAT_JSONL, .workers = 4, .quiet = 1};
+    ps_batch_counts n;
+    int rc;
+    char *out = run_to_string(&cfg, &r, &n, &rc);
+    assert_int_equal(rc, 0);
+    size_t nl;
+    json_t **recs = parse_lines(out, &nl);
+    assert_int_equal(nl, 300);
+    for (size_t i = 0; i < nl; i++) {
+        char id[32], want[64];
+        snprintf(id, sizeof id, "p%04zu", i);
+        snprintf(want, sizeof want, "Page %zu says hello.", i);
+        assert_string_equal(jstr(recs[i], "id"), id);
+        assert_string_equal(jstr(recs[i], "status"), "ok");
+        assert_non_null(strstr(jstr(recs[i], "text"), want));
+        char title[32];
+        snprintf(title, sizeof title, "T%zu", i);
+        assert_string_equal(jstr(recs[i], "title"), title);
+        char site[32];
+        snprintf(site, sizeof site, "site%zu.example.com", i % 3);
+        assert_string_equal(jstr(recs[i], "site"), site);
+        assert_null(json_object_get(recs[i], "error"));
+        json_decref(recs[i]);
+    }
+    assert_int_equal(n.read, 300);
+    assert_int_equal(n.extracted, 300);
+    free(recs);
+    free(out);
+    ps_extractor_free(ex);
+}
+
+static void test_unordered_output_has_every_page_once(void **state)
+{
+    (void)state;
+    ps_extractor *ex = all_extractor();
+    mem_reader r = {.n = 200};
+    ps_batch_config cfg = {.extractor = ex, .format = PS_FORMAT_JSONL, .workers = 3,
+                           .unordered = 1, .quiet = 1};
+    ps_batch_counts n;
+    int rc;
+    char *out = run_to_string(&cfg, &r, &n, &rc);
+    assert_int_equal(rc, 0);
+    size_t nl;
+    json_t **recs = parse_lines(out, &nl);
+    assert_int_equal(nl, 200);
+    unsigned char seen[200] = {0};
+    for (size_t i = 0; i < nl; i++) {
+        int k = atoi(jstr(recs[i], "id") + 1);
+        assert_true(k >= 0 && k < 200);
+        assert_int_equal(seen[k], 0);
+        seen[k] = 1;
+        json_decref(recs[i]);
+    }
+    free(recs);
+    free(out);
+    ps_extractor_free(ex);
+}
+
+static void test_counts_add_up_with_failures(void **state)
+{
+    (void)state;
+    ps_extractor *ex = all_extractor();
+    static const int kinds[] = {KIND_PAGE, KIND_MISSING, KIND_BINARY, KIND_SKIP, KIND_EMPTY,
+                                KIND_HUGE, KIND_PAGE, KIND_SKIP};
+    mem_reader r = {.n = 8, .kinds = kinds};
+    ps_batch_config cfg = {.extractor = ex, .format = PS_FORMAT_JSONL, .workers = 2,
+                           .quiet = 1, .max_bytes = 20000};
+    ps_batch_counts n;
+    int rc;
+    char *out = run_to_string(&cfg, &r, &n, &rc);
+    assert_int_equal(rc, 0);
+    assert_int_equal(n.read, 8);
+    assert_int_equal(n.extracted, 2);
+    assert_int_equal(n.empty, 1);
+    assert_int_equal(n.failed, 3); /* missing, binary, over --max-bytes */
+    assert_int_equal(n.skipped, 2);
+    assert_int_equal(n.read, n.extracted + n.empty + n.failed + n.skipped);
+    size_t nl;
+    json_t **recs = parse_lines(out, &nl);
+    assert_int_equal(nl, 6); /* skipped records have no output record */
+    static const char *const want_status[] = {"ok", "failed", "failed", "empty", "failed", "ok"};
+    static const char *const want_id[] = {"p0000", "p0001", "p0002", "p0004", "p0005", "p0006"};
+    for (size_t i = 0; i < nl; i++) {
+        assert_string_equal(jstr(recs[i], "id"), want_id[i]);
+        assert_string_equal(jstr(recs[i], "status"), want_status[i]);
+        const char *e = jstr(recs[i], "error");
+        if (strcmp(want_status[i], "failed") == 0) {
+            assert_non_null(e);
+            assert_non_null(strstr(e, want_id[i])); /* the message names the page */
+        } else {
+            assert_null(e);
+        }
+    }
+    assert_non_null(strstr(jstr(recs[1], "error"), "No such file"));
+    assert_non_null(strstr(jstr(recs[4], "error"), "20000"));
+    for (size_t i = 0; i < nl; i++)
+        json_decref(recs[i]);
+    free(recs);
+    free(out);
+    ps_extractor_free(ex);
+}
+
+static void test_fatal_reader_error_stops(void **state)
+{
+    (void)state;
+    ps_extractor *ex = all_extractor();
+    int kinds[50];
+    for (int i = 0; i < 50; i++)
+        kinds[i] = i == 20 ? KIND_FATAL : KIND_PAGE;
+    mem_reader r = {.n = 50, .kinds = kinds};
+    ps_batch_config cfg = {.extractor = ex, .format = PS_FORMAT_TEXT, .workers = 2, .quiet = 1};
+    ps_batch_counts n;
+    int rc;
+    char *out = run_to_string(&cfg, &r, &n, &rc);
+    assert_int_equal(rc, -1);
+    assert_true(n.read <= 20);
+    assert_int_equal(r.next, 21); /* nothing read after the fatal error */
+    free(out);
+    ps_extractor_free(ex);
+}
+
+static void test_text_headers_and_all_equals_page_text(void **state)
+{
+    (void)state;
+    ps_extractor *ex = all_extractor();
+    mem_reader r = {.n = 3};
+    ps_batch_config cfg = {.extractor = ex, .format = PS_FORMAT_TEXT, .workers = 2, .quiet = 1,
+                           .text_headers = 1};
+    ps_batch_counts n;
+    int rc;
+    char *out = run_to_string(&cfg, &r, &n, &rc);
+    assert_int_equal(rc, 0);
+    /* expected: each page's ps_page_text after its header */
+    ps_buf want = {0};
+    mem_reader r2 = {.n = 3};
+    for (int i = 0; i < 3; i++) {
+        ps_batch_input in = {0};
+        assert_int_equal(mem_read(&r2, &in, NULL), 1);
+        ps_page *pg = ps_page_parse(in.data, in.len, NULL, NULL);
+        size_t len;
+        char *t = ps_page_text(pg, NULL, &len);
+        ps_buf_printf(&want, "==> %s <==\n", in.id);
+        ps_buf_append(&want, t, len);
+        /* and ps_extract gives the same text */
+        ps_extraction x;
+        assert_int_equal(ps_extract(ex, pg, "", &x, NULL), 0);
+        assert_int_equal(x.len, len);
+        assert_memory_equal(x.text, t, len);
+        ps_extraction_free(&x);
+        free(t);
+        ps_page_free(pg);
+        ps_batch_input_clear(&in);
+    }
+    assert_string_equal(out, want.data);
+    ps_buf_free(&want);
+    free(out);
+    ps_extractor_free(ex);
+}
+
+static void test_output_dir_one_file_per_page(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ps_test_outdir_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s/out", dir);
+    ps_extractor *ex = all_extractor();
+    static const char *const ids[] = {"a", "a", "a-2", "../evil", "", "b"};
+    static const int kinds[] = {KIND_PAGE, KIND_PAGE, KIND_PAGE, KIND_PAGE, KIND_PAGE,
+                                KIND_MISSING};
+    mem_reader r = {.n = 6, .ids = ids, .kinds = kinds};
+    ps_batch_config cfg = {.extractor = ex, .format = PS_FORMAT_TEXT, .workers = 2, .quiet = 1,
+                           .output_dir = sub};
+    ps_batch_counts n;
+    int rc;
+    char *out = run_to_string(&cfg, &r, &n, &rc);
+    assert_int_equal(rc, 0);
+    assert_int_equal(out ? strlen(out) : 0, 0); /* nothing on the stream */
+    static const char *const files[] = {"a.txt", "a-2.txt", "a-2-2.txt", "_._evil.txt",
+                                        "page.txt", "b.error"};
+    for (size_t i = 0; i < 6; i++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s", sub, files[i]);
+        size_t len;
+        char *data = ps_read_file(p, 0, &len, NULL);
+        if (!data)
+            fprintf(stderr, "missing %s\n", p);
+        assert_non_null(data);
+        if (i < 5) {
+            char want[64];
+            snprintf(want, sizeof want, "Page %zu says hello.", i);
+            assert_non_null(strstr(data, want));
+        } else {
+            assert_non_null(strstr(data, "No such file"));
+        }
+        free(data);
+        unlink(p);
+    }
+    /* nothing else (no temporary files left) */
+    DIR *d = opendir(sub);
+    struct dirent *e;
+    int others = 0;
+    while ((e = readdir(d)))
+        others += e->d_name[0] != '.';
+    closedir(d);
+    assert_int_equal(others, 0);
+    rmdir(sub);
+    rmdir(dir);
+    free(out);
+    ps_extractor_free(ex);
+}
+
+static void test_html_view_marks_blocks(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body><div id=a><p>keep me</p></div><div id=b>drop me</div>"
+                            "<div id=c>template</div></body></html>");
+    assert_non_null(pg);
+    size_t nb;
+    ps_page_blocks(pg, &nb);
+    assert_int_equal(nb, 4);
+    size_t nl;
+    const ps_leaf *lv = ps_page_leaves(pg, &nl);
+    assert_int_equal(nl, 3);
+    assert_string_equal(lv[2].text, "template");
+    ps_page_remove_leaf(pg, 2);
+    uint8_t cls[4] = {PS_CLASS_NOISE, PS_CLASS_CONTENT, PS_CLASS_NOISE, PS_CLASS_TEMPLATE};
+    ps_buf b = {0};
+    assert_int_equal(ps_html_view(pg, cls, "test", &b, NULL), 0);
+    assert_non_null(strstr(b.data, "<meta charset=\"utf-8\">"));
+    assert_non_null(strstr(b.data, "id=\"a\""));
+    /* each block element carries its class, the legend names all three */
+    const char *a = strstr(b.data, "<div id=\"a\"");
+    const char *bb = strstr(b.data, "<div id=\"b\"");
+    const char *c = strstr(b.data, "<div id=\"c\"");
+    assert_non_null(a);
+    assert_non_null(bb);
+    assert_non_null(c);
+    assert_non_null(strstr(a, "data-pagesift=\"content\""));
+    assert_true(strstr(a, "data-pagesift=\"content\"") < bb);
+    assert_true(strstr(bb, "data-pagesift=\"noise\"") < c);
+    assert_non_null(strstr(c, "data-pagesift=\"template\""));
+    assert_non_null(strstr(c, "data-pagesift-leaf=\"template\""));
+    assert_null(strstr(b.data, "data-pagesift-leaf=\"template\"") < c ? "leaf mark before c" : NULL);
+    const char *body = strstr(b.data, "<body");
+    assert_non_null(body);
+    assert_true(strstr(body, "data-pagesift=\"noise\"") < a);
+    assert_non_null(strstr(b.data, "data-pagesift-legend"));
+    assert_non_null(strstr(b.data, ">keep me<"));
+    ps_buf_free(&b);
+    ps_page_free(pg);
+}
+
+static void test_json_string_escapes_and_repairs(void **state)
+{
+    (void)state;
+    const char s[] = "q\"b\\n\n\t\x01 \xC3\xA9 \xE4\xB8\xAD bad:\xFF\xC3 end";
+    ps_buf b = {0};
+    assert_int_equal(ps_json_string(&b, s, sizeof s - 1), 0);
+    json_error_t je;
+    json_t *v = json_loads(b.data, JSON_DECODE_ANY, &je);
+    assert_non_null(v);
+    assert_string_equal(json_string_value(v),
+                        "q\"b\\n\n\t\x01 \xC3\xA9 \xE4\xB8\xAD bad:\xEF\xBF\xBD\xEF\xBF\xBD end");
+    json_decref(v);
+    ps_buf_free(&b);
+}
+
+/* The engine never holds more than in_flight jobs. */
+typedef struct count_ctx {
+    size_t n, next;
+    pthread_mutex_t m;
+    size_t live, max_live, written;
+    size_t last_written;
+    int in_order;
+} count_ctx;
+
+static int count_read(void *vctx, void *job, ps_error *err)
+{
+    (void)err;
+    count_ctx *c = vctx;
+    if (c->next == c->n)
+        return 0;
+    *(size_t *)job = c->next++;
+    pthread_mutex_lock(&c->m);
+    if (++c->live > c->max_live)
+        c->max_live = c->live;
+    pthread_mutex_unlock(&c->m);
+    return 1;
+}
+
+static void count_work(void *vctx, unsigned w, void *job)
+{
+    (void)vctx;
+    (void)w;
+    if (*(size_t *)job % 7 == 0)
+        usleep(200);
+}
+
+static int count_write(void *vctx, void *job, ps_error *err)
+{
+    (void)err;
+    count_ctx *c = vctx;
+    size_t k = *(size_t *)job;
+    if (c->written && k != c->last_written + 1)
+        c->in_order = 0;
+    c->last_written = k;
+    c->written++;
+    pthread_mutex_lock(&c->m);
+    c->live--;
+    pthread_mutex_unlock(&c->m);
+    return 0;
+}
+
+static void test_pipeline_bounded_and_ordered(void **state)
+{
+    (void)state;
+    count_ctx c = {.n = 2000, .in_order = 1};
+    pthread_mutex_init(&c.m, NULL);
+    ps_pipeline_ops ops = {&c, sizeof(size_t), count_read, count_work, count_write};
+    ps_pipeline_opts o = {.workers = 3, .ordered = 1, .in_flight = 8};
+    assert_int_equal(ps_pipeline_run(&ops, &o, NULL, NULL), 0);
+    assert_int_equal(c.written, 2000);
+    assert_true(c.in_order);
+    assert_true(c.max_live <= 8);
+    pthread_mutex_destroy(&c.m);
+}
+
+/* The learning pass adds the pages in input order, whatever the threads do:
+ * its libraries equal those of adding the same pages one by one. */
+static void test_learn_pass_equals_sequential_build(void **state)
+{
+    (void)state;
+    ps_template_params tp;
+    ps_template_params_default(&tp);
+    ps_template_builder *b1 = ps_template_builder_new(&tp);
+    mem_reader r = {.n = 60};
+    ps_batch_config cfg = {.workers = 3, .quiet = 1};
+    size_t added = 0;
+    assert_int_equal(ps_batch_learn_templates(&cfg, mem_read, &r, b1, &added, NULL), 0);
+    assert_int_equal(added, 60);
+    ps_template_store *s1 = ps_template_builder_finish(b1);
+
+    ps_template_builder *b2 = ps_template_builder_new(&tp);
+    mem_reader r2 = {.n = 60};
+    for (size_t i = 0; i < 60; i++) {
+        ps_batch_input in = {0};
+        assert_int_equal(mem_read(&r2, &in, NULL), 1);
+        ps_page_options po = {.url = in.url};
+        ps_page *pg = ps_page_parse(in.data, in.len, &po, NULL);
+        char site[64];
+        ps_site_key(in.url, PS_SITE_HOST, site, sizeof site);
+        assert_int_equal(ps_template_builder_add(b2, site, pg, NULL), 0);
+        ps_page_free(pg);
+        ps_batch_input_clear(&in);
+    }
+    ps_template_store *s2 = ps_template_builder_finish(b2);
+    assert_int_equal(ps_template_store_count(s1), 3);
+    assert_int_equal(ps_template_store_count(s2), 3);
+    size_t total_entries = 0;
+    for (int k = 0; k < 3; k++) {
+        char site[64];
+        snprintf(site, sizeof site, "site%d.example.com", k);
+        const ps_template_lib *l1 = ps_template_store_get(s1, site), *l2 = ps_template_store_get(s2, site);
+        assert_non_null(l1);
+        assert_non_null(l2);
+        ps_template_lib_info i1, i2;
+        ps_template_lib_get_info(l1, &i1);
+        ps_template_lib_get_info(l2, &i2);
+        assert_int_equal(i1.pages, 20);
+        assert_int_equal(i1.n_entries, i2.n_entries);
+        total_entries += i1.n_entries;
+        for (size_t e = 0; e < i1.n_entries; e++) {
+            ps_template_entry e1, e2;
+            assert_int_equal(ps_template_lib_entry(l1, e, &e1), 0);
+            assert_int_equal(ps_template_lib_entry(l2, e, &e2), 0);
+            assert_string_equal(e1.tag, e2.tag);
+            assert_string_equal(e1.text, e2.text);
+            assert_int_equal(e1.freq, e2.freq);
+        }
+    }
+    assert_true(total_entries > 0); /* "l" links and "para 0 of page" repeat */
+    ps_template_store_free(s1);
+    ps_template_store_free(s2);
+}
+
+static void test_unknown_method_is_usage_error(void **state)
+{
+    (void)state;
+    ps_error err = {0};
+    assert_null(ps_extractor_new("no-such-method", NULL, &err));
+    assert_int_equal(err.code, PS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "no-such-method"));
+    int found = 0;
+    for (size_t i = 0; ps_method_name(i); i++)
+        found += strcmp(ps_method_name(i), "all") == 0;
+    assert_int_equal(found, 1);
+}
+
+int main(void)
+{
+    ps_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ordered_output_with_workers),
+        cmocka_unit_test(test_unordered_output_has_every_page_once),
+        cmocka_unit_test(test_counts_add_up_with_failures),
+        cmocka_unit_test(test_fatal_reader_error_stops),
+        cmocka_unit_test(test_text_headers_and_all_equals_page_text),
+        cmocka_unit_test(test_output_dir_one_file_per_page),
+        cmocka_unit_test(test_html_view_marks_blocks),
+        cmocka_unit_test(test_json_string_escapes_and_repairs),
+        cmocka_unit_test(test_pipeline_bounded_and_ordered),
+        cmocka_unit_test(test_learn_pass_equals_sequential_build),
+        cmocka_unit_test(test_unknown_method_is_usage_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,247 @@
+/* tests/test_template_svm.c — the template-svm and svm methods on a made-up
+ * site: twelve pages share a navigation bar and a copyright line, each has
+ * its own article.  A model is trained here (train/ API) from the blocks of
+ * those pages; the site library is built from them (templates/ API).  Then a
+ * new page of the site: template-svm removes the shared leaves (their block
+ * is classed "template"), keeps the article and not the chrome; svm alone
+ * classifies the same blocks itself; per-leaf and per-block outputs agree
+ * with the text; a page of another site gets no template step. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "tests/test_util.h"
+
+static const char *const WORDS[] = {"river", "council", "budget", "school", "winter", "market",
+                                    "harbour", "festival", "railway", "library", "garden", "bridge"};
+
+/* Page k of the site: shared chrome, an article of its own. */
+static char *site_page(int k)
+{
+    ps_buf b = {0};
+    ps_buf_printf(&b, "<html><head><title>News %d</title></head><body>"
+                      "<div id=nav><a href=/>Home</a> <a href=/world>World</a> "
+                      "<a href=/sport>Sport</a> <a href=/about>About us</a></div>"
+                      "<div id=article><h1>Story %d about the %s</h1>", k, k, WORDS[k % 12]);
+    for (int p = 0; p < 4; p++)
+        ps_buf_printf(&b, "<p>Paragraph %d of story %d: the %s and the %s were discussed at "
+                          "length by the people of the town, who met on %s evening to hear "
+                          "what the %s would mean for them.</p>",
+                      p, k, WORDS[(k + p) % 12], WORDS[(k + 3 * p + 1) % 12],
+                      p % 2 ? "Tuesday" : "Friday", WORDS[(k + 5) % 12]);
+    ps_buf_printf(&b, "</div><div id=foot><span>Copyright 2024 Example News Ltd</span> "
+                      "<a href=/privacy>Privacy</a> <a href=/terms>Terms</a></div></body></html>");
+    return ps_buf_take(&b, NULL);
+}
+
+static ps_page *load(int k, const char *url)
+{
+    char *html = site_page(k);
+    ps_page_options o = {0};
+    o.url = url;
+    ps_error err = {0};
+    ps_page *pg = ps_page_parse(html, strlen(html), &o, &err);
+    free(html);
+    return pg;
+}
+
+static char model_path[320], tpl_dir[64];
+
+/* Train a model on the twelve pages' blocks (article = 1, the rest 0). */
+static int setup(void **state)
+{
+    (void)state;
+    ps_init();
+    snprintf(tpl_dir, sizeof tpl_dir, "/tmp/ps_tsvm_XXXXXX");
+    if (!mkdtemp(tpl_dir))
+        return -1;
+    char csv[300];
+    snprintf(csv, sizeof csv, "%s/f.csv", tpl_dir);
+    snprintf(model_path, sizeof model_path, "%s/m.model", tpl_dir);
+    FILE *f = fopen(csv, "w");
+    fprintf(f, "dataset,page_id,site,R1,R2,R3,R4,R5,label\n");
+    int ids[5];
+    static const char *const names[5] = {"R1", "R2", "R3", "R4", "R5"};
+    for (int i = 0; i < 5; i++)
+        ids[i] = ps_feature_lookup(names[i]);
+    for (int k = 0; k < 12; k++) {
+        ps_page *pg = load(k, NULL);
+        size_t nb;
+        const ps_block *bl = ps_page_blocks(pg, &nb);
+        double *x = calloc(nb * 5, sizeof *x);
+        ps_page_block_features(pg, ids, 5, x);
+        for (size_t b = 0; b < nb; b++) {
+            if (!bl[b].own.text_chars)
+                continue;
+            fprintf(f, "t,p%d,ex.com", k);
+            for (int i = 0; i < 5; i++)
+                fprintf(f, ",%.6f", x[b * 5 + i]);
+            fprintf(f, ",%d\n", strcmp(bl[b].id_attr, "article") == 0);
+        }
+        free(x);
+        ps_page_free(pg);
+    }
+    fclose(f);
+    ps_error err = {0};
+    const char *paths[] = {csv};
+    ps_train_data *d = ps_train_data_load(paths, 1, "paper", PS_GROUP_PAGE, &err);
+    if (!d) {
+        fprintf(stderr, "train data: %s\n", err.msg);
+        return -1;
+    }
+    ps_train_options o;
+    ps_train_options_init(&o);
+    o.quiet = 1;
+    o.balance = PS_BALANCE_NONE;
+    ps_model *m = ps_train_final(d, &o, 5, 1, NULL, 0, &err);
+    ps_train_data_free(d);
+    if (!m || ps_model_save(m, model_path, &err) != 0) {
+        fprintf(stderr, "train: %s\n", err.msg);
+        return -1;
+    }
+    ps_model_free(m);
+    unlink(csv);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(model_path);
+    rmdir(tpl_dir);
+    return 0;
+}
+
+static ps_template_store *site_store(void)
+{
+    ps_template_params p;
+    ps_template_params_default(&p);
+    ps_template_builder *b = ps_template_builder_new(&p);
+    for (int k = 0; k < 12; k++) {
+        ps_page *pg = load(k, "http://ex.com/x");
+        assert_int_equal(ps_template_builder_add(b, "ex.com", pg, NULL), 0);
+        ps_page_free(pg);
+    }
+    return ps_template_builder_finish(b);
+}
+
+static size_t block_by_id(const ps_page *pg, const char *id)
+{
+    size_t nb;
+    const ps_block *bl = ps_page_blocks(pg, &nb);
+    for (size_t b = 0; b < nb; b++)
+        if (strcmp(bl[b].id_attr, id) == 0)
+            return b;
+    fail_msg("no block %s", id);
+    return 0;
+}
+
+/* Output consistency: the text is exactly the kept leaves' text. */
+static void check_consistent(ps_page *pg, const ps_extraction *x)
+{
+    size_t nb, nl;
+    ps_page_blocks(pg, &nb);
+    const ps_leaf *lv = ps_page_leaves(pg, &nl);
+    assert_non_null(x->block_class);
+    assert_non_null(x->leaf_kept);
+    for (size_t i = 0; i < nl; i++)
+        assert_int_equal(x->leaf_kept[i],
+                         !lv[i].removed && x->block_class[lv[i].block] == PS_CLASS_CONTENT);
+    size_t len;
+    char *t = ps_page_text_leaves(pg, x->leaf_kept, &len);
+    assert_int_equal(len, x->len);
+    assert_memory_equal(t, x->text, len);
+    free(t);
+}
+
+static void test_template_svm_removes_chrome_keeps_article(void **state)
+{
+    (void)state;
+    ps_template_store *store = site_store();
+    assert_non_null(store);
+    ps_extractor_config cfg = {.model_path = model_path, .templates = store};
+    ps_error err = {0};
+    ps_extractor *ex = ps_extractor_new("template-svm", &cfg, &err);
+    if (!ex)
+        fail_msg("%s", err.msg);
+    ps_page *pg = load(20, "http://ex.com/new");
+    ps_extraction x;
+    assert_int_equal(ps_extract(ex, pg, "ex.com", &x, &err), 0);
+    assert_non_null(strstr(x.text, "Paragraph 2 of story 20"));
+    assert_non_null(strstr(x.text, "Story 20 about"));
+    assert_null(strstr(x.text, "Copyright"));
+    assert_null(strstr(x.text, "About us"));
+    assert_int_equal(x.block_class[block_by_id(pg, "nav")], PS_CLASS_TEMPLATE);
+    assert_int_equal(x.block_class[block_by_id(pg, "foot")], PS_CLASS_TEMPLATE);
+    assert_int_equal(x.block_class[block_by_id(pg, "article")], PS_CLASS_CONTENT);
+    assert_int_equal(x.blocks_kept, 1);
+    assert_string_equal(x.title, "News 20");
+    check_consistent(pg, &x);
+    ps_extraction_free(&x);
+    ps_page_free(pg);
+
+    /* another site: no library, no template step, the SVM decides */
+    pg = load(21, "http://other.org/a");
+    assert_int_equal(ps_extract(ex, pg, "other.org", &x, &err), 0);
+    size_t nl;
+    const ps_leaf *lv = ps_page_leaves(pg, &nl);
+    for (size_t i = 0; i < nl; i++)
+        assert_int_equal(lv[i].removed, 0);
+    assert_int_not_equal(x.block_class[block_by_id(pg, "foot")], PS_CLASS_TEMPLATE);
+    assert_non_null(strstr(x.text, "Paragraph 1 of story 21"));
+    check_consistent(pg, &x);
+    ps_extraction_free(&x);
+    ps_page_free(pg);
+    ps_extractor_free(ex);
+    ps_template_store_free(store);
+}
+
+static void test_svm_alone_classifies_every_block(void **state)
+{
+    (void)state;
+    ps_extractor_config cfg = {.model_path = model_path};
+    ps_error err = {0};
+    ps_extractor *ex = ps_extractor_new("svm", &cfg, &err);
+    if (!ex)
+        fail_msg("%s", err.msg);
+    ps_page *pg = load(20, "http://ex.com/new");
+    ps_extraction x;
+    assert_int_equal(ps_extract(ex, pg, "ex.com", &x, &err), 0);
+    assert_non_null(strstr(x.text, "Paragraph 3 of story 20"));
+    assert_null(strstr(x.text, "Copyright"));
+    assert_int_equal(x.block_class[block_by_id(pg, "foot")], PS_CLASS_NOISE);
+    assert_int_equal(x.block_class[block_by_id(pg, "nav")], PS_CLASS_NOISE);
+    check_consistent(pg, &x);
+    /* with text in body, nav, article, foot: kept + removed covers them */
+    assert_int_equal(x.blocks_kept + x.blocks_removed, 3);
+    ps_extraction_free(&x);
+    ps_page_free(pg);
+    ps_extractor_free(ex);
+}
+
+static void test_template_svm_without_templates_is_an_error(void **state)
+{
+    (void)state;
+    ps_extractor_config cfg = {.model_path = model_path};
+    ps_error err = {0};
+    assert_null(ps_extractor_new("template-svm", &cfg, &err));
+    assert_int_equal(err.code, PS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "--templates"));
+    cfg.templates_dir = "/nonexistent/templates";
+    assert_null(ps_extractor_new("template-svm", &cfg, &err));
+    assert_non_null(strstr(err.msg, "/nonexistent/templates"));
+    ps_extractor_config bad = {.model_path = "/nonexistent/x.model"};
+    assert_null(ps_extractor_new("svm", &bad, &err));
+    assert_non_null(strstr(err.msg, "/nonexistent/x.model"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_template_svm_removes_chrome_keeps_article),
+        cmocka_unit_test(test_svm_alone_classifies_every_block),
+        cmocka_unit_test(test_template_svm_without_templates_is_an_error),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -337,8 +337,9 @@ static void test_default_path(void **state)
     assert_non_null(strstr(p, "/default.model"));
 }
 
-/* The model the project ships loads and classifies (a block holding most of
- * the page's text, no links: content; a link list: noise). */
+/* The model the project ships loads, records its block tags and classifies
+ * the blocks of a real page: the article's paragraphs content, a link list
+ * noise. */
 static void test_shipped_model(void **state)
 {
     (void)state;
@@ -348,11 +349,39 @@ static void test_shipped_model(void **state)
     ps_model *m = ps_model_load(path, &err);
     if (!m)
         fail_msg("%s", err.msg);
-    assert_string_equal(ps_model_feature_names(m), PS_FEATURES_PAPER);
+    assert_int_equal(strncmp(ps_model_feature_names(m), PS_FEATURES_PAPER, 14), 0);
     assert_non_null(ps_model_info(m, "cv_f1"));
-    double article[5] = {0.8, 0.0, 0.0, 0.0, 0.0}, links[5] = {0.05, 0.3, 0.3, 0.0, 0.95};
-    assert_int_equal(ps_model_predict(m, article, NULL), 1);
-    assert_int_equal(ps_model_predict(m, links, NULL), 0);
+    assert_non_null(ps_model_info(m, "block_tags"));
+    static const char html[] =
+        "<html><head><title>Rain at last</title></head><body>"
+        "<div class=nav><a href=/a>Home</a> <a href=/b>World</a> <a href=/c>Sport</a> "
+        "<a href=/d>Weather</a> <a href=/e>Contact us</a> <a href=/f>About</a></div>"
+        "<div class=story><div>The rain came at last on Tuesday, after a dry summer that had "
+        "emptied the reservoirs and turned the fields brown. Farmers in the valley said the "
+        "water was welcome, but that it would take weeks of it to save the harvest. The "
+        "forecast promises more showers for the rest of the week, and the river, low for "
+        "months, has begun to rise again under the old bridge.</div></div></body></html>";
+    ps_page *pg = ps_page_parse(html, sizeof html - 1, NULL, &err);
+    if (!pg)
+        fail_msg("%s", err.msg);
+    size_t nb, nf = ps_model_n_features(m);
+    const ps_block *b = ps_page_blocks(pg, &nb);
+    double *x = malloc(nb * nf * sizeof *x);
+    assert_non_null(x);
+    assert_int_equal(ps_page_block_features(pg, ps_model_feature_ids(m), nf, x), 0);
+    int seen = 0;
+    for (size_t i = 0; i < nb; i++) {
+        if (strcmp(b[i].path, "html/body/div[1]") == 0) {
+            assert_int_equal(ps_model_predict(m, x + i * nf, NULL), 0);
+            seen |= 1;
+        } else if (strcmp(b[i].path, "html/body/div[2]/div[1]") == 0) {
+            assert_int_equal(ps_model_predict(m, x + i * nf, NULL), 1);
+            seen |= 2;
+        }
+    }
+    assert_int_equal(seen, 3);
+    free(x);
+    ps_page_free(pg);
     ps_model_free(m);
 }
 

@@ -25,6 +25,13 @@
  * batch), so a site with too few pages in the collection gets the SVM alone
  * (the paper's counts are only meaningful over a batch; with fewer pages
  * every leaf the pages share, content included, reaches N2).
+ * focus=X (default 0.85, 0 = off) and headline=0|1 (default 1): the second
+ * passes of methods/block_passes.c over the SVM's classes (keep content only
+ * inside the block holding >= X of it; keep the title-like heading before the
+ * first content block), measured leave-one-set-out in docs/QUALITY.md.
+ *
+ * The model's block_tags key (when present) must be the tags the pages are
+ * parsed with (the pipeline's: body, section, div); another is refused.
  *
  * Thread safety: the model and the template store are read-only after
  * create(); extract() keeps its scratch on the stack or in per-call
@@ -33,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "methods/block_passes.h"
 #include "methods/method.h"
 
 typedef struct tsvm {
@@ -42,6 +50,7 @@ typedef struct tsvm {
     size_t n_feat;
     const int *feat_ids;
     unsigned long min_pages;            /* 0: the library's n1 */
+    ps_block_passes passes;             /* second passes after the SVM */
 } tsvm;
 
 static void tsvm_destroy(void *self)
@@ -68,9 +77,19 @@ static int parse_options(tsvm *t, const char *opts, ps_error *err)
             if (end != p + n)
                 return ps_set_error(err, PS_ERR_USAGE, "--options: '%.*s': min_pages takes a number",
                                     (int)n, p);
+        } else if (n > 6 && strncmp(p, "focus=", 6) == 0) {
+            char *end;
+            t->passes.focus = strtod(p + 6, &end);
+            if (end != p + n || !(t->passes.focus >= 0 && t->passes.focus <= 1))
+                return ps_set_error(err, PS_ERR_USAGE,
+                                    "--options: '%.*s': focus takes a share from 0 (off) to 1",
+                                    (int)n, p);
+        } else if (n == 10 && (strncmp(p, "headline=0", 10) == 0 || strncmp(p, "headline=1", 10) == 0)) {
+            t->passes.headline = p[9] == '1';
         } else if (n) {
             return ps_set_error(err, PS_ERR_USAGE,
-                                "--options: '%.*s' is not an option of template-svm/svm (min_pages=N)",
+                                "--options: '%.*s' is not an option of template-svm/svm "
+                                "(min_pages=N, focus=X, headline=0|1)",
                                 (int)n, p);
         }
         p += n + (p[n] == ',');
@@ -91,7 +110,17 @@ static void *create_common(const ps_method_config *cfg, int use_templates, ps_er
         tsvm_destroy(t);
         return NULL;
     }
+    t->passes = PS_BLOCK_PASSES_DEFAULT;
     if (parse_options(t, cfg->options, err) != 0) {
+        tsvm_destroy(t);
+        return NULL;
+    }
+    const char *tags = ps_model_info(t->model, "block_tags");
+    if (tags && strcmp(tags, "body,section,div") != 0) {
+        ps_set_error(err, PS_ERR_FORMAT,
+                     "%s: the model was trained on blocks of the tags %s; the pipeline builds "
+                     "body,section,div blocks",
+                     path, tags);
         tsvm_destroy(t);
         return NULL;
     }
@@ -223,6 +252,21 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     for (size_t b = 0; b < nb; b++)
         mask[b] = keep[b] == PS_BLOCK_CONTENT;
+    if (ps_block_passes_run(page, &t->passes, mask) != 0) {
+        free(mask);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
+    for (size_t b = 0; b < nb; b++) /* the passes' changes, in the classes and counts */
+        if (mask[b] != (keep[b] == PS_BLOCK_CONTENT)) {
+            keep[b] = mask[b] ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;
+            if (mask[b]) {
+                out->blocks_kept++;
+                out->blocks_removed--;
+            } else {
+                out->blocks_kept--;
+                out->blocks_removed++;
+            }
+        }
     for (size_t i = 0; i < nl; i++)
         out->leaf_kept[i] = !leaves[i].removed && mask[leaves[i].block];
     out->text = ps_page_text(page, mask, &out->len);

@@ -46,6 +46,8 @@ void ps_model_free(ps_model *m)
     free(m->shift);
     free(m->factor);
     free(m->sv);
+    free(m->svt);
+    free(m->coefp);
     free(m->coef);
     free(m);
 }
@@ -171,6 +173,19 @@ static int parse_svm(ps_model *m, char *text, ps_error *err)
     if (!in_sv || row != total)
         return ps_set_error(err, PS_ERR_FORMAT, "%s: %zu support vectors, total_sv says %zu", nm, row,
                             total);
+    /* the prediction layout */
+    size_t n = m->n_features;
+    m->n_chunks = (total + PS_SV_CHUNK - 1) / PS_SV_CHUNK;
+    m->svt = calloc(m->n_chunks * PS_SV_CHUNK * (n ? n : 1), sizeof *m->svt);
+    m->coefp = calloc(m->n_chunks * PS_SV_CHUNK + 1, sizeof *m->coefp);
+    if (!m->svt || !m->coefp)
+        return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", nm);
+    for (size_t i = 0; i < total; i++) {
+        size_t c = i / PS_SV_CHUNK, j = i % PS_SV_CHUNK;
+        for (size_t k = 0; k < n; k++)
+            m->svt[(c * n + k) * PS_SV_CHUNK + j] = m->sv[i * n + k];
+        m->coefp[i] = m->coef[i];
+    }
     return 0;
 }
 

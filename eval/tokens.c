@@ -36,6 +36,25 @@ static int is_word(UChar32 c)
     return (U_GET_GC_MASK(c) & (U_GC_L_MASK | U_GC_N_MASK)) != 0;
 }
 
+/* Append the token text[from, to); frees the array when out of memory. */
+static int push_token(ps_token **t, size_t *n, size_t *cap, const char *text, int32_t from, int32_t to)
+{
+    if (*n + 2 > *cap) {
+        *cap *= 2;
+        ps_token *nt = realloc(*t, *cap * sizeof *nt);
+        if (!nt) {
+            free(*t);
+            return -1;
+        }
+        *t = nt;
+    }
+    (*t)[*n].off = (uint32_t)from;
+    (*t)[*n].len = (uint32_t)(to - from);
+    (*t)[*n].hash = ps_hash64(text + from, (size_t)(to - from));
+    (*n)++;
+    return 0;
+}
+
 size_t ps_tokenize(const char *text, size_t len, ps_token **out)
 {
     size_t cap = len / 4 + 16, n = 0;
@@ -54,35 +73,13 @@ size_t ps_tokenize(const char *text, size_t len, ps_token **out)
         int word = c >= 0 && is_word(c);
         int cjk = word && is_cjk(c);
         if (start >= 0 && (!word || cjk)) { /* close the current run */
-            if (n + 2 > cap) {
-                cap *= 2;
-                ps_token *nt = realloc(t, cap * sizeof *nt);
-                if (!nt) {
-                    free(t);
-                    return (size_t)-1;
-                }
-                t = nt;
-            }
-            t[n].off = (uint32_t)start;
-            t[n].len = (uint32_t)(at - start);
-            t[n].hash = ps_hash64(text + start, (size_t)(at - start));
-            n++;
+            if (push_token(&t, &n, &cap, text, start, at))
+                return (size_t)-1;
             start = -1;
         }
         if (cjk) {
-            if (n + 2 > cap) {
-                cap *= 2;
-                ps_token *nt = realloc(t, cap * sizeof *nt);
-                if (!nt) {
-                    free(t);
-                    return (size_t)-1;
-                }
-                t = nt;
-            }
-            t[n].off = (uint32_t)at;
-            t[n].len = (uint32_t)(i - at);
-            t[n].hash = ps_hash64(text + at, (size_t)(i - at));
-            n++;
+            if (push_token(&t, &n, &cap, text, at, i))
+                return (size_t)-1;
         } else if (word && start < 0) {
             start = at;
         }

@@ -470,6 +470,22 @@ static int add_text(builder *b, frame *stack, size_t top, xmlNodePtr text)
     return 0;
 }
 
+/* Note a node to remove after the walk (removing it now would cut the walk's
+ * path through the tree). */
+static int remember_removal(builder *b, xmlNodePtr node)
+{
+    if (b->n_remove >= b->cap_remove) {
+        size_t nc = b->cap_remove ? b->cap_remove * 2 : 64;
+        xmlNodePtr *nr = realloc(b->to_remove, nc * sizeof *nr);
+        if (!nr)
+            return -1;
+        b->to_remove = nr;
+        b->cap_remove = nc;
+    }
+    b->to_remove[b->n_remove++] = node;
+    return 0;
+}
+
 static int walk(builder *b, xmlNodePtr root)
 {
     ps_page *pg = b->pg;
@@ -514,15 +530,8 @@ static int walk(builder *b, xmlNodePtr root)
         }
         if (cur->type != XML_ELEMENT_NODE) {
             if (cur->type == XML_COMMENT_NODE || cur->type == XML_PI_NODE) {
-                if (b->n_remove >= b->cap_remove) {
-                    size_t nc = b->cap_remove ? b->cap_remove * 2 : 64;
-                    xmlNodePtr *nr = realloc(b->to_remove, nc * sizeof *nr);
-                    if (!nr)
-                        goto fail;
-                    b->to_remove = nr;
-                    b->cap_remove = nc;
-                }
-                b->to_remove[b->n_remove++] = cur;
+                if (remember_removal(b, cur))
+                    goto fail;
             }
             cur = next;
             continue;
@@ -531,15 +540,8 @@ static int walk(builder *b, xmlNodePtr root)
         unsigned kind = ps_tag_kind(name);
         uint32_t idx = sibling_index(&stack[top], cur);
         if ((kind & PS_TAG_REMOVE) && !unclosed_noscript(cur)) {
-            if (b->n_remove >= b->cap_remove) {
-                size_t nc = b->cap_remove ? b->cap_remove * 2 : 64;
-                xmlNodePtr *nr = realloc(b->to_remove, nc * sizeof *nr);
-                if (!nr)
-                    goto fail;
-                b->to_remove = nr;
-                b->cap_remove = nc;
-            }
-            b->to_remove[b->n_remove++] = cur;
+            if (remember_removal(b, cur))
+                goto fail;
             cur = next;
             continue;
         }

@@ -1,4 +1,5 @@
 /* extract/tags.c — what the page model makes of each HTML element name. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,13 +115,32 @@ static const tag_entry TAGS[] = {
     {"video", PS_TAG_REMOVE},
 };
 
-static int cmp(const void *key, const void *e)
+#define N_TAGS (sizeof TAGS / sizeof TAGS[0])
+
+/* TAGS is sorted, so the names that start with one letter are a run of it:
+ * first[c] .. first[c + 1] (built once, thread-safely, on first use). */
+static unsigned char first[27];
+static pthread_once_t first_once = PTHREAD_ONCE_INIT;
+
+static void build_first(void)
 {
-    return strcmp(key, ((const tag_entry *)e)->name);
+    size_t i = 0;
+    for (int c = 0; c < 26; c++) {
+        first[c] = (unsigned char)i;
+        while (i < N_TAGS && TAGS[i].name[0] == 'a' + c)
+            i++;
+    }
+    first[26] = (unsigned char)i;
 }
 
 unsigned ps_tag_kind(const char *name)
 {
-    const tag_entry *t = bsearch(name, TAGS, sizeof TAGS / sizeof TAGS[0], sizeof TAGS[0], cmp);
-    return t ? t->kind : 0;
+    unsigned c = (unsigned char)name[0] - 'a';
+    if (c >= 26)
+        return 0;
+    pthread_once(&first_once, build_first);
+    for (size_t i = first[c]; i < first[c + 1]; i++)
+        if (strcmp(TAGS[i].name + 1, name + 1) == 0)
+            return TAGS[i].kind;
+    return 0;
 }

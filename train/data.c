@@ -379,8 +379,17 @@ static int load_file(loader *L, const char *path)
     size_t lcap = 0;
     ssize_t n;
     int rc = 0;
+    int first = 1;
     while ((n = getline(&lbuf, &lcap, f)) > 0) {
-        if (csv_parse(&p, lbuf, (size_t)n, on_field, on_row, L) != (size_t)n) {
+        char *data = lbuf;
+        size_t len = (size_t)n;
+        /* a spreadsheet's "CSV UTF-8" starts with a byte-order mark */
+        if (first && len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+            data += 3;
+            len -= 3;
+        }
+        first = 0;
+        if (csv_parse(&p, data, len, on_field, on_row, L) != len) {
             L->row_line = L->line;
             fail(L, PS_ERR_FORMAT, "malformed CSV: %s%s", csv_strerror(csv_error(&p)), NULL);
         }

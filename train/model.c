@@ -1,10 +1,8 @@
 /* train/model.c — model bundles (docs/MODEL_FORMAT.md): parse, load, save,
  * the default path, and prediction.
  *
- * Prediction evaluates the RBF decision function itself from a dense copy
- * of the support vectors (made once at load): no allocation per call, no
- * shared mutable state, the same arithmetic as libsvm's svm_predict_values
- * (tests/test_train.c checks they agree). */
+ * Prediction (train/predict.c) evaluates the RBF decision function itself
+ * from a dense copy of the support vectors made here at load. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <libsvm/svm.h>
@@ -48,6 +46,8 @@ void ps_model_free(ps_model *m)
     free(m->shift);
     free(m->factor);
     free(m->sv);
+    free(m->svt);
+    free(m->coefp);
     free(m->coef);
     free(m);
 }
@@ -71,30 +71,6 @@ const char *ps_model_info(const ps_model *m, const char *key)
         if (strcmp(m->keys[i], key) == 0)
             return m->vals[i];
     return NULL;
-}
-
-int ps_model_predict(const ps_model *m, const double *x, double *score)
-{
-    double xs[PS_MODEL_MAX_FEATURES];
-    size_t n = m->n_features;
-    for (size_t k = 0; k < n; k++)
-        xs[k] = (x[k] - m->shift[k]) * m->factor[k];
-    double sum = 0;
-    const double *sv = m->sv;
-    for (size_t i = 0; i < m->n_sv; i++, sv += n) {
-        double d2 = 0;
-        for (size_t k = 0; k < n; k++) {
-            double d = xs[k] - sv[k];
-            d2 += d * d;
-        }
-        sum += m->coef[i] * exp(-m->gamma * d2);
-    }
-    double dec = sum - m->rho;
-    /* libsvm: dec > 0 means its first label */
-    int content = m->content_first ? dec > 0 : !(dec > 0);
-    if (score)
-        *score = m->content_first ? dec : -dec;
-    return content;
 }
 
 /* ---- parsing ---------------------------------------------------------- */
@@ -197,6 +173,19 @@ static int parse_svm(ps_model *m, char *text, ps_error *err)
     if (!in_sv || row != total)
         return ps_set_error(err, PS_ERR_FORMAT, "%s: %zu support vectors, total_sv says %zu", nm, row,
                             total);
+    /* the prediction layout */
+    size_t n = m->n_features;
+    m->n_chunks = (total + PS_SV_CHUNK - 1) / PS_SV_CHUNK;
+    m->svt = calloc(m->n_chunks * PS_SV_CHUNK * (n ? n : 1), sizeof *m->svt);
+    m->coefp = calloc(m->n_chunks * PS_SV_CHUNK + 1, sizeof *m->coefp);
+    if (!m->svt || !m->coefp)
+        return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", nm);
+    for (size_t i = 0; i < total; i++) {
+        size_t c = i / PS_SV_CHUNK, j = i % PS_SV_CHUNK;
+        for (size_t k = 0; k < n; k++)
+            m->svt[(c * n + k) * PS_SV_CHUNK + j] = m->sv[i * n + k];
+        m->coefp[i] = m->coef[i];
+    }
     return 0;
 }
 

@@ -21,6 +21,8 @@ struct ps_train_data {
     uint64_t checksum;
 };
 
+#define PS_SV_CHUNK 32
+
 struct ps_model {
     char *bundle;       /* the file's text, as saved */
     size_t bundle_len;
@@ -42,6 +44,12 @@ struct ps_model {
     size_t n_sv;
     double *sv;         /* n_sv * n_features, dense */
     double *coef;
+    /* the same, laid out for prediction (train/predict.c): chunks of
+     * PS_SV_CHUNK support vectors, feature-major inside a chunk
+     * (svt[(c * n_features + k) * PS_SV_CHUNK + j]), the last chunk padded
+     * with zero vectors of coefficient 0 */
+    double *svt, *coefp;
+    size_t n_chunks;
     /* the embedded libsvm text (for ps_model_libsvm_decision) */
     const char *svm_text;
     size_t svm_len;

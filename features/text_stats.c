@@ -1,12 +1,14 @@
 /* features/text_stats.c — text statistics and class/id word lists for the
  * extended block features (see text_stats.h).  Scans UTF-8 once, no
  * allocation; ICU only for non-ASCII character classes. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <unicode/uchar.h>
 #include <unicode/utf8.h>
 
+#include "common/util.h"
 #include "features/text_stats.h"
 
 /* Small English function-word list (sorted, lower case, for bsearch). */
@@ -33,14 +35,41 @@ static const uint32_t ZH_STOP[] = {
     0x7740, 0x7B49, 0x800C, 0x80FD, 0x88AB, 0x8981, 0x8BF4, 0x8FD8, 0x8FD9, 0x90A3, 0x90FD,
 };
 
-static int cmp_str(const void *a, const void *b)
+
+/* The stop words as FNV-1a hashes of their (lower-case ASCII) bytes, sorted:
+ * scan() has each word's hash already, so a lookup is a binary search over
+ * integers instead of string comparisons (built once, thread-safely). */
+#define N_EN_STOP (sizeof EN_STOP / sizeof *EN_STOP)
+static uint64_t en_stop_hash[N_EN_STOP];
+static pthread_once_t en_stop_once = PTHREAD_ONCE_INIT;
+
+static int cmp_hash(const void *a, const void *b)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
-static int is_en_stop(const char *w)
+static void build_en_stop(void)
 {
-    return bsearch(&w, EN_STOP, sizeof EN_STOP / sizeof *EN_STOP, sizeof *EN_STOP, cmp_str) != NULL;
+    for (size_t i = 0; i < N_EN_STOP; i++)
+        en_stop_hash[i] = ps_hash64(EN_STOP[i], strlen(EN_STOP[i]));
+    qsort(en_stop_hash, N_EN_STOP, sizeof *en_stop_hash, cmp_hash);
+}
+
+static int is_en_stop_hash(uint64_t h)
+{
+    pthread_once(&en_stop_once, build_en_stop);
+    size_t lo = 0, hi = N_EN_STOP;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (en_stop_hash[mid] == h)
+            return 1;
+        if (en_stop_hash[mid] < h)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
 }
 
 static int is_zh_stop(uint32_t c)
@@ -169,7 +198,7 @@ static void scan(ps_text_stats *s, const char *text, size_t n, const ps_word_set
             s->words++;
             s->word_chars += (uint32_t)wchars;
             word[wlen] = '\0';
-            if (wascii && is_en_stop(word))
+            if (wascii && is_en_stop_hash(wh))
                 s->stopwords++;
             if (title && in_set(title, wh))
                 s->title_words++;

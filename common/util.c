@@ -254,3 +254,18 @@ uint64_t ps_hash64(const void *data, size_t n)
     }
     return h;
 }
+
+const char **ps_split_list(char *list)
+{
+    size_t n = 2;
+    for (char *p = list; *p; p++)
+        n += *p == ',' || *p == ' ';
+    const char **v = calloc(n, sizeof *v);
+    if (!v)
+        return NULL;
+    size_t k = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
+        v[k++] = tok;
+    return v;
+}

@@ -55,6 +55,11 @@ size_t ps_utf8_chars(const char *s, size_t n);
 int ps_ascii_casecmp(const char *a, const char *b);
 int ps_ascii_ncasecmp(const char *a, const char *b, size_t n);
 
+/** Split a list separated by commas (and spaces) in place into a
+ *  NULL-terminated array of its items (free() the array, not the items);
+ *  NULL when out of memory.  For options such as --block-tags. */
+const char **ps_split_list(char *list);
+
 /** 64-bit FNV-1a hash. */
 uint64_t ps_hash64(const void *data, size_t n);
 

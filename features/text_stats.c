@@ -144,9 +144,9 @@ static int in_set(const ps_word_set *set, uint64_t h)
 static void scan(ps_text_stats *s, const char *text, size_t n, const ps_word_set *title,
                  hash_vec *out)
 {
-    ps_text_stats dummy = {0};
+    ps_text_stats discard = {0};
     if (!s)
-        s = &dummy;
+        s = &discard;
     const uint8_t *p = (const uint8_t *)text;
     int32_t i = 0, end = (int32_t)n;
     char word[24];

@@ -29,19 +29,6 @@ static void usage(FILE *f)
           f);
 }
 
-/* Split a comma-separated list in place into a NULL-terminated array. */
-static const char **split_tags(char *list)
-{
-    size_t n = 2;
-    for (char *p = list; *p; p++)
-        n += *p == ',';
-    const char **v = calloc(n, sizeof *v);
-    size_t k = 0;
-    for (char *tok = strtok(list, ","); tok && v; tok = strtok(NULL, ","))
-        v[k++] = tok;
-    return v;
-}
-
 static void preview(const char *s, size_t max_chars, char *out, size_t cap)
 {
     size_t n = 0, chars = 0;
@@ -74,7 +61,7 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "jb:c:u:tn:hV", opts, NULL)) != -1) {
         switch (c) {
         case 'j': json = 1; break;
-        case 'b': tags = split_tags(optarg); po.block_tags = tags; break;
+        case 'b': tags = ps_split_list(optarg); po.block_tags = tags; break;
         case 'c': po.charset = optarg; break;
         case 'u': po.url = optarg; break;
         case 't': text = 1; break;

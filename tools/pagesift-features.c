@@ -267,19 +267,6 @@ static void summary(const run *r)
                 pct(all.gold_text_found, all.gold_text_chars));
 }
 
-/* Split a comma-separated list in place into a NULL-terminated array. */
-static const char **split_tags(char *list)
-{
-    size_t n = 2;
-    for (char *p = list; *p; p++)
-        n += *p == ',';
-    const char **v = calloc(n, sizeof *v);
-    size_t k = 0;
-    for (char *tok = strtok(list, ", "); tok && v; tok = strtok(NULL, ", "))
-        v[k++] = tok;
-    return v;
-}
-
 static int parse_num(const char *s, double lo, double hi, double *out)
 {
     char *end;
@@ -319,7 +306,7 @@ int main(int argc, char **argv)
         case 'x': co.extended = 1; break;
         case 'b':
             free(tags);
-            tags = split_tags(optarg);
+            tags = ps_split_list(optarg);
             if (!tags || !tags[0]) {
                 fprintf(stderr, "pagesift-features: --block-tags: empty list\n");
                 { rc = 2; goto out; }

@@ -1,9 +1,12 @@
 /* methods/html_view.c — `pagesift --format html`: the page with each block
  * marked content, noise or template, for a person to check an extraction in
  * a browser.  Each block element of the page's DOM gets a data-pagesift
- * attribute and an inline outline and tint (nested blocks draw their own, so
- * a block's colour covers just its own content); leaves removed as site
- * template are struck through; a legend goes at the top of the body; the DOM is serialised with libxml2 as UTF-8. */
+ * attribute and an inline style: content blocks a green ground and black
+ * text, noise and template blocks a white ground and grey text (each block
+ * sets its own ground, so the colour of a block covers just its own content,
+ * whatever it is nested in); leaves removed as site template are struck
+ * through; a legend goes at the top of the body; the DOM is serialised with
+ * libxml2 as UTF-8. */
 #include <string.h>
 
 #include <libxml/HTMLtree.h>
@@ -14,9 +17,13 @@
 
 static const char *const class_name[] = {"noise", "content", "template"};
 static const char *const class_style[] = {
-    "outline:2px solid #cf222e;outline-offset:-2px;background-color:rgba(207,34,46,0.07);",
-    "outline:2px solid #1a7f37;outline-offset:-2px;background-color:rgba(26,127,55,0.09);",
-    "outline:2px dashed #8250df;outline-offset:-2px;background-color:rgba(130,80,223,0.09);",
+    /* noise: thin red outline, text greyed (inherited by what it holds) */
+    "outline:1px solid #cf222e;outline-offset:-1px;color:#8c959f;background-color:#ffffff;",
+    /* content: green outline and an opaque light green ground, black text,
+     * so that kept text stands out however deep the noise around it */
+    "outline:2px solid #1a7f37;outline-offset:-2px;background-color:#dafbe1;color:#1f2328;",
+    /* template: dashed purple outline */
+    "outline:2px dashed #8250df;outline-offset:-2px;color:#8c959f;background-color:#ffffff;",
 };
 
 static xmlNodePtr legend_item(xmlNodePtr parent, int cls)

@@ -139,21 +139,93 @@ static int in_set(const ps_word_set *set, uint64_t h)
 #define FNV_OFFSET 1469598103934665603ULL
 #define FNV_PRIME 1099511628211ULL
 
+/* The end of a (non-CJK) word: count it, test it against the stop words and
+ * the title, hand its hash out. */
+static inline void end_word(ps_text_stats *s, const ps_word_set *title, hash_vec *out, size_t wchars,
+                            int wascii, uint64_t wh)
+{
+    s->words++;
+    s->word_chars += (uint32_t)wchars;
+    if (wascii && is_en_stop_hash(wh))
+        s->stopwords++;
+    if (title && in_set(title, wh))
+        s->title_words++;
+    if (out)
+        hv_push(out, wh);
+}
+
+/* Classes of the ASCII characters for scan()'s fast path. */
+enum { A_ALNUM = 1, A_DIGIT = 2, A_PUNCT = 4, A_SENT = 8 };
+
+static unsigned ascii_class(int c)
+{
+    unsigned f = 0;
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        f |= A_ALNUM;
+    if (c >= '0' && c <= '9')
+        f |= A_DIGIT;
+    else if (c > ' ' && c < 0x7F && !(f & A_ALNUM))
+        f |= A_PUNCT;
+    if (is_sentence_end(c))
+        f |= A_SENT;
+    return f;
+}
+
+static unsigned char ascii_table[128];
+static pthread_once_t ascii_once = PTHREAD_ONCE_INIT;
+
+static void build_ascii_table(void)
+{
+    for (int c = 0; c < 128; c++)
+        ascii_table[c] = (unsigned char)ascii_class(c);
+}
+
+#define MAX_ASCII_WORD 23 /* longer words are not tested as stop words */
+
 /* One pass over the text: statistics into s (may be NULL), each word's hash
- * (ASCII lower-cased) into out (may be NULL). */
+ * (ASCII lower-cased) into out (may be NULL).  ASCII characters take a
+ * table-driven fast path; the rest is decoded with ICU. */
 static void scan(ps_text_stats *s, const char *text, size_t n, const ps_word_set *title,
                  hash_vec *out)
 {
     ps_text_stats discard = {0};
     if (!s)
         s = &discard;
+    pthread_once(&ascii_once, build_ascii_table);
     const uint8_t *p = (const uint8_t *)text;
     int32_t i = 0, end = (int32_t)n;
-    char word[24];
-    size_t wlen = 0, wchars = 0; /* current non-CJK word: ASCII lower-cased copy */
+    size_t wlen = 0, wchars = 0; /* current non-CJK word */
     int wascii = 1;
     uint64_t wh = FNV_OFFSET;
     while (i <= end) {
+        if (i < end && p[i] < 0x80) { /* ASCII */
+            unsigned c = p[i++];
+            unsigned f = ascii_table[c];
+            s->chars++;
+            if (f & A_DIGIT)
+                s->digits++;
+            else if (f & A_PUNCT)
+                s->punct++;
+            if (f & A_SENT)
+                s->sentence_ends++;
+            if (f & A_ALNUM) {
+                unsigned lc = c >= 'A' && c <= 'Z' ? c + 32 : c;
+                if (wlen < MAX_ASCII_WORD)
+                    wlen++;
+                else
+                    wascii = 0;
+                wh = (wh ^ lc) * FNV_PRIME;
+                wchars++;
+                continue;
+            }
+            if (wchars) {
+                end_word(s, title, out, wchars, wascii, wh);
+                wlen = wchars = 0;
+                wascii = 1;
+                wh = FNV_OFFSET;
+            }
+            continue;
+        }
         int32_t at = i;
         UChar32 c = -1;
         if (i < end)
@@ -163,47 +235,28 @@ static void scan(ps_text_stats *s, const char *text, size_t n, const ps_word_set
         int alnum, cjk = 0;
         if (c < 0) {
             alnum = 0;
-        } else if (c < 0x80) {
-            alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
         } else {
             cjk = is_cjk(c);
             alnum = !cjk && (u_isalnum(c) || u_charType(c) == U_NON_SPACING_MARK);
         }
         if (c >= 0 && i <= end) {
             s->chars++;
-            if (c < 0x80 ? (c >= '0' && c <= '9') : u_isdigit(c))
+            if (u_isdigit(c))
                 s->digits++;
-            else if (c < 0x80 ? (c > ' ' && c < 0x7F && !alnum) : u_ispunct(c))
+            else if (u_ispunct(c))
                 s->punct++;
             if (is_sentence_end(c))
                 s->sentence_ends++;
         }
         if (alnum) {
-            if (c < 0x80) {
-                char lc = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-                if (wlen + 1 < sizeof word)
-                    word[wlen++] = lc;
-                else
-                    wascii = 0;
-                wh = (wh ^ (unsigned char)lc) * FNV_PRIME;
-            } else {
-                wascii = 0;
-                for (int32_t k = at; k < i; k++)
-                    wh = (wh ^ p[k]) * FNV_PRIME;
-            }
+            wascii = 0;
+            for (int32_t k = at; k < i; k++)
+                wh = (wh ^ p[k]) * FNV_PRIME;
             wchars++;
             continue;
         }
         if (wchars) { /* a word ended */
-            s->words++;
-            s->word_chars += (uint32_t)wchars;
-            word[wlen] = '\0';
-            if (wascii && is_en_stop_hash(wh))
-                s->stopwords++;
-            if (title && in_set(title, wh))
-                s->title_words++;
-            if (out)
-                hv_push(out, wh);
+            end_word(s, title, out, wchars, wascii, wh);
             wlen = wchars = 0;
             wascii = 1;
             wh = FNV_OFFSET;

@@ -105,11 +105,14 @@ void ps_extraction_free(ps_extraction *out)
 {
     if (!out)
         return;
-    free(out->text);
-    free(out->title);
-    free(out->date);
-    free(out->block_class);
-    free(out->leaf_kept);
+    /* ps_extract hands over a method output's buffers: free them the way the
+     * methods' own outputs are freed (methods/registry.c). */
+    ps_method_output mo = {.text = out->text,
+                           .title = out->title,
+                           .date = out->date,
+                           .block_class = out->block_class,
+                           .leaf_kept = out->leaf_kept};
+    ps_method_output_free(&mo);
     memset(out, 0, sizeof *out);
 }
 

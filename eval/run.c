@@ -142,6 +142,7 @@ static void do_page(shared *sh, void *self, size_t i)
     if (html) {
         ps_page_options po = {0};
         po.url = dp->url;
+        po.block_tags = sh->m->block_tags ? sh->m->block_tags(self) : NULL;
         pg = ps_page_parse(html, hlen, &po, &err);
     }
     if (!pg) {

@@ -283,6 +283,27 @@ static int path_enter(builder *b, const frame *parent, xmlNodePtr node, uint32_t
     return 0;
 }
 
+/* Order-free: the sum of the tags' hashes (a repeated tag counts once). */
+uint64_t ps_block_tags_key(const char *const *tags)
+{
+    uint64_t key = 0;
+    if (!tags)
+        tags = ps_default_block_tags;
+    for (size_t i = 0; tags[i]; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(tags[i], tags[j]) == 0;
+        if (!seen)
+            key += ps_hash64(tags[i], strlen(tags[i]));
+    }
+    return key;
+}
+
+int ps_page_has_block_tags(const ps_page *page, const char *const *tags)
+{
+    return page && page->block_tags_key == ps_block_tags_key(tags);
+}
+
 static int is_block_tag(const builder *b, const char *name)
 {
     for (const char *const *t = b->block_tags; *t; t++)
@@ -887,6 +908,7 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
         return NULL;
     }
     b.block_tags = opt->block_tags ? opt->block_tags : ps_default_block_tags;
+    pg->block_tags_key = ps_block_tags_key(b.block_tags);
     int rc = walk(&b, body ? body : root);
     /* Remove the head as well (the title was taken above); without a body
      * the walk started at the root and listed the head already. */

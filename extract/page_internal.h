@@ -42,6 +42,7 @@ struct ps_page {
     char *strs;               /**< block paths and attributes */
 
     ps_counts totals;
+    uint64_t block_tags_key;  /**< ps_block_tags_key of the tags it was built with */
 };
 
 /** Kind of an HTML element for the page model, a bit set. */

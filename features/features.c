@@ -33,6 +33,9 @@ enum {
     F_ATTR_NOISE, F_ATTR_CONTENT, F_ANC_NOISE, F_ANC_CONTENT,
     F_TAG_BODY, F_TAG_SECTION, F_TAG_DIV, F_TAG_ARTICLE, F_TAG_MAIN, F_TAG_TD,
     F_TAG_TABLE, F_TAG_UL, F_TAG_LI, F_TAG_P, F_TAG_OTHER,
+    F_MAIN_SHARE, F_MAIN_DIST, F_MAIN_OFFSET, F_MAIN_SIBLING, F_MAIN_ANCESTOR,
+    F_REPEAT_SIBLINGS, F_REPEAT_PAGE, F_HEAD_OFFSET, F_HEAD_DIST,
+    F_ATTR_COMMENT, F_ANC_COMMENT,
     N_FEATURES
 };
 
@@ -101,6 +104,25 @@ static const char *const FEATURES[N_FEATURES] = {
     [F_TAG_LI] = "x_tag_li",
     [F_TAG_P] = "x_tag_p",
     [F_TAG_OTHER] = "x_tag_other",
+    /* the block against the page's main block: the one with the most own
+     * text outside links (the article body, on most pages) */
+    [F_MAIN_SHARE] = "x_main_share",       /* own non-link chars / main's + 1 */
+    [F_MAIN_DIST] = "x_main_dist",         /* log(1 + block-tree hops to main) */
+    [F_MAIN_OFFSET] = "x_main_offset",     /* (first text - main's first text) / page chars */
+    [F_MAIN_SIBLING] = "x_main_sibling",   /* inside main's parent block (main too) */
+    [F_MAIN_ANCESTOR] = "x_main_ancestor", /* encloses main */
+    /* repeated structure: comment threads and teaser lists repeat one block
+     * shape, an article body is one of a kind */
+    [F_REPEAT_SIBLINGS] = "x_repeat_siblings", /* log(1 + siblings of same tag and class) */
+    [F_REPEAT_PAGE] = "x_repeat_page",         /* log(1 + blocks of same tag, class, DOM depth) */
+    /* the block against the headline: the h1..h3 leaf sharing the most
+     * words with <title> (else the first h1; else the page start, body) */
+    [F_HEAD_OFFSET] = "x_head_offset", /* (first text - headline's) / page chars */
+    [F_HEAD_DIST] = "x_head_dist",     /* log(1 + block-tree hops to the headline's block) */
+    /* comment words (comment, reply, respond, discuss, disqus) in the class
+     * or id of the block / of an enclosing block */
+    [F_ATTR_COMMENT] = "x_attr_comment",
+    [F_ANC_COMMENT] = "x_anc_comment",
 };
 
 static const char *const TAG_ONEHOT[] = {"body", "section", "div", "article", "main",
@@ -137,7 +159,163 @@ typedef struct xstats {
     uint8_t heading, heading_sub;
     uint8_t attr;         /* PS_ATTR_* bits of the block's class/id */
     uint8_t anc;          /* PS_ATTR_* bits of any enclosing block */
+    /* page context (context_stats) */
+    uint8_t main_sibling, main_ancestor;
+    uint32_t main_dist;      /* block-tree hops to the main block */
+    uint32_t repeat_sib;     /* other blocks of one parent, tag and class */
+    uint32_t repeat_page;    /* other blocks of one tag, class and DOM depth */
+    uint32_t main_chars;     /* the main block's own non-link characters */
+    uint32_t main_pos;       /* and the page characters before its text */
+    uint32_t head_dist;      /* block-tree hops to the headline's block */
+    uint32_t head_pos;       /* page characters before the headline */
 } xstats;
+
+/* A block's shape for the repetition counts: its tag and class attribute. */
+typedef struct shape {
+    uint64_t key, hash;
+    uint32_t block;
+} shape;
+
+static int shape_cmp(const void *a, const void *b)
+{
+    const shape *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    return 0;
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return (h ^ 0xffu) * 1099511628211u; /* separator */
+}
+
+/* Counts, for every block, the other blocks of the same shape in @p sh
+ * (sorted): a run of n equal entries gives each of them n - 1. */
+static void count_runs(shape *sh, size_t nb, xstats *x, int page)
+{
+    qsort(sh, nb, sizeof *sh, shape_cmp);
+    for (size_t i = 0; i < nb;) {
+        size_t j = i + 1;
+        while (j < nb && sh[j].key == sh[i].key && sh[j].hash == sh[i].hash)
+            j++;
+        for (size_t k = i; k < j; k++) {
+            if (page)
+                x[sh[k].block].repeat_page = (uint32_t)(j - i - 1);
+            else
+                x[sh[k].block].repeat_sib = (uint32_t)(j - i - 1);
+        }
+        i = j;
+    }
+}
+
+/* Block-tree hops from every block to block @p t, in one pre-order pass
+ * (O(blocks) whatever the depth): t's ancestors (and t) know their depth as
+ * the depth of the lowest common ancestor, every other block inherits its
+ * parent's; @p lca keeps the common ancestors' depths (nb entries). */
+static void tree_dist(const ps_block *blocks, size_t nb, size_t t, int32_t *lca, uint32_t *dist)
+{
+    for (size_t b = 0; b < nb; b++)
+        lca[b] = -1;
+    for (int32_t a = (int32_t)t; a >= 0 && (size_t)a < nb; a = blocks[a].parent) {
+        lca[a] = blocks[a].depth;
+        if (blocks[a].parent >= a)
+            break; /* not a tree in pre-order: stop rather than loop */
+    }
+    for (size_t b = 0; b < nb; b++) {
+        int32_t p = blocks[b].parent;
+        if (lca[b] < 0)
+            lca[b] = (p >= 0 && (size_t)p < b) ? lca[p] : 0;
+        int64_t d = (int64_t)blocks[b].depth + blocks[t].depth - 2 * (int64_t)lca[b];
+        dist[b] = d > 0 ? (uint32_t)d : 0;
+    }
+}
+
+/* The page-context figures: the main block (most own text outside links;
+ * the first of equals) and each block's place against it and against the
+ * headline's block @p hb (headline at page character @p hpos), and the
+ * repetition counts.  O(blocks log blocks).  Returns -1 when out of memory. */
+static int context_stats(const ps_block *blocks, size_t nb, xstats *x, size_t hb, uint32_t hpos)
+{
+    if (!nb)
+        return 0;
+    size_t main = 0;
+    uint32_t best = 0;
+    for (size_t b = 0; b < nb; b++) {
+        const ps_counts *o = &blocks[b].own;
+        uint32_t c = o->text_chars > o->link_chars ? o->text_chars - o->link_chars : 0;
+        if (c > best) {
+            best = c;
+            main = b;
+        }
+    }
+    int32_t *lca = malloc(nb * sizeof *lca);
+    uint32_t *dist = malloc(nb * sizeof *dist);
+    shape *sh = malloc(nb * sizeof *sh);
+    if (!lca || !dist || !sh) {
+        free(lca);
+        free(dist);
+        free(sh);
+        return -1;
+    }
+    tree_dist(blocks, nb, hb, lca, dist);
+    for (size_t b = 0; b < nb; b++)
+        x[b].head_dist = dist[b];
+    tree_dist(blocks, nb, main, lca, dist); /* lca now against main */
+    for (size_t b = 0; b < nb; b++)
+        x[b].main_dist = dist[b];
+    for (int32_t a = blocks[main].parent; a >= 0 && (size_t)a < nb; a = blocks[a].parent) {
+        x[a].main_ancestor = 1;
+        if (blocks[a].parent >= a)
+            break;
+    }
+    int32_t mparent = blocks[main].parent;
+    for (size_t b = 0; b < nb; b++) {
+        /* inside main's parent block (siblings of main and what they hold,
+         * main itself): the common ancestor is main's parent or deeper */
+        x[b].main_sibling = !x[b].main_ancestor &&
+                            (mparent < 0 ? b == main : lca[b] >= blocks[main].depth - 1);
+        x[b].main_chars = best;
+        x[b].main_pos = x[main].first_pos;
+        x[b].head_pos = hpos;
+        int32_t p = blocks[b].parent;
+        uint64_t h = fnv1a(fnv1a(14695981039346656037u, blocks[b].tag), blocks[b].class_attr);
+        sh[b] = (shape){(uint64_t)(int64_t)p, h, (uint32_t)b};
+    }
+    count_runs(sh, nb, x, 0);
+    for (size_t b = 0; b < nb; b++)
+        sh[b].key = (uint64_t)blocks[sh[b].block].dom_depth;
+    count_runs(sh, nb, x, 1);
+    free(lca);
+    free(dist);
+    free(sh);
+    return 0;
+}
+
+/* The headline: the h1..h3 leaf with the most words of the page title
+ * (the first of equals), else the first h1. */
+typedef struct head {
+    uint32_t title_words, pos;
+    int32_t block; /* -1: none yet */
+} head;
+
+static void head_candidate(head *h, const ps_leaf *l, uint32_t pos, const ps_word_set *title)
+{
+    uint32_t tw = 0;
+    if (title) {
+        ps_text_stats ts = {0};
+        ps_text_stats_add(&ts, l->text, l->bytes, title);
+        tw = ts.title_words;
+    }
+    if (tw > h->title_words || (h->block < 0 && l->heading == 1)) {
+        h->title_words = tw;
+        h->pos = pos;
+        h->block = l->block;
+    }
+}
 
 static xstats *compute_xstats(const ps_page *pg)
 {
@@ -158,10 +336,13 @@ static xstats *compute_xstats(const ps_page *pg)
         return NULL;
     }
     uint32_t pos = 0;
+    head h = {0, 0, -1};
     for (size_t i = 0; i < nl; i++) {
         const ps_leaf *l = &leaves[i];
         if (l->removed || l->block < 0 || (size_t)l->block >= nb)
             continue;
+        if (l->heading >= 1 && l->heading <= 3)
+            head_candidate(&h, l, pos, title.n ? &title : NULL);
         xstats *s = &x[l->block];
         ps_text_stats_add(&s->ts, l->text, l->bytes, title.n ? &title : NULL);
         s->leaves++;
@@ -198,6 +379,10 @@ static xstats *compute_xstats(const ps_page *pg)
         if (x[b].first_pos == UINT32_MAX) /* no text in its subtree: the page end */
             x[b].first_pos = pos;
     }
+    if (context_stats(blocks, nb, x, h.block >= 0 ? (size_t)h.block : 0, h.block >= 0 ? h.pos : 0)) {
+        free(x);
+        return NULL;
+    }
     return x;
 }
 
@@ -206,8 +391,12 @@ static double ratio(double a, double b)
     return a / (b + 1.0);
 }
 
-static double value(int f, const ps_block *b, const xstats *x, ps_counts t)
+/* Feature @p f of block @p i; @p xs is NULL when only R1..R5 are asked. */
+static double value(int f, const ps_block *blocks, const xstats *xs, size_t i, ps_counts t)
 {
+    static const xstats none;
+    const ps_block *b = &blocks[i];
+    const xstats *x = xs ? &xs[i] : &none;
     const ps_counts *o = &b->own;
     switch (f) {
     case F_R1: return ratio(o->text_chars, t.text_chars);
@@ -244,6 +433,17 @@ static double value(int f, const ps_block *b, const xstats *x, ps_counts t)
     case F_ATTR_CONTENT: return (x->attr & PS_ATTR_CONTENT) != 0;
     case F_ANC_NOISE: return (x->anc & PS_ATTR_NOISE) != 0;
     case F_ANC_CONTENT: return (x->anc & PS_ATTR_CONTENT) != 0;
+    case F_MAIN_SHARE: return ratio((double)o->text_chars - o->link_chars, x->main_chars);
+    case F_MAIN_DIST: return log1p(x->main_dist);
+    case F_MAIN_OFFSET: return ((double)x->first_pos - x->main_pos) / (t.text_chars + 1.0);
+    case F_MAIN_SIBLING: return x->main_sibling;
+    case F_MAIN_ANCESTOR: return x->main_ancestor;
+    case F_REPEAT_SIBLINGS: return log1p(x->repeat_sib);
+    case F_REPEAT_PAGE: return log1p(x->repeat_page);
+    case F_HEAD_OFFSET: return ((double)x->first_pos - x->head_pos) / (t.text_chars + 1.0);
+    case F_HEAD_DIST: return log1p(x->head_dist);
+    case F_ATTR_COMMENT: return (x->attr & PS_ATTR_COMMENT) != 0;
+    case F_ANC_COMMENT: return (x->anc & PS_ATTR_COMMENT) != 0;
     case F_TAG_OTHER:
         for (size_t i = 0; i < sizeof TAG_ONEHOT / sizeof *TAG_ONEHOT; i++)
             if (strcmp(b->tag, TAG_ONEHOT[i]) == 0)
@@ -270,12 +470,11 @@ int ps_page_block_features(const ps_page *pg, const int *ids, size_t n_ids, doub
         extended |= ids[k] > F_R5;
     }
     xstats *x = NULL;
-    static const xstats none;
     if (extended && !(x = compute_xstats(pg)))
         return -1;
     for (size_t b = 0; b < nb; b++)
         for (size_t k = 0; k < n_ids; k++)
-            out[b * n_ids + k] = value(ids[k], &blocks[b], x ? &x[b] : &none, tot);
+            out[b * n_ids + k] = value(ids[k], blocks, x, b, tot);
     free(x);
     return 0;
 }

@@ -319,17 +319,19 @@ void ps_word_set_free(ps_word_set *set)
  * entries marked prefix, starts with it ("navbar", "comments"). */
 static const struct {
     const char *w;
-    unsigned prefix : 1, kind : 2;
+    unsigned prefix : 1, kind : 3;
 } ATTR_WORDS[] = {
     {"nav", 1, PS_ATTR_NOISE},       {"menu", 1, PS_ATTR_NOISE},     {"footer", 1, PS_ATTR_NOISE},
     {"foot", 0, PS_ATTR_NOISE},      {"header", 1, PS_ATTR_NOISE},   {"masthead", 1, PS_ATTR_NOISE},
-    {"comment", 1, PS_ATTR_NOISE},   {"share", 1, PS_ATTR_NOISE},    {"sharing", 1, PS_ATTR_NOISE},
+    {"comment", 1, PS_ATTR_NOISE | PS_ATTR_COMMENT},   {"share", 1, PS_ATTR_NOISE},    {"sharing", 1, PS_ATTR_NOISE},
     {"social", 1, PS_ATTR_NOISE},    {"sidebar", 1, PS_ATTR_NOISE},  {"related", 1, PS_ATTR_NOISE},
     {"ad", 0, PS_ATTR_NOISE},        {"ads", 0, PS_ATTR_NOISE},      {"advert", 1, PS_ATTR_NOISE},
     {"banner", 1, PS_ATTR_NOISE},    {"copyright", 1, PS_ATTR_NOISE},{"breadcrumb", 1, PS_ATTR_NOISE},
     {"widget", 1, PS_ATTR_NOISE},    {"promo", 1, PS_ATTR_NOISE},    {"sponsor", 1, PS_ATTR_NOISE},
     {"subscribe", 1, PS_ATTR_NOISE}, {"popup", 1, PS_ATTR_NOISE},    {"cookie", 1, PS_ATTR_NOISE},
     {"toolbar", 1, PS_ATTR_NOISE},   {"login", 1, PS_ATTR_NOISE},
+    {"repl", 1, PS_ATTR_COMMENT},    {"respond", 1, PS_ATTR_COMMENT},
+    {"discuss", 1, PS_ATTR_COMMENT}, {"disqus", 1, PS_ATTR_COMMENT},
     {"article", 1, PS_ATTR_CONTENT}, {"content", 1, PS_ATTR_CONTENT},{"main", 1, PS_ATTR_CONTENT},
     {"post", 1, PS_ATTR_CONTENT},    {"entry", 1, PS_ATTR_CONTENT},  {"story", 1, PS_ATTR_CONTENT},
     {"body", 1, PS_ATTR_CONTENT},    {"text", 1, PS_ATTR_CONTENT},

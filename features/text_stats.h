@@ -37,7 +37,8 @@ void ps_text_stats_add(ps_text_stats *s, const char *text, size_t n, const ps_wo
 
 enum {
     PS_ATTR_NOISE = 1,   /**< nav, menu, footer, header, comment, share, ... */
-    PS_ATTR_CONTENT = 2  /**< article, content, main, post, entry, story, ... */
+    PS_ATTR_CONTENT = 2, /**< article, content, main, post, entry, story, ... */
+    PS_ATTR_COMMENT = 4  /**< comment (also noise), reply, respond, discuss, disqus */
 };
 
 /** PS_ATTR_* bits for a class or id attribute value: its words (split at

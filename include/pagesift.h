@@ -126,6 +126,10 @@ typedef struct ps_page_options {
 /** body, section, div — the paper's block tags. */
 extern const char *const ps_default_block_tags[];
 
+/** A key of a set of block tags (NULL = the default), the same whatever
+ *  their order: two lists give equal keys when they hold the same tags. */
+uint64_t ps_block_tags_key(const char *const *tags);
+
 /** Counts the features are made of, for a block's own content or a page. */
 typedef struct ps_counts {
     uint32_t text_chars;  /**< characters of text (innerLen / outerLen) */
@@ -190,6 +194,11 @@ void ps_page_free(ps_page *page);
 const char *ps_page_url(const ps_page *page);
 /** The <title> text, whitespace collapsed, or "". */
 const char *ps_page_title(const ps_page *page);
+
+/** 1 when @p page was parsed with the block tags @p tags (NULL = the
+ *  default), in any order; else 0.  A model trained on other blocks would
+ *  see other features, so extractors check it. */
+int ps_page_has_block_tags(const ps_page *page, const char *const *tags);
 /** How the page was decoded: charset, source and replacements (the UTF-8
  *  text itself is released after parsing: utf8 is NULL, len 0). */
 const ps_decoded *ps_page_decoding(const ps_page *page);
@@ -983,6 +992,11 @@ ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cf
 const char *ps_extractor_method(const ps_extractor *ex);
 /** 1 when the method keeps state across pages (see above), else 0. */
 int ps_extractor_is_stateful(const ps_extractor *ex);
+/** The block tags pages must be parsed with for this extractor
+ *  (ps_page_options.block_tags): the model's for svm and template-svm (its
+ *  block_tags key), ps_default_block_tags otherwise.  Never NULL; owned by
+ *  the extractor.  ps_extract refuses a page built with other tags. */
+const char *const *ps_extractor_block_tags(const ps_extractor *ex);
 
 /** Extract the main text of @p page into @p out (overwritten, zeroed
  *  first).  @p site is the page's site key (ps_site_key) or NULL/"" when it

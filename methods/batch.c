@@ -213,6 +213,7 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
         po.charset = j->in.charset;
         po.url = j->in.url;
         po.max_bytes = cfg->max_bytes;
+        po.block_tags = ps_extractor_block_tags(cfg->extractor);
         page = ps_page_parse(j->in.data, j->in.len, &po, &e);
         free(j->in.data); /* the DOM holds what is needed from here */
         j->in.data = NULL;

@@ -69,6 +69,12 @@ const char *ps_extractor_method(const ps_extractor *ex)
     return ex->method->name;
 }
 
+const char *const *ps_extractor_block_tags(const ps_extractor *ex)
+{
+    const char *const *tags = ex->method->block_tags ? ex->method->block_tags(ex->self) : NULL;
+    return tags ? tags : ps_default_block_tags;
+}
+
 int ps_extractor_is_stateful(const ps_extractor *ex)
 {
     return (ex->method->flags & PS_METHOD_STATEFUL) != 0;

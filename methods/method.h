@@ -59,6 +59,10 @@ typedef struct ps_method {
      *  key, else "".  Returns 0 or -1 with err. */
     int (*extract)(void *self, ps_page *page, const char *site, ps_method_output *out, ps_error *err);
     void (*destroy)(void *self);
+    /** The block tags pages must be parsed with for this instance (e.g.
+     *  the ones its model was trained on), NULL-terminated; NULL (or no
+     *  callback) = ps_default_block_tags. */
+    const char *const *(*block_tags)(void *self);
 } ps_method;
 
 /** The registered methods, NULL-terminated (methods/registry.c). */

@@ -30,13 +30,15 @@
  * inside the block holding >= X of it; keep the title-like heading before the
  * first content block), measured leave-one-set-out in docs/QUALITY.md.
  *
- * The model's block_tags key (when present) must be the tags the pages are
- * parsed with (the pipeline's: body, section, div); another is refused.
+ * The model's block_tags key (when present; body, section, div otherwise)
+ * says which elements are blocks: the pipeline parses pages with those tags
+ * (ps_extractor_block_tags), and a page built with others is refused.
  *
  * Thread safety: the model and the template store are read-only after
  * create(); extract() keeps its scratch on the stack or in per-call
  * allocations, so workers share one instance. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +53,8 @@ typedef struct tsvm {
     const int *feat_ids;
     unsigned long min_pages;            /* 0: the library's n1 */
     ps_block_passes passes;             /* second passes after the SVM */
+    char *tags_buf;                     /* the model's block_tags, split */
+    const char **tags;                  /* NULL-terminated, or NULL: default */
 } tsvm;
 
 static void tsvm_destroy(void *self)
@@ -60,6 +64,8 @@ static void tsvm_destroy(void *self)
         return;
     ps_model_free(t->model);
     ps_template_store_free(t->store);
+    free(t->tags);
+    free(t->tags_buf);
     free(t);
 }
 
@@ -97,6 +103,37 @@ static int parse_options(tsvm *t, const char *opts, ps_error *err)
     return 0;
 }
 
+/* The model's block_tags key ("body,section,div,p"), when it has one: lower-
+ * case tag names, body among them (the root block is always body). */
+static int model_block_tags(tsvm *t, const char *path, ps_error *err)
+{
+    const char *tags = ps_model_info(t->model, "block_tags");
+    if (!tags)
+        return 0;
+    int body = 0;
+    for (const char *p = tags; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == ','))
+            return ps_set_error(err, PS_ERR_FORMAT,
+                                "%s: block_tags '%s' is not a comma list of lower-case tag names",
+                                path, tags);
+    if (!(t->tags_buf = strdup(tags)) || !(t->tags = ps_split_list(t->tags_buf)))
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; t->tags[i]; i++) {
+        if (!*t->tags[i])
+            return ps_set_error(err, PS_ERR_FORMAT, "%s: block_tags '%s' has an empty name", path, tags);
+        body |= strcmp(t->tags[i], "body") == 0;
+    }
+    if (!body)
+        return ps_set_error(err, PS_ERR_FORMAT, "%s: block_tags '%s' lacks body (the root block)",
+                            path, tags);
+    return 0;
+}
+
+static const char *const *tsvm_block_tags(void *self)
+{
+    return ((tsvm *)self)->tags;
+}
+
 static void *create_common(const ps_method_config *cfg, int use_templates, ps_error *err)
 {
     tsvm *t = calloc(1, sizeof *t);
@@ -115,12 +152,7 @@ static void *create_common(const ps_method_config *cfg, int use_templates, ps_er
         tsvm_destroy(t);
         return NULL;
     }
-    const char *tags = ps_model_info(t->model, "block_tags");
-    if (tags && strcmp(tags, "body,section,div") != 0) {
-        ps_set_error(err, PS_ERR_FORMAT,
-                     "%s: the model was trained on blocks of the tags %s; the pipeline builds "
-                     "body,section,div blocks",
-                     path, tags);
+    if (model_block_tags(t, path, err) != 0) {
         tsvm_destroy(t);
         return NULL;
     }
@@ -161,6 +193,18 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
                         ps_error *err)
 {
     tsvm *t = self;
+    if (!ps_page_has_block_tags(page, t->tags)) {
+        const char *const *want = t->tags ? t->tags : ps_default_block_tags;
+        char list[256];
+        size_t n = 0;
+        list[0] = '\0';
+        for (size_t i = 0; want[i] && n < sizeof list; i++)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? "," : "", want[i]);
+        return ps_set_error(err, PS_ERR_USAGE,
+                            "the page was built with other block tags than the model's (%s): "
+                            "parse it with ps_extractor_block_tags()",
+                            list);
+    }
     if (t->templates && site && *site) {
         const ps_template_lib *lib = ps_template_store_get(t->templates, site);
         if (lib) {
@@ -286,6 +330,7 @@ const ps_method ps_method_template_svm = {
     .create = tsvm_create,
     .extract = tsvm_extract,
     .destroy = tsvm_destroy,
+    .block_tags = tsvm_block_tags,
 };
 
 const ps_method ps_method_svm = {
@@ -295,4 +340,5 @@ const ps_method ps_method_svm = {
     .create = svm_create,
     .extract = tsvm_extract,
     .destroy = tsvm_destroy,
+    .block_tags = tsvm_block_tags,
 };

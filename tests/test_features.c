@@ -177,6 +177,72 @@ static void test_extended_features(void **state)
     ps_page_free(pg);
 }
 
+/* The page-context features: against the main block, the headline, and the
+ * repeated block shapes of a comment thread. */
+static void test_context_features(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><head><title>Big storm hits town</title></head><body>"
+                            "<div class=nav><a href=/>Home</a><a href=/n>News</a></div>"
+                            "<div id=story><h2>Other</h2><h1>Big storm hits town</h1>"
+                            "<p>The storm came in the night and left the town without power for "
+                            "two days.</p></div>"
+                            "<div id=comments>"
+                            "<div class=comment><p>First comment text</p></div>"
+                            "<div class=comment><p>Second one</p></div>"
+                            "<div class=comment><p>Third</p></div></div></body></html>");
+    assert_non_null(pg);
+    size_t nb;
+    const ps_block *b = ps_page_blocks(pg, &nb);
+    assert_int_equal(nb, 7); /* body, nav, story, comments, 3 x comment */
+    assert_string_equal(b[2].id_attr, "story");
+    const char *names[] = {"x_main_share", "x_main_dist",      "x_main_sibling", "x_main_ancestor",
+                           "x_main_offset", "x_repeat_siblings", "x_repeat_page", "x_head_offset",
+                           "x_head_dist",  "x_attr_comment",    "x_anc_comment"};
+    enum { N = sizeof names / sizeof *names };
+    int ids[N];
+    for (int k = 0; k < N; k++)
+        ids[k] = fid(names[k]);
+    double f[7 * N];
+    assert_int_equal(ps_page_block_features(pg, ids, N, f), 0);
+    double v[7][N];
+    for (int i = 0; i < 7; i++)
+        for (int k = 0; k < N; k++)
+            v[i][k] = f[i * N + k];
+    double tot = ps_page_totals(pg).text_chars;
+    double best = b[2].own.text_chars; /* the story: no link text */
+    assert_true(fabs(v[2][0] - best / (best + 1)) < 1e-12);
+    assert_true(v[1][0] == 0); /* the nav is all links */
+    /* hops: story 0, body 1, nav and comments 2 (via body), a comment 3 */
+    const double hops[7] = {1, 2, 0, 2, 3, 3, 3};
+    for (int i = 0; i < 7; i++) {
+        assert_true(fabs(v[i][1] - log1p(hops[i])) < 1e-12);
+        assert_true(fabs(v[i][8] - log1p(hops[i])) < 1e-12); /* the h1 is in the story */
+    }
+    /* every block but body lies inside main's parent (body), which encloses it */
+    assert_true(v[0][2] == 0 && v[0][3] == 1);
+    for (int i = 1; i < 7; i++)
+        assert_true(v[i][2] == 1 && v[i][3] == 0);
+    /* story starts after Home, News (8 characters); the comments later */
+    assert_true(v[2][4] == 0 && v[1][4] < 0 && v[4][4] > 0);
+    /* the three comments repeat one shape (tag and class) among siblings and
+     * on the page; so do story and comments (divs without a class: ids are
+     * not part of the shape, as comments have one id each) */
+    for (int i = 0; i < 7; i++) {
+        double want = i >= 4 ? log1p(2) : (i == 2 || i == 3) ? log1p(1) : 0;
+        assert_true(fabs(v[i][5] - want) < 1e-12);
+        assert_true(fabs(v[i][6] - want) < 1e-12);
+    }
+    /* headline: the h1 (title words), not the h2 before it: 13 characters in */
+    assert_true(fabs(v[2][7] - (8.0 - 13.0) / (tot + 1)) < 1e-12);
+    assert_true(v[4][7] > 0);
+    /* comment words: the thread and each comment; only the comments inside */
+    assert_true(v[3][9] == 1 && v[3][10] == 0);
+    assert_true(v[4][9] == 1 && v[4][10] == 1);
+    assert_true(v[2][9] == 0 && v[2][10] == 0 && v[1][9] == 0);
+    ps_page_free(pg);
+}
+
 static void test_title_words(void **state)
 {
     (void)state;
@@ -535,6 +601,7 @@ int main(void)
         cmocka_unit_test(test_nested_blocks_excluded),
         cmocka_unit_test(test_feature_names),
         cmocka_unit_test(test_extended_features),
+        cmocka_unit_test(test_context_features),
         cmocka_unit_test(test_title_words),
         cmocka_unit_test(test_text_stats_cjk),
         cmocka_unit_test(test_gold_alignment),

@@ -236,12 +236,85 @@ static void test_template_svm_without_templates_is_an_error(void **state)
     assert_non_null(strstr(err.msg, "/nonexistent/x.model"));
 }
 
+/* A copy of the test model with a block_tags key line after its header. */
+static void model_with_tags(const char *tags, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s/tags.model", tpl_dir);
+    FILE *in = fopen(model_path, "rb"), *o = fopen(out, "wb");
+    assert_non_null(in);
+    assert_non_null(o);
+    char line[4096];
+    int first = 1;
+    while (fgets(line, sizeof line, in)) {
+        fputs(line, o);
+        if (first)
+            fprintf(o, "block_tags %s\n", tags);
+        first = 0;
+    }
+    fclose(in);
+    assert_int_equal(fclose(o), 0);
+}
+
+/* A model trained on finer blocks makes pages be parsed with its tags, and
+ * refuses a page built with others rather than classify wrong blocks. */
+static void test_model_block_tags(void **state)
+{
+    (void)state;
+    char path[400];
+    model_with_tags("body,div,p", path, sizeof path);
+    ps_extractor_config cfg = {.model_path = path};
+    ps_error err = {0};
+    ps_extractor *ex = ps_extractor_new("svm", &cfg, &err);
+    if (!ex)
+        fail_msg("%s", err.msg);
+    const char *const *tags = ps_extractor_block_tags(ex);
+    assert_string_equal(tags[0], "body");
+    assert_string_equal(tags[1], "div");
+    assert_string_equal(tags[2], "p");
+    assert_null(tags[3]);
+
+    ps_page *pg = load(20, "http://ex.com/new"); /* default tags */
+    ps_extraction x;
+    assert_int_equal(ps_extract(ex, pg, "ex.com", &x, &err), -1);
+    assert_non_null(strstr(err.msg, "body,div,p"));
+    ps_page_free(pg);
+
+    char *html = site_page(20);
+    ps_page_options o = {.url = "http://ex.com/new", .block_tags = tags};
+    pg = ps_page_parse(html, strlen(html), &o, &err);
+    free(html);
+    assert_non_null(pg);
+    size_t nb;
+    const ps_block *b = ps_page_blocks(pg, &nb);
+    size_t n_p = 0;
+    for (size_t i = 0; i < nb; i++)
+        n_p += strcmp(b[i].tag, "p") == 0;
+    assert_true(n_p >= 3); /* the story's paragraphs are blocks now */
+    assert_int_equal(ps_extract(ex, pg, "ex.com", &x, &err), 0);
+    check_consistent(pg, &x);
+    ps_extraction_free(&x);
+    ps_page_free(pg);
+
+    /* the order of the tags does not matter; a list without body is refused */
+    const char *const reordered[] = {"p", "body", "div", NULL};
+    assert_int_equal(ps_block_tags_key(reordered), ps_block_tags_key(tags));
+    assert_true(ps_block_tags_key(NULL) != ps_block_tags_key(tags));
+    ps_extractor_free(ex); /* owns tags */
+    model_with_tags("div,p", path, sizeof path);
+    assert_null(ps_extractor_new("svm", &cfg, &err));
+    assert_int_equal(err.code, PS_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, path));
+    assert_non_null(strstr(err.msg, "body"));
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_template_svm_removes_chrome_keeps_article),
         cmocka_unit_test(test_svm_alone_classifies_every_block),
         cmocka_unit_test(test_template_svm_without_templates_is_an_error),
+        cmocka_unit_test(test_model_block_tags),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -94,6 +94,12 @@ static void test_load_counts(void **state)
     assert_string_equal(in.features, "R5,R1");
     assert_int_equal(in.n_features, 2);
     ps_train_data_free(d);
+    /* a set, then "-PREFIX" dropping what it chose, then a name again */
+    d = load1(p, "extended,-R,-x_ex,R2", &err);
+    assert_non_null(d);
+    ps_train_data_get_info(d, &in);
+    assert_string_equal(in.features, "R2");
+    ps_train_data_free(d);
 }
 
 static void expect_error(const char *name, const char *text, const char *features, const char *needle)

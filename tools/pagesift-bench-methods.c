@@ -81,6 +81,7 @@ static double pass(const ps_dataset *ds, size_t limit, const ps_method *m, const
         const ps_dataset_page *dp = &ds->pages[i];
         ps_page_options po = {0};
         po.url = dp->url;
+        po.block_tags = m && m->block_tags ? m->block_tags(self) : NULL;
         ps_page *pg = ps_page_load_file(dp->html_path, &po, &err);
         if (!pg) {
             if (res) {

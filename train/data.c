@@ -127,34 +127,61 @@ static int add_name(loader *L, const char *name)
     return 0;
 }
 
-/* Choose the feature names from the first header. */
+/* Add the names of a set: "paper" (R1..R5) or "extended" (R1..R5 and every
+ * x_* column of the header).  Returns 1 when @p t names no set. */
+static int add_set(loader *L, const char *t)
+{
+    if (strcmp(t, "paper") != 0 && strcmp(t, "extended") != 0)
+        return 1;
+    char list[] = PS_FEATURES_PAPER;
+    char *save = NULL;
+    for (char *n = strtok_r(list, ",", &save); n; n = strtok_r(NULL, ",", &save))
+        if (add_name(L, n))
+            return -1;
+    if (strcmp(t, "extended") == 0)
+        for (size_t i = 0; i < L->n_header; i++)
+            if (strncmp(L->header[i], "x_", 2) == 0 && add_name(L, L->header[i]))
+                return -1;
+    return 0;
+}
+
+/* Drop the chosen names that start with @p prefix. */
+static void drop_prefix(loader *L, const char *prefix)
+{
+    size_t k = 0, n = strlen(prefix);
+    for (size_t i = 0; i < L->n_names; i++) {
+        if (strncmp(L->names[i], prefix, n) == 0)
+            free(L->names[i]);
+        else
+            L->names[k++] = L->names[i];
+    }
+    L->n_names = k;
+}
+
+/* Choose the feature names from the first header: a comma list of sets
+ * (paper, extended), column names and "-PREFIX" items that drop the names
+ * chosen so far that start with PREFIX ("extended,-x_tag_"). */
 static int choose_features(loader *L)
 {
     const char *spec = L->spec && *L->spec ? L->spec : "paper";
-    if (strcmp(spec, "paper") == 0 || strcmp(spec, "extended") == 0) {
-        char list[] = PS_FEATURES_PAPER;
-        for (char *t = strtok(list, ","); t; t = strtok(NULL, ","))
-            if (add_name(L, t))
-                return -1;
-        if (strcmp(spec, "extended") == 0)
-            for (size_t i = 0; i < L->n_header; i++)
-                if (strncmp(L->header[i], "x_", 2) == 0 && add_name(L, L->header[i]))
-                    return -1;
-    } else {
-        char *copy = strdup(spec);
-        if (!copy)
+    char *copy = strdup(spec);
+    if (!copy)
+        return -1;
+    char *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        while (*t == ' ')
+            t++;
+        if (!*t)
+            continue;
+        int rc = *t == '-' ? (drop_prefix(L, t + 1), 0) : add_set(L, t);
+        if (rc == 1)
+            rc = add_name(L, t);
+        if (rc) {
+            free(copy);
             return -1;
-        char *save = NULL;
-        for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            while (*t == ' ')
-                t++;
-            if (*t && add_name(L, t)) {
-                free(copy);
-                return -1;
-            }
         }
-        free(copy);
     }
+    free(copy);
     if (L->n_names == 0 || L->n_names > PS_MODEL_MAX_FEATURES) {
         ps_set_error(L->err, PS_ERR_USAGE, "%zu features asked for (1..%d allowed)", L->n_names,
                      PS_MODEL_MAX_FEATURES);

@@ -16,14 +16,21 @@ typedef struct ps_block_passes {
     /** Headline: keep the heading block whose words are the page title's,
      *  the last such block before the first content block (0 = off). */
     int headline;
+    /** Fallback: when no block is content after the other passes but the
+     *  SVM scored blocks with text, keep the one it scored highest, so a
+     *  page with text never comes out empty (0 = off). */
+    int fallback;
 } ps_block_passes;
 
 /** Default passes of the template-svm method. */
-#define PS_BLOCK_PASSES_DEFAULT ((ps_block_passes){.focus = 0.85, .headline = 1})
+#define PS_BLOCK_PASSES_DEFAULT ((ps_block_passes){.focus = 0.85, .headline = 1, .fallback = 1})
 
 /** Run the passes on @p keep (one byte per block of @p page, ps_page_blocks
- *  order, non-zero = content); rewrites it in place.  Returns 0, or -1 (out
- *  of memory; @p keep unchanged). */
-int ps_block_passes_run(const ps_page *page, const ps_block_passes *p, uint8_t *keep);
+ *  order, non-zero = content); rewrites it in place.  @p score: the SVM's
+ *  decision value per block, NaN for a block it did not score (no text);
+ *  NULL = none (no fallback).  Returns 0, or -1 (out of memory; @p keep
+ *  unchanged). */
+int ps_block_passes_run(const ps_page *page, const ps_block_passes *p, uint8_t *keep,
+                        const double *score);
 
 #endif

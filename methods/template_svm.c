@@ -25,10 +25,12 @@
  * batch), so a site with too few pages in the collection gets the SVM alone
  * (the paper's counts are only meaningful over a batch; with fewer pages
  * every leaf the pages share, content included, reaches N2).
- * focus=X (default 0.85, 0 = off) and headline=0|1 (default 1): the second
- * passes of methods/block_passes.c over the SVM's classes (keep content only
- * inside the block holding >= X of it; keep the title-like heading before the
- * first content block), measured leave-one-set-out in docs/QUALITY.md.
+ * focus=X (default 0.85, 0 = off), headline=0|1 and fallback=0|1 (default 1):
+ * the second passes of methods/block_passes.c over the SVM's classes (keep
+ * content only inside the block holding >= X of it; keep the title-like
+ * heading before the first content block; keep the best-scored block of a
+ * page that would come out empty), measured leave-one-set-out in
+ * docs/QUALITY.md.
  *
  * The model's block_tags key (when present; body, section, div otherwise)
  * says which elements are blocks: the pipeline parses pages with those tags
@@ -38,6 +40,7 @@
  * create(); extract() keeps its scratch on the stack or in per-call
  * allocations, so workers share one instance. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,10 +95,12 @@ static int parse_options(tsvm *t, const char *opts, ps_error *err)
                                     (int)n, p);
         } else if (n == 10 && (strncmp(p, "headline=0", 10) == 0 || strncmp(p, "headline=1", 10) == 0)) {
             t->passes.headline = p[9] == '1';
+        } else if (n == 10 && (strncmp(p, "fallback=0", 10) == 0 || strncmp(p, "fallback=1", 10) == 0)) {
+            t->passes.fallback = p[9] == '1';
         } else if (n) {
             return ps_set_error(err, PS_ERR_USAGE,
                                 "--options: '%.*s' is not an option of template-svm/svm "
-                                "(min_pages=N, focus=X, headline=0|1)",
+                                "(min_pages=N, focus=X, headline=0|1, fallback=0|1)",
                                 (int)n, p);
         }
         p += n + (p[n] == ',');
@@ -219,7 +224,8 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
     const ps_block *blocks = ps_page_blocks(page, &nb);
     const ps_leaf *leaves = ps_page_leaves(page, &nl);
 
-    double *x = malloc((nb * t->n_feat + 1) * sizeof *x);
+    double *x = malloc((nb * t->n_feat + nb + 1) * sizeof *x);
+    double *score = x ? x + nb * t->n_feat : NULL; /* decision values, NaN: not scored */
     uint32_t *removed = calloc(nb + 1, sizeof *removed);
     out->block_class = malloc(nb + 1);
     out->leaf_kept = malloc(nl + 1);
@@ -254,6 +260,7 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
     uint8_t *keep = out->block_class; /* reused below: content == 1 == keep */
     for (size_t b = 0; b < nb; b++) {
         int cls;
+        score[b] = NAN;
         if (blocks[b].own.text_chars == 0) {
             cls = blocks[b].n_leaves && removed[b] == blocks[b].n_leaves ? PS_BLOCK_TEMPLATE
                                                                          : PS_BLOCK_NOISE;
@@ -266,9 +273,9 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
                 h = (h + 1) & (cap - 1);
             if (seen[h] >= 0) {
                 cls = out->block_class[seen[h]];
+                score[b] = score[seen[h]];
             } else {
-                double score;
-                int r = ps_model_predict(t->model, row, &score);
+                int r = ps_model_predict(t->model, row, &score[b]);
                 if (r < 0) {
                     free(seen);
                     free(x);
@@ -287,16 +294,19 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
         out->block_class[b] = (uint8_t)cls;
     }
     free(seen);
-    free(x);
     free(removed);
 
     /* ps_page_text keeps blocks whose mask byte is non-zero: make a 0/1 mask */
     uint8_t *mask = malloc(nb + 1);
-    if (!mask)
+    if (!mask) {
+        free(x);
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
     for (size_t b = 0; b < nb; b++)
         mask[b] = keep[b] == PS_BLOCK_CONTENT;
-    if (ps_block_passes_run(page, &t->passes, mask) != 0) {
+    int rc = ps_block_passes_run(page, &t->passes, mask, score);
+    free(x);
+    if (rc != 0) {
         free(mask);
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     }

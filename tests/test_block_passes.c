@@ -2,7 +2,9 @@
  * (methods/block_passes.c): focus drops content outside the block holding
  * most of it (a comment thread beside the article), keeps everything when
  * the content is spread; headline keeps the title-like heading before the
- * first content block and not an unrelated one. */
+ * first content block and not an unrelated one; fallback keeps the
+ * best-scored block of a page the SVM would leave empty. */
+#include <math.h>
 #include <string.h>
 
 #include "methods/block_passes.h"
@@ -40,7 +42,7 @@ static void test_focus_drops_outside_content(void **state)
     size_t c1 = find(b, n, "html/body/div[3]/div[1]"), c2 = find(b, n, "html/body/div[3]/div[2]");
     keep[a1] = keep[a2] = keep[c1] = keep[c2] = 1;
     ps_block_passes p = {.focus = 0.7};
-    assert_int_equal(ps_block_passes_run(pg, &p, keep), 0);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
     assert_int_equal(keep[a1], 1);
     assert_int_equal(keep[a2], 1);
     assert_int_equal(keep[c1], 0); /* outside div#article, which holds > 70 % */
@@ -48,11 +50,11 @@ static void test_focus_drops_outside_content(void **state)
     /* share 0.99: no child holds it, so nothing is dropped */
     keep[c1] = keep[c2] = 1;
     p.focus = 0.99;
-    assert_int_equal(ps_block_passes_run(pg, &p, keep), 0);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
     assert_int_equal(keep[c1] + keep[c2] + keep[a1] + keep[a2], 4);
     /* off: unchanged */
     p.focus = 0;
-    assert_int_equal(ps_block_passes_run(pg, &p, keep), 0);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
     assert_int_equal(keep[c1], 1);
     ps_page_free(pg);
 }
@@ -68,7 +70,7 @@ static void test_headline_kept(void **state)
     size_t h = find(b, n, "html/body/div[1]"), a1 = find(b, n, "html/body/div[2]/div[1]");
     keep[a1] = 1;
     ps_block_passes p = {.headline = 1};
-    assert_int_equal(ps_block_passes_run(pg, &p, keep), 0);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
     assert_int_equal(keep[h], 1);
     ps_page_free(pg);
 
@@ -79,8 +81,43 @@ static void test_headline_kept(void **state)
     b = ps_page_blocks(pg, &n);
     memset(keep, 0, sizeof keep);
     keep[find(b, n, "html/body/div[2]")] = 1;
-    assert_int_equal(ps_block_passes_run(pg, &p, keep), 0);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
     assert_int_equal(keep[find(b, n, "html/body/div[1]")], 0);
+    ps_page_free(pg);
+}
+
+static void test_fallback_keeps_best_scored(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str(PAGE);
+    assert_non_null(pg);
+    size_t n;
+    const ps_block *b = ps_page_blocks(pg, &n);
+    uint8_t keep[16] = {0};
+    double score[16];
+    for (size_t i = 0; i < n; i++)
+        score[i] = -2.0;
+    score[0] = NAN; /* body: no text of its own, never scored */
+    size_t a2 = find(b, n, "html/body/div[2]/div[2]");
+    score[a2] = -0.3;
+    ps_block_passes p = {.fallback = 1};
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(keep[i], i == a2);
+    /* something kept already: the fallback leaves the page alone */
+    memset(keep, 0, sizeof keep);
+    size_t c1 = find(b, n, "html/body/div[3]/div[1]");
+    keep[c1] = 1;
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    assert_int_equal(keep[a2], 0);
+    /* off, or no scores: an empty page stays empty */
+    memset(keep, 0, sizeof keep);
+    p.fallback = 0;
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    p.fallback = 1;
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(keep[i], 0);
     ps_page_free(pg);
 }
 
@@ -90,6 +127,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_focus_drops_outside_content),
         cmocka_unit_test(test_headline_kept),
+        cmocka_unit_test(test_fallback_keeps_best_scored),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -243,19 +243,24 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
         out->block_class[b] = (uint8_t)cls;
     }
     free(seen);
-    free(x);
     free(removed);
 
     /* ps_page_text keeps blocks whose mask byte is non-zero: make a 0/1 mask */
     uint8_t *mask = malloc(nb + 1);
-    if (!mask)
+    if (!mask) {
+        free(x);
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
     for (size_t b = 0; b < nb; b++)
         mask[b] = keep[b] == PS_BLOCK_CONTENT;
-    if (ps_block_passes_run(page, &t->passes, mask) != 0) {
+    /* the passes read the page's features from x (the page has not changed
+     * since): headline would otherwise compute them all a second time */
+    if (ps_block_passes_run_feat(page, &t->passes, mask, x, t->n_feat, t->feat_ids) != 0) {
+        free(x);
         free(mask);
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     }
+    free(x);
     for (size_t b = 0; b < nb; b++) /* the passes' changes, in the classes and counts */
         if (mask[b] != (keep[b] == PS_BLOCK_CONTENT)) {
             keep[b] = mask[b] ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;

@@ -261,6 +261,9 @@ static void test_determinism_and_round_trip(void **state)
     assert_string_equal(ps_model_feature_names(c), "R1,R2,R3,R4,R5");
     for (int k = 0; k < 5; k++)
         assert_int_equal(ps_model_feature_ids(c)[k], k);
+    /* R4 is 0 in every row: left out of the prediction layout, and the
+     * decision values below still agree with libsvm's */
+    assert_int_equal(c->n_active, 4);
     ps_train_data *d = load1(p, "paper", &err);
     size_t agree = 0;
     for (size_t r = 0; r < d->n_rows; r++) {
@@ -380,6 +383,16 @@ static void test_shipped_model(void **state)
         }
     }
     assert_int_equal(seen, 3);
+    /* every block's decision value is libsvm's, also with the features that
+     * were constant in training (x_tag_* of tags no block has) left out of
+     * the prediction layout */
+    assert_true(m->n_active <= nf);
+    for (size_t i = 0; i < nb; i++) {
+        double sc, dec;
+        int lc = ps_model_predict(m, x + i * nf, &sc);
+        assert_int_equal(ps_model_libsvm_decision(m, x + i * nf, &dec), lc);
+        assert_true(fabs((m->content_first ? dec : -dec) - sc) < 1e-9);
+    }
     free(x);
     ps_page_free(pg);
     ps_model_free(m);

@@ -2,7 +2,10 @@
  * extraction (every block with text, on every page).
  *
  * dec = sum_i coef[i] * exp(-gamma * |x - sv_i|^2) - rho, evaluated from the
- * support vectors as ps_model_load laid them out: chunks of PS_SV_CHUNK,
+ * support vectors as ps_model_load laid them out: the features that can
+ * differ from 0 only (a feature constant in training scales to 0 on every
+ * page; where every support vector has 0 too it adds (0 - 0)^2 = 0 to each
+ * distance, so leaving it out changes no bit), in chunks of PS_SV_CHUNK,
  * feature-major inside a chunk, so that the distances of a chunk are summed
  * lane by lane, then exponentiated in one loop and weighted: the compiler
  * vectorises all three loops and calls glibc's vector exp (libmvec).  No
@@ -25,9 +28,11 @@ int ps_model_predict(const ps_model *m, const double *x, double *score)
 {
     double xs[PS_MODEL_MAX_FEATURES];
     double d2[PS_SV_CHUNK];
-    const size_t n = m->n_features;
-    for (size_t k = 0; k < n; k++)
-        xs[k] = (x[k] - m->shift[k]) * m->factor[k];
+    const size_t n = m->n_active; /* the features left out add 0 exactly */
+    for (size_t a = 0; a < n; a++) {
+        const size_t k = m->active[a];
+        xs[a] = (x[k] - m->shift[k]) * m->factor[k];
+    }
     const double g = -m->gamma;
     double sum = 0;
     const double *sv = m->svt;

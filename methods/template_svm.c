@@ -207,6 +207,36 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
     memset(seen, 0xFF, cap * sizeof *seen);
     size_t row_bytes = t->n_feat * sizeof *x;
 
+    /* Pass 1: which blocks the SVM must classify (rows), and for every
+     * block with text the row whose class it takes (src). */
+    uint32_t *src = malloc((2 * nb + 1) * sizeof *src);
+    uint8_t *pred = malloc(nb + 1);
+    if (!src || !pred) {
+        free(src);
+        free(pred);
+        free(seen);
+        free(x);
+        free(removed);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
+    uint32_t *rows = src + nb;
+    size_t n_rows = 0;
+    for (size_t b = 0; b < nb; b++) {
+        if (blocks[b].own.text_chars == 0)
+            continue;
+        const double *row = x + b * t->n_feat;
+        size_t h = (size_t)ps_hash64(row, row_bytes) & (cap - 1);
+        while (seen[h] >= 0 && memcmp(x + (size_t)rows[seen[h]] * t->n_feat, row, row_bytes) != 0)
+            h = (h + 1) & (cap - 1);
+        if (seen[h] < 0) {
+            seen[h] = (int32_t)n_rows;
+            rows[n_rows++] = (uint32_t)b;
+        }
+        src[b] = (uint32_t)seen[h];
+    }
+    /* the SVM over all of them at once (support vectors read from cache) */
+    ps_model_predict_many(t->model, x, t->n_feat, rows, n_rows, pred, NULL);
+
     uint8_t *keep = out->block_class; /* reused below: content == 1 == keep */
     for (size_t b = 0; b < nb; b++) {
         int cls;
@@ -216,25 +246,7 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
             if (blocks[b].n_leaves)
                 out->blocks_removed++;
         } else {
-            const double *row = x + b * t->n_feat;
-            size_t h = (size_t)ps_hash64(row, row_bytes) & (cap - 1);
-            while (seen[h] >= 0 && memcmp(x + (size_t)seen[h] * t->n_feat, row, row_bytes) != 0)
-                h = (h + 1) & (cap - 1);
-            if (seen[h] >= 0) {
-                cls = out->block_class[seen[h]];
-            } else {
-                double score;
-                int r = ps_model_predict(t->model, row, &score);
-                if (r < 0) {
-                    free(seen);
-                    free(x);
-                    free(removed);
-                    return ps_set_error(err, PS_ERR_FORMAT,
-                                        "the model could not classify block %zu", b);
-                }
-                cls = r == 1 ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;
-                seen[h] = (int32_t)b;
-            }
+            cls = pred[src[b]] == 1 ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;
             if (cls == PS_BLOCK_CONTENT)
                 out->blocks_kept++;
             else
@@ -242,6 +254,8 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
         }
         out->block_class[b] = (uint8_t)cls;
     }
+    free(src);
+    free(pred);
     free(seen);
     free(removed);
 

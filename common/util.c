@@ -136,7 +136,9 @@ char *ps_read_file(const char *path, size_t max_bytes, size_t *len, ps_error *er
             }
             break;
         }
-        want = b.cap;
+        /* grow only when the buffer is full: a regular file fits in the
+         * room reserved from its size, and the next read just sees EOF */
+        want = b.len + 1 < b.cap ? 0 : b.cap;
     }
     fclose(f);
     if (!b.data) { /* empty file */

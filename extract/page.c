@@ -52,9 +52,14 @@ static int is_ws(const unsigned char *s, size_t i, size_t n, size_t *w)
 size_t ps_collapse_ws(ps_buf *b, const char *str, size_t n, int *lead, int *trail)
 {
     const unsigned char *s = (const unsigned char *)str;
-    size_t start = b->len, i = 0, w;
+    size_t i = 0, w;
     int pending = 0;
     *lead = *trail = 0;
+    /* the result is never longer than the input: room for it once, then
+     * bytes are copied as they are scanned (no call per word) */
+    if (n == 0 || ps_buf_reserve(b, n))
+        return 0;
+    unsigned char *out = (unsigned char *)b->data + b->len, *d = out;
     while (i < n && is_ws(s, i, n, &w)) {
         *lead = 1;
         i += w;
@@ -66,19 +71,17 @@ size_t ps_collapse_ws(ps_buf *b, const char *str, size_t n, int *lead, int *trai
             continue;
         }
         if (pending) {
-            if (ps_buf_putc(b, ' '))
-                return 0;
+            *d++ = ' ';
             pending = 0;
         }
-        size_t j = i + 1;
-        while (j < n && s[j] > ' ' && s[j] != 0xC2 && s[j] != 0xE3)
-            j++;
-        if (ps_buf_append(b, s + i, j - i))
-            return 0;
-        i = j;
+        *d++ = s[i++];
+        while (i < n && s[i] > ' ' && s[i] != 0xC2 && s[i] != 0xE3)
+            *d++ = s[i++];
     }
     *trail = pending;
-    return b->len - start;
+    b->len += (size_t)(d - out);
+    b->data[b->len] = '\0';
+    return (size_t)(d - out);
 }
 
 /* ---- junk before the markup --------------------------------------------- */
@@ -195,6 +198,13 @@ static int unclosed_noscript(xmlNodePtr n)
 
 /* ---- the walk ----------------------------------------------------------- */
 
+/* Element names: most compares fail on the first byte, so test it inline
+ * before calling strcmp. */
+static inline int name_eq(const char *a, const char *b)
+{
+    return a[0] == b[0] && strcmp(a, b) == 0;
+}
+
 #define NAME_SLOTS 6
 
 typedef struct frame {
@@ -206,6 +216,7 @@ typedef struct frame {
     uint64_t path_hash;/* hash of that path (FNV-1a, extended segment by segment) */
     uint8_t in_link;
     uint8_t heading;
+    uint8_t kind;     /* ps_tag_kind of the element */
     uint8_t n_names;  /* child element names counted so far (for path indices) */
     struct {
         const xmlChar *name;
@@ -233,7 +244,7 @@ static uint32_t sibling_index(frame *parent, xmlNodePtr node)
 {
     const xmlChar *name = node->name;
     for (uint8_t i = 0; i < parent->n_names; i++)
-        if (parent->names[i].name == name || strcmp((const char *)parent->names[i].name, (const char *)name) == 0)
+        if (parent->names[i].name == name || name_eq((const char *)parent->names[i].name, (const char *)name))
             return ++parent->names[i].count;
     if (parent->n_names < NAME_SLOTS) {
         parent->names[parent->n_names].name = name;
@@ -243,7 +254,7 @@ static uint32_t sibling_index(frame *parent, xmlNodePtr node)
     }
     uint32_t idx = 1; /* many distinct names: count the siblings */
     for (xmlNodePtr s = node->prev; s; s = s->prev)
-        if (s->type == XML_ELEMENT_NODE && strcmp((const char *)s->name, (const char *)name) == 0)
+        if (s->type == XML_ELEMENT_NODE && name_eq((const char *)s->name, (const char *)name))
             idx++;
     return idx;
 }
@@ -307,7 +318,7 @@ int ps_page_has_block_tags(const ps_page *page, const char *const *tags)
 static int is_block_tag(const builder *b, const char *name)
 {
     for (const char *const *t = b->block_tags; *t; t++)
-        if (strcmp(*t, name) == 0)
+        if (name_eq(*t, name))
             return 1;
     return 0;
 }
@@ -442,7 +453,7 @@ static int new_leaf(builder *b, xmlNodePtr node, const frame *f)
     l->tag = (const char *)node->name;
     l->block = f->block;
     l->in_link = f->in_link;
-    l->is_anchor = strcmp((const char *)node->name, "a") == 0;
+    l->is_anchor = node->name[0] == 'a' && node->name[1] == '\0';
     l->heading = f->heading;
     pg->leaf_nodes[i] = node;
     pg->blocks[f->block].n_leaves++;
@@ -531,8 +542,7 @@ static int walk(builder *b, xmlNodePtr root)
     while (cur || top > 0) {
         if (!cur) { /* leave the element on top */
             frame *f = &stack[top];
-            unsigned kind = ps_tag_kind((const char *)f->node->name);
-            if (kind & PS_TAG_BREAK)
+            if (f->kind & PS_TAG_BREAK)
                 b->pending_break = 1;
             if (f->block != stack[top - 1].block) {
                 pg->block_end[f->block] = (uint32_t)pg->n_blocks;
@@ -574,7 +584,7 @@ static int walk(builder *b, xmlNodePtr root)
         if (kind & PS_TAG_IMAGE)
             pg->blocks[parent->block].own.images++;
         if (!cur->children) { /* empty element: nothing to enter */
-            if (strcmp(name, "br") == 0 || strcmp(name, "hr") == 0)
+            if ((name[0] == 'b' || name[0] == 'h') && name[1] == 'r' && name[2] == '\0')
                 b->pending_break = 1;
             else if (is_block_tag(b, name)) {
                 if (path_enter(b, parent, cur, idx) || new_block(b, cur, parent->block) < 0)
@@ -603,6 +613,7 @@ static int walk(builder *b, xmlNodePtr root)
         f->leaf = -1;
         f->in_link = parent->in_link || (kind & PS_TAG_ANCHOR);
         f->heading = parent->heading;
+        f->kind = (uint8_t)kind;
         if (kind & PS_TAG_HEADING)
             f->heading = (uint8_t)(name[1] - '0');
         f->owner = (kind & PS_TAG_TRANSPARENT) ? parent->owner : (int32_t)top;

@@ -140,7 +140,7 @@ unsigned ps_tag_kind(const char *name)
         return 0;
     pthread_once(&first_once, build_first);
     for (size_t i = first[c]; i < first[c + 1]; i++)
-        if (strcmp(TAGS[i].name + 1, name + 1) == 0)
+        if (TAGS[i].name[1] == name[1] && (name[1] == '\0' || strcmp(TAGS[i].name + 2, name + 2) == 0))
             return TAGS[i].kind;
     return 0;
 }

@@ -341,6 +341,8 @@ static unsigned match_word(const char *w, size_t n)
 {
     unsigned bits = 0;
     for (size_t i = 0; i < sizeof ATTR_WORDS / sizeof *ATTR_WORDS; i++) {
+        if (w[0] != ATTR_WORDS[i].w[0]) /* most entries differ at once */
+            continue;
         size_t k = strlen(ATTR_WORDS[i].w);
         if (n < k || memcmp(w, ATTR_WORDS[i].w, k) != 0)
             continue;

@@ -57,16 +57,29 @@ static void focus(const ps_page *page, const ps_block *b, size_t n, double share
             keep[i] = 0;
 }
 
-static void headline(const ps_page *page, size_t n, uint8_t *keep, double *feat)
+/* The headline pass reads x_heading and x_title_words of the blocks before
+ * the first content block: from the caller's feature rows (cols[] say
+ * where) when it has them, else computed here into tmp. */
+static void headline(const ps_page *page, size_t n, uint8_t *keep, double *tmp, const double *feat,
+                     size_t n_feat, const int cols[2])
 {
-    int ids[2] = {ps_feature_lookup("x_heading"), ps_feature_lookup("x_title_words")};
-    if (ids[0] < 0 || ids[1] < 0 || ps_page_block_features(page, ids, 2, feat) < 0)
-        return;
     size_t first = 0;
     while (first < n && !keep[first])
         first++;
+    if (first == 0)
+        return; /* no block before the first content block */
+    size_t stride = n_feat, c0 = (size_t)cols[0], c1 = (size_t)cols[1];
+    if (!feat || cols[0] < 0 || cols[1] < 0) {
+        int ids[2] = {ps_feature_lookup("x_heading"), ps_feature_lookup("x_title_words")};
+        if (ids[0] < 0 || ids[1] < 0 || ps_page_block_features(page, ids, 2, tmp) < 0)
+            return;
+        feat = tmp;
+        stride = 2;
+        c0 = 0;
+        c1 = 1;
+    }
     for (size_t i = first; i-- > 0;)
-        if (feat[2 * i] >= 1.0 && feat[2 * i + 1] >= 0.5) {
+        if (feat[stride * i + c0] >= 1.0 && feat[stride * i + c1] >= 0.5) {
             keep[i] = 1;
             break;
         }
@@ -86,8 +99,9 @@ static void fallback(size_t n, uint8_t *keep, const double *score)
         keep[best] = 1;
 }
 
-int ps_block_passes_run(const ps_page *page, const ps_block_passes *p, uint8_t *keep,
-                        const double *score)
+int ps_block_passes_run_feat(const ps_page *page, const ps_block_passes *p, uint8_t *keep,
+                             const double *score, const double *feat, size_t n_feat,
+                             const int *ids)
 {
     size_t n = 0;
     const ps_block *b = ps_page_blocks(page, &n);
@@ -100,8 +114,21 @@ int ps_block_passes_run(const ps_page *page, const ps_block_passes *p, uint8_t *
         return -1;
     if (p->focus > 0)
         focus(page, b, n, p->focus, keep, tmp);
-    if (p->headline)
-        headline(page, n, keep, tmp);
+    if (p->headline) {
+        int cols[2] = {-1, -1};
+        int want[2] = {ps_feature_lookup("x_heading"), ps_feature_lookup("x_title_words")};
+        for (size_t k = 0; feat && ids && k < n_feat; k++)
+            for (int w = 0; w < 2; w++)
+                if (want[w] >= 0 && ids[k] == want[w] && cols[w] < 0)
+                    cols[w] = (int)k;
+        headline(page, n, keep, tmp, feat, n_feat, cols);
+    }
     free(tmp);
     return 0;
+}
+
+int ps_block_passes_run(const ps_page *page, const ps_block_passes *p, uint8_t *keep,
+                        const double *score)
+{
+    return ps_block_passes_run_feat(page, p, keep, score, NULL, 0, NULL);
 }

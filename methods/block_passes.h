@@ -33,4 +33,14 @@ typedef struct ps_block_passes {
 int ps_block_passes_run(const ps_page *page, const ps_block_passes *p, uint8_t *keep,
                         const double *score);
 
+/** The same, given the block features the caller has already computed for
+ *  the page in its current state: @p feat holds @p n_feat values per block
+ *  (ps_page_block_features order), the features @p ids.  When they include
+ *  x_heading and x_title_words, headline reads them from there instead of
+ *  computing the features of the page a second time; otherwise (or with
+ *  @p feat NULL) this is ps_block_passes_run. */
+int ps_block_passes_run_feat(const ps_page *page, const ps_block_passes *p, uint8_t *keep,
+                             const double *score, const double *feat, size_t n_feat,
+                             const int *ids);
+
 #endif

@@ -18,6 +18,7 @@ typedef struct pipe_state {
     size_t *seq_of;      /* read order of each job */
     size_t *free_idx;    /* stack of unused jobs */
     size_t free_n;
+    size_t refill;       /* the writer wakes a waiting reader when this many are free */
     size_t *work_q;      /* FIFO ring of read jobs */
     size_t work_head, work_n;
     size_t *done_q;      /* unordered: FIFO ring; ordered: slot seq % cap */
@@ -153,7 +154,11 @@ static void write_all(pipe_state *s)
         pthread_mutex_lock(&s->m);
         s->n_written++;
         s->free_idx[s->free_n++] = j;
-        pthread_cond_signal(&s->c_free);
+        /* The reader waits only with no free job: waking it for every job
+         * written costs a context switch per page; with half the pool free
+         * it reads several pages in a row. */
+        if (s->free_n >= s->refill)
+            pthread_cond_signal(&s->c_free);
         if (r < 0)
             fail_locked(s, &e);
     }
@@ -184,6 +189,7 @@ int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
     }
     for (size_t i = 0; i < cap; i++)
         s.free_idx[s.free_n++] = cap - 1 - i;
+    s.refill = cap / 2 ? cap / 2 : 1;
     pthread_mutex_init(&s.m, NULL);
     pthread_cond_init(&s.c_free, NULL);
     pthread_cond_init(&s.c_work, NULL);

@@ -194,6 +194,21 @@ static void *svm_create(const ps_method_config *cfg, ps_error *err)
     return create_common(cfg, 0, err);
 }
 
+/* Hash of a feature row's bytes for the page's duplicate table, 8 bytes a
+ * step (ps_hash64, FNV-1a, takes one byte a step: 328 multiplies for 41
+ * features).  It only finds candidates; equality is memcmp. */
+static size_t row_hash(const double *row, size_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t u;
+        memcpy(&u, &row[k], sizeof u);
+        h = (h ^ u) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 29;
+    }
+    return (size_t)h;
+}
+
 static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_output *out,
                         ps_error *err)
 {
@@ -224,8 +239,9 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
     const ps_block *blocks = ps_page_blocks(page, &nb);
     const ps_leaf *leaves = ps_page_leaves(page, &nl);
 
-    double *x = malloc((nb * t->n_feat + nb + 1) * sizeof *x);
-    double *score = x ? x + nb * t->n_feat : NULL; /* decision values, NaN: not scored */
+    double *x = malloc((nb * t->n_feat + 2 * nb + 1) * sizeof *x);
+    double *score = x ? x + nb * t->n_feat : NULL; /* per block, NaN: not scored */
+    double *dec = score ? score + nb : NULL;        /* per row classified */
     uint32_t *removed = calloc(nb + 1, sizeof *removed);
     out->block_class = malloc(nb + 1);
     out->leaf_kept = malloc(nl + 1);
@@ -257,6 +273,36 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
     memset(seen, 0xFF, cap * sizeof *seen);
     size_t row_bytes = t->n_feat * sizeof *x;
 
+    /* Pass 1: which blocks the SVM must classify (rows), and for every
+     * block with text the row whose class it takes (src). */
+    uint32_t *src = malloc((2 * nb + 1) * sizeof *src);
+    uint8_t *pred = malloc(nb + 1);
+    if (!src || !pred) {
+        free(src);
+        free(pred);
+        free(seen);
+        free(x);
+        free(removed);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
+    uint32_t *rows = src + nb;
+    size_t n_rows = 0;
+    for (size_t b = 0; b < nb; b++) {
+        if (blocks[b].own.text_chars == 0)
+            continue;
+        const double *row = x + b * t->n_feat;
+        size_t h = row_hash(row, t->n_feat) & (cap - 1);
+        while (seen[h] >= 0 && memcmp(x + (size_t)rows[seen[h]] * t->n_feat, row, row_bytes) != 0)
+            h = (h + 1) & (cap - 1);
+        if (seen[h] < 0) {
+            seen[h] = (int32_t)n_rows;
+            rows[n_rows++] = (uint32_t)b;
+        }
+        src[b] = (uint32_t)seen[h];
+    }
+    /* the SVM over all of them at once (support vectors read from cache) */
+    ps_model_predict_many(t->model, x, t->n_feat, rows, n_rows, pred, dec);
+
     uint8_t *keep = out->block_class; /* reused below: content == 1 == keep */
     for (size_t b = 0; b < nb; b++) {
         int cls;
@@ -267,25 +313,8 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
             if (blocks[b].n_leaves)
                 out->blocks_removed++;
         } else {
-            const double *row = x + b * t->n_feat;
-            size_t h = (size_t)ps_hash64(row, row_bytes) & (cap - 1);
-            while (seen[h] >= 0 && memcmp(x + (size_t)seen[h] * t->n_feat, row, row_bytes) != 0)
-                h = (h + 1) & (cap - 1);
-            if (seen[h] >= 0) {
-                cls = out->block_class[seen[h]];
-                score[b] = score[seen[h]];
-            } else {
-                int r = ps_model_predict(t->model, row, &score[b]);
-                if (r < 0) {
-                    free(seen);
-                    free(x);
-                    free(removed);
-                    return ps_set_error(err, PS_ERR_FORMAT,
-                                        "the model could not classify block %zu", b);
-                }
-                cls = r == 1 ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;
-                seen[h] = (int32_t)b;
-            }
+            cls = pred[src[b]] == 1 ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;
+            score[b] = dec[src[b]];
             if (cls == PS_BLOCK_CONTENT)
                 out->blocks_kept++;
             else
@@ -293,6 +322,8 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
         }
         out->block_class[b] = (uint8_t)cls;
     }
+    free(src);
+    free(pred);
     free(seen);
     free(removed);
 
@@ -304,12 +335,14 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
     }
     for (size_t b = 0; b < nb; b++)
         mask[b] = keep[b] == PS_BLOCK_CONTENT;
-    int rc = ps_block_passes_run(page, &t->passes, mask, score);
-    free(x);
-    if (rc != 0) {
+    /* the passes read the page's features from x (the page has not changed
+     * since): headline would otherwise compute them all a second time */
+    if (ps_block_passes_run_feat(page, &t->passes, mask, score, x, t->n_feat, t->feat_ids) != 0) {
+        free(x);
         free(mask);
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     }
+    free(x);
     for (size_t b = 0; b < nb; b++) /* the passes' changes, in the classes and counts */
         if (mask[b] != (keep[b] == PS_BLOCK_CONTENT)) {
             keep[b] = mask[b] ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;

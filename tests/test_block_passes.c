@@ -121,6 +121,39 @@ static void test_fallback_keeps_best_scored(void **state)
     ps_page_free(pg);
 }
 
+/* Given the caller's feature rows (the 41 of a model, in another order),
+ * headline decides as when it computes the features itself. */
+static void test_headline_from_given_features(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str(PAGE);
+    assert_non_null(pg);
+    size_t n;
+    const ps_block *b = ps_page_blocks(pg, &n);
+    int ids[3] = {ps_feature_lookup("x_title_words"), ps_feature_lookup("R1"), ps_feature_lookup("x_heading")};
+    assert_true(ids[0] >= 0 && ids[2] >= 0);
+    double feat[16 * 3];
+    assert_true(n <= 16);
+    assert_int_equal(ps_page_block_features(pg, ids, 3, feat), 0);
+    size_t h = find(b, n, "html/body/div[1]"), a1 = find(b, n, "html/body/div[2]/div[1]");
+    ps_block_passes p = {.headline = 1};
+    uint8_t keep[16] = {0};
+    keep[a1] = 1;
+    assert_int_equal(ps_block_passes_run_feat(pg, &p, keep, NULL, feat, 3, ids), 0);
+    assert_int_equal(keep[h], 1);
+    /* rows that say "no heading" are believed: the block stays noise */
+    for (size_t i = 0; i < n; i++)
+        feat[3 * i + 2] = 0;
+    memset(keep, 0, sizeof keep);
+    keep[a1] = 1;
+    assert_int_equal(ps_block_passes_run_feat(pg, &p, keep, NULL, feat, 3, ids), 0);
+    assert_int_equal(keep[h], 0);
+    /* rows without the two features: computed, so kept again */
+    assert_int_equal(ps_block_passes_run_feat(pg, &p, keep, NULL, feat, 1, ids + 1), 0);
+    assert_int_equal(keep[h], 1);
+    ps_page_free(pg);
+}
+
 int main(void)
 {
     ps_init();
@@ -128,6 +161,7 @@ int main(void)
         cmocka_unit_test(test_focus_drops_outside_content),
         cmocka_unit_test(test_headline_kept),
         cmocka_unit_test(test_fallback_keeps_best_scored),
+        cmocka_unit_test(test_headline_from_given_features),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -267,6 +267,9 @@ static void test_determinism_and_round_trip(void **state)
     assert_string_equal(ps_model_feature_names(c), "R1,R2,R3,R4,R5");
     for (int k = 0; k < 5; k++)
         assert_int_equal(ps_model_feature_ids(c)[k], k);
+    /* R4 is 0 in every row: left out of the prediction layout, and the
+     * decision values below still agree with libsvm's */
+    assert_int_equal(c->n_active, 4);
     ps_train_data *d = load1(p, "paper", &err);
     size_t agree = 0;
     for (size_t r = 0; r < d->n_rows; r++) {
@@ -282,6 +285,19 @@ static void test_determinism_and_round_trip(void **state)
         agree += lc == d->y[r];
     }
     assert_true(agree > d->n_rows * 8 / 10);
+    /* all rows at once (tiles of 32, the last one partial): the same labels
+     * and bits as one by one */
+    uint8_t *lab = malloc(d->n_rows);
+    double *sco = malloc(d->n_rows * sizeof *sco);
+    assert_true(lab && sco && d->n_rows > 100 && d->n_rows % 32 != 0);
+    ps_model_predict_many(c, d->x, 5, NULL, d->n_rows, lab, sco);
+    for (size_t r = 0; r < d->n_rows; r++) {
+        double sc;
+        assert_int_equal(lab[r], ps_model_predict(c, d->x + r * 5, &sc));
+        assert_true(sco[r] == sc);
+    }
+    free(lab);
+    free(sco);
     ps_train_data_free(d);
     ps_model_free(a);
     ps_model_free(b);
@@ -386,6 +402,36 @@ static void test_shipped_model(void **state)
         }
     }
     assert_int_equal(seen, 3);
+    /* every block's decision value is libsvm's, also with the features that
+     * were constant in training (x_tag_* of tags no block has) left out of
+     * the prediction layout */
+    assert_true(m->n_active <= nf);
+    for (size_t i = 0; i < nb; i++) {
+        double sc, dec;
+        int lc = ps_model_predict(m, x + i * nf, &sc);
+        assert_int_equal(ps_model_libsvm_decision(m, x + i * nf, &dec), lc);
+        assert_true(fabs((m->content_first ? dec : -dec) - sc) < 1e-9);
+    }
+    /* all blocks at once (in tiles, and through a row list in reverse):
+     * the same labels and the same bits as one by one */
+    uint8_t *lab = malloc(nb + 1);
+    double *sco = malloc((nb + 1) * sizeof *sco);
+    uint32_t *rows = malloc((nb + 1) * sizeof *rows);
+    assert_true(lab && sco && rows);
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < nb; i++)
+            rows[i] = (uint32_t)(nb - 1 - i);
+        ps_model_predict_many(m, x, nf, pass ? rows : NULL, nb, lab, sco);
+        for (size_t i = 0; i < nb; i++) {
+            size_t r = pass ? nb - 1 - i : i;
+            double sc;
+            assert_int_equal(lab[i], ps_model_predict(m, x + r * nf, &sc));
+            assert_true(sco[i] == sc);
+        }
+    }
+    free(lab);
+    free(sco);
+    free(rows);
     free(x);
     ps_page_free(pg);
     ps_model_free(m);

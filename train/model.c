@@ -174,7 +174,15 @@ static int parse_svm(ps_model *m, char *text, ps_error *err)
         return ps_set_error(err, PS_ERR_FORMAT, "%s: %zu support vectors, total_sv says %zu", nm, row,
                             total);
     /* the prediction layout */
-    size_t n = m->n_features;
+    m->n_active = 0;
+    for (size_t k = 0; k < m->n_features; k++) {
+        int used = m->factor[k] != 0.0;
+        for (size_t i = 0; i < total && !used; i++)
+            used = m->sv[i * m->n_features + k] != 0.0;
+        if (used)
+            m->active[m->n_active++] = (uint8_t)k;
+    }
+    size_t n = m->n_active;
     m->n_chunks = (total + PS_SV_CHUNK - 1) / PS_SV_CHUNK;
     m->svt = calloc(m->n_chunks * PS_SV_CHUNK * (n ? n : 1), sizeof *m->svt);
     m->coefp = calloc(m->n_chunks * PS_SV_CHUNK + 1, sizeof *m->coefp);
@@ -182,8 +190,8 @@ static int parse_svm(ps_model *m, char *text, ps_error *err)
         return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", nm);
     for (size_t i = 0; i < total; i++) {
         size_t c = i / PS_SV_CHUNK, j = i % PS_SV_CHUNK;
-        for (size_t k = 0; k < n; k++)
-            m->svt[(c * n + k) * PS_SV_CHUNK + j] = m->sv[i * n + k];
+        for (size_t a = 0; a < n; a++)
+            m->svt[(c * n + a) * PS_SV_CHUNK + j] = m->sv[i * m->n_features + m->active[a]];
         m->coefp[i] = m->coef[i];
     }
     return 0;

@@ -2,18 +2,56 @@
  * extraction (every block with text, on every page).
  *
  * dec = sum_i coef[i] * exp(-gamma * |x - sv_i|^2) - rho, evaluated from the
- * support vectors as ps_model_load laid them out: chunks of PS_SV_CHUNK,
- * feature-major inside a chunk, so that the distances of a chunk are summed
- * lane by lane, then exponentiated in one loop and weighted: the compiler
- * vectorises all three loops and calls glibc's vector exp (libmvec).  No
- * allocation per call, no shared mutable state.  CMake compiles this one file with -O3 -ffast-math for that;
- * the result agrees with libsvm's svm_predict_values to about 1e-12
- * (tests/test_train.c checks 1e-9).  fast-math assumes finite numbers: no
- * NaN/Inf test may live in this file (features are finite ratios of counts;
- * the model's numbers are checked finite when it is parsed, in model.c). */
+ * support vectors as ps_model_load laid them out: the features that can
+ * differ from 0 only (a feature constant in training scales to 0 on every
+ * page; where every support vector has 0 too it adds (0 - 0)^2 = 0 to each
+ * distance), in chunks of PS_SV_CHUNK, feature-major inside a chunk, so that
+ * the distances of a chunk are summed lane by lane, then exponentiated in one
+ * loop and weighted: the compiler vectorises all three loops and calls
+ * glibc's vector exp (libmvec).
+ *
+ * Rows are classified in tiles of PS_PREDICT_TILE: each chunk of support
+ * vectors (n_active * PS_SV_CHUNK doubles, 8 KB for the shipped model) is
+ * used for every row of the tile while it is in the L1 cache, instead of
+ * streaming all support vectors (400 KB) from L2/L3 once per row.  Every row
+ * goes through the same per-chunk code in the same order whether it is
+ * classified alone (ps_model_predict) or in a tile, so both give the same
+ * bits.  No allocation per call, no shared mutable state.
+ *
+ * CMake compiles this one file with -O3 -ffast-math for that; the result
+ * agrees with libsvm's svm_predict_values to about 1e-12 (tests/test_train.c
+ * checks 1e-9).  fast-math assumes finite numbers: no NaN/Inf test may live
+ * in this file (features are finite ratios of counts; the model's numbers
+ * are checked finite when it is parsed, in model.c). */
 #include <math.h>
 
 #include "train/train_internal.h"
+
+#define PS_PREDICT_TILE 32
+
+/* One row against one chunk: the chunk's weighted kernel values added to
+ * *sum.  Inlined into each clone below. */
+static inline __attribute__((always_inline)) void chunk_row(const double *sv, const double *coef,
+                                                            const double *xs, size_t n, double g,
+                                                            double *sum)
+{
+    double d2[PS_SV_CHUNK];
+    for (size_t j = 0; j < PS_SV_CHUNK; j++)
+        d2[j] = 0;
+    for (size_t k = 0; k < n; k++, sv += PS_SV_CHUNK) {
+        const double xk = xs[k];
+        for (size_t j = 0; j < PS_SV_CHUNK; j++) {
+            double d = xk - sv[j];
+            d2[j] += d * d;
+        }
+    }
+    for (size_t j = 0; j < PS_SV_CHUNK; j++)
+        d2[j] = exp(g * d2[j]);
+    double s = *sum;
+    for (size_t j = 0; j < PS_SV_CHUNK; j++)
+        s += coef[j] * d2[j];
+    *sum = s;
+}
 
 /* One build runs everywhere, and uses AVX2 (4 doubles a step, and glibc's
  * AVX2 exp) where the CPU has it: gcc makes both versions and picks one at
@@ -21,36 +59,45 @@
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
+void ps_model_predict_many(const ps_model *m, const double *x, size_t stride, const uint32_t *rows,
+                           size_t n_rows, uint8_t *content, double *score)
+{
+    double xs[PS_PREDICT_TILE * PS_MODEL_MAX_FEATURES];
+    double sum[PS_PREDICT_TILE];
+    const size_t n = m->n_active; /* the features left out add 0 */
+    const double g = -m->gamma;
+    for (size_t r0 = 0; r0 < n_rows; r0 += PS_PREDICT_TILE) {
+        const size_t nr = n_rows - r0 < PS_PREDICT_TILE ? n_rows - r0 : PS_PREDICT_TILE;
+        for (size_t r = 0; r < nr; r++) {
+            const double *row = x + (rows ? rows[r0 + r] : r0 + r) * stride;
+            for (size_t a = 0; a < n; a++) {
+                const size_t k = m->active[a];
+                xs[r * n + a] = (row[k] - m->shift[k]) * m->factor[k];
+            }
+            sum[r] = 0;
+        }
+        const double *sv = m->svt;
+        for (size_t c = 0; c < m->n_chunks; c++, sv += n * PS_SV_CHUNK) {
+            const double *coef = m->coefp + c * PS_SV_CHUNK;
+            for (size_t r = 0; r < nr; r++)
+                chunk_row(sv, coef, xs + r * n, n, g, &sum[r]);
+        }
+        for (size_t r = 0; r < nr; r++) {
+            double dec = sum[r] - m->rho;
+            /* libsvm: dec > 0 means its first label */
+            content[r0 + r] = (uint8_t)(m->content_first ? dec > 0 : !(dec > 0));
+            if (score)
+                score[r0 + r] = m->content_first ? dec : -dec;
+        }
+    }
+}
+
 int ps_model_predict(const ps_model *m, const double *x, double *score)
 {
-    double xs[PS_MODEL_MAX_FEATURES];
-    double d2[PS_SV_CHUNK];
-    const size_t n = m->n_features;
-    for (size_t k = 0; k < n; k++)
-        xs[k] = (x[k] - m->shift[k]) * m->factor[k];
-    const double g = -m->gamma;
-    double sum = 0;
-    const double *sv = m->svt;
-    for (size_t c = 0; c < m->n_chunks; c++) {
-        for (size_t j = 0; j < PS_SV_CHUNK; j++)
-            d2[j] = 0;
-        for (size_t k = 0; k < n; k++, sv += PS_SV_CHUNK) {
-            const double xk = xs[k];
-            for (size_t j = 0; j < PS_SV_CHUNK; j++) {
-                double d = xk - sv[j];
-                d2[j] += d * d;
-            }
-        }
-        for (size_t j = 0; j < PS_SV_CHUNK; j++)
-            d2[j] = exp(g * d2[j]);
-        const double *coef = m->coefp + c * PS_SV_CHUNK;
-        for (size_t j = 0; j < PS_SV_CHUNK; j++)
-            sum += coef[j] * d2[j];
-    }
-    double dec = sum - m->rho;
-    /* libsvm: dec > 0 means its first label */
-    int content = m->content_first ? dec > 0 : !(dec > 0);
+    uint8_t content;
+    double s;
+    ps_model_predict_many(m, x, 0, NULL, 1, &content, &s);
     if (score)
-        *score = m->content_first ? dec : -dec;
+        *score = s;
     return content;
 }

@@ -46,10 +46,15 @@ struct ps_model {
     double *coef;
     /* the same, laid out for prediction (train/predict.c): chunks of
      * PS_SV_CHUNK support vectors, feature-major inside a chunk
-     * (svt[(c * n_features + k) * PS_SV_CHUNK + j]), the last chunk padded
+     * (svt[(c * n_active + a) * PS_SV_CHUNK + j]), the last chunk padded
      * with zero vectors of coefficient 0 */
     double *svt, *coefp;
     size_t n_chunks;
+    /* the features svt holds, in model order: all but those whose scaled
+     * value is 0 on every page (factor 0: min == max in training) and 0 in
+     * every support vector, whose (0 - 0)^2 adds exactly nothing */
+    size_t n_active;
+    uint8_t active[PS_MODEL_MAX_FEATURES];
     /* the embedded libsvm text (for ps_model_libsvm_decision) */
     const char *svm_text;
     size_t svm_len;

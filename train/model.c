@@ -191,7 +191,7 @@ static int parse_svm(ps_model *m, char *text, ps_error *err)
     for (size_t i = 0; i < total; i++) {
         size_t c = i / PS_SV_CHUNK, j = i % PS_SV_CHUNK;
         for (size_t a = 0; a < n; a++)
-            m->svt[(c * n + a) * PS_SV_CHUNK + j] = m->sv[i * m->n_features + m->active[a]];
+            m->svt[(c * n + a) * PS_SV_CHUNK + j] = (float)m->sv[i * m->n_features + m->active[a]];
         m->coefp[i] = m->coef[i];
     }
     return 0;

@@ -48,7 +48,8 @@ struct ps_model {
      * PS_SV_CHUNK support vectors, feature-major inside a chunk
      * (svt[(c * n_active + a) * PS_SV_CHUNK + j]), the last chunk padded
      * with zero vectors of coefficient 0 */
-    double *svt, *coefp;
+    float *svt;         /* single precision: see train/predict.c */
+    double *coefp;
     size_t n_chunks;
     /* the features svt holds, in model order: all but those whose scaled
      * value is 0 on every page (factor 0: min == max in training) and 0 in

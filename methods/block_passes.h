@@ -20,10 +20,14 @@ typedef struct ps_block_passes {
      *  SVM scored blocks with text, keep the one it scored highest, so a
      *  page with text never comes out empty (0 = off). */
     int fallback;
+    /** Comments: content blocks inside comment containers (class/id words
+     *  comment, reply, respond, discuss, disqus) become noise, the
+     *  headline's block excepted (0 = off). */
+    int comments;
 } ps_block_passes;
 
 /** Default passes of the template-svm method. */
-#define PS_BLOCK_PASSES_DEFAULT ((ps_block_passes){.focus = 0.85, .headline = 1, .fallback = 1})
+#define PS_BLOCK_PASSES_DEFAULT ((ps_block_passes){.focus = 0.85, .headline = 1, .fallback = 1, .comments = 1})
 
 /** Run the passes on @p keep (one byte per block of @p page, ps_page_blocks
  *  order, non-zero = content); rewrites it in place.  @p score: the SVM's

@@ -25,11 +25,12 @@
  * batch), so a site with too few pages in the collection gets the SVM alone
  * (the paper's counts are only meaningful over a batch; with fewer pages
  * every leaf the pages share, content included, reaches N2).
- * focus=X (default 0.85, 0 = off), headline=0|1 and fallback=0|1 (default 1):
- * the second passes of methods/block_passes.c over the SVM's classes (keep
- * content only inside the block holding >= X of it; keep the title-like
- * heading before the first content block; keep the best-scored block of a
- * page that would come out empty), measured leave-one-set-out in
+ * focus=X (default 0.85, 0 = off), headline=0|1, fallback=0|1 and
+ * comments=0|1 (default 1): the second passes of methods/block_passes.c
+ * over the SVM's classes (keep content only inside the block holding >= X
+ * of it; keep the title-like heading before the first content block; keep
+ * the best-scored block of a page that would come out empty; drop content
+ * inside comment containers), measured leave-one-set-out in
  * docs/QUALITY.md.
  *
  * The model's block_tags key (when present; body, section, div otherwise)
@@ -97,10 +98,12 @@ static int parse_options(tsvm *t, const char *opts, ps_error *err)
             t->passes.headline = p[9] == '1';
         } else if (n == 10 && (strncmp(p, "fallback=0", 10) == 0 || strncmp(p, "fallback=1", 10) == 0)) {
             t->passes.fallback = p[9] == '1';
+        } else if (n == 10 && (strncmp(p, "comments=0", 10) == 0 || strncmp(p, "comments=1", 10) == 0)) {
+            t->passes.comments = p[9] == '1';
         } else if (n) {
             return ps_set_error(err, PS_ERR_USAGE,
                                 "--options: '%.*s' is not an option of template-svm/svm "
-                                "(min_pages=N, focus=X, headline=0|1, fallback=0|1)",
+                                "(min_pages=N, focus=X, headline=0|1, fallback=0|1, comments=0|1)",
                                 (int)n, p);
         }
         p += n + (p[n] == ',');

@@ -123,6 +123,48 @@ static void test_fallback_keeps_best_scored(void **state)
 
 /* Given the caller's feature rows (the 41 of a model, in another order),
  * headline decides as when it computes the features itself. */
+/* Comment threads are noise whatever the SVM says; the headline's block and
+ * blocks without comment words stay. */
+static void test_comments_dropped(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><head><title>Storm hits the coast</title></head><body>"
+                            "<div class=post><h1>Storm hits the coast</h1><p>The storm came in "
+                            "the night.</p></div>"
+                            "<div id=comments><div class=comment-body>Great article.</div>"
+                            "<div class=reply>Thanks!</div></div></body></html>");
+    assert_non_null(pg);
+    size_t n;
+    const ps_block *b = ps_page_blocks(pg, &n);
+    uint8_t keep[16];
+    assert_true(n <= 16);
+    memset(keep, 1, sizeof keep);
+    ps_block_passes p = {.comments = 1};
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
+    assert_int_equal(keep[find(b, n, "html/body/div[1]")], 1);
+    assert_int_equal(keep[find(b, n, "html/body/div[2]")], 0);        /* id comments */
+    assert_int_equal(keep[find(b, n, "html/body/div[2]/div[1]")], 0); /* comment-body */
+    assert_int_equal(keep[find(b, n, "html/body/div[2]/div[2]")], 0); /* reply */
+    /* off: unchanged */
+    memset(keep, 1, sizeof keep);
+    p.comments = 0;
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
+    assert_int_equal(keep[find(b, n, "html/body/div[2]/div[2]")], 1);
+    ps_page_free(pg);
+
+    /* the headline inside a comment-named container is not dropped */
+    pg = parse_str("<html><head><title>Storm hits the coast</title></head><body>"
+                   "<div class=comments-open><h1>Storm hits the coast</h1></div>"
+                   "<div>The storm came in the night.</div></body></html>");
+    assert_non_null(pg);
+    b = ps_page_blocks(pg, &n);
+    memset(keep, 1, sizeof keep);
+    p.comments = 1;
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
+    assert_int_equal(keep[find(b, n, "html/body/div[1]")], 1);
+    ps_page_free(pg);
+}
+
 static void test_headline_from_given_features(void **state)
 {
     (void)state;
@@ -162,6 +204,7 @@ int main(void)
         cmocka_unit_test(test_headline_kept),
         cmocka_unit_test(test_fallback_keeps_best_scored),
         cmocka_unit_test(test_headline_from_given_features),
+        cmocka_unit_test(test_comments_dropped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

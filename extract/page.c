@@ -518,6 +518,35 @@ static int remember_removal(builder *b, xmlNodePtr node)
     return 0;
 }
 
+/* An <a> that holds another <a> is a link left open: libxml2 nests the
+ * rest of the page under it (browsers would close it), so its text is not
+ * taken for link text (CleanEval has such pages: every block at link density
+ * 1).  The search stops at the first <a>; an <a> without one inside is
+ * searched to its end, and such subtrees are disjoint, so a page costs
+ * O(nodes) whatever it holds. */
+static int holds_anchor(xmlNodePtr a)
+{
+    xmlNodePtr n = a->children;
+    while (n) {
+        if (n->type == XML_ELEMENT_NODE) {
+            if (n->name[0] == 'a' && n->name[1] == '\0')
+                return 1;
+            if (n->children) {
+                n = n->children;
+                continue;
+            }
+        }
+        while (n && !n->next) {
+            n = n->parent;
+            if (n == a)
+                return 0;
+        }
+        if (n)
+            n = n->next;
+    }
+    return 0;
+}
+
 static int walk(builder *b, xmlNodePtr root)
 {
     ps_page *pg = b->pg;
@@ -611,7 +640,7 @@ static int walk(builder *b, xmlNodePtr root)
         f->n_names = 0;
         f->block = parent->block;
         f->leaf = -1;
-        f->in_link = parent->in_link || (kind & PS_TAG_ANCHOR);
+        f->in_link = parent->in_link || ((kind & PS_TAG_ANCHOR) && !holds_anchor(cur));
         f->heading = parent->heading;
         f->kind = (uint8_t)kind;
         if (kind & PS_TAG_HEADING)

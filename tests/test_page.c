@@ -261,6 +261,46 @@ static void test_site_key(void **state)
     assert_int_equal(ps_site_key("", PS_SITE_HOST, k, sizeof k), -1);
 }
 
+/* A link left open: libxml2 nests the page under it; its text is not link
+ * text (the inner, real links still are), so the article keeps link
+ * density 0 as a browser would show it. */
+static void test_unclosed_link_is_not_link_text(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body><a href=/top><img src=logo.gif>"
+                            "<div><a href=/x>Home</a> <a href=/y>About</a></div>"
+                            "<div><p>The article text, long enough to matter, with no link in "
+                            "it at all.</p></div></body></html>");
+    assert_non_null(pg);
+    size_t nl;
+    const ps_leaf *l = ps_page_leaves(pg, &nl);
+    int seen = 0;
+    for (size_t i = 0; i < nl; i++) {
+        if (strstr(l[i].text, "article text")) {
+            assert_int_equal(l[i].in_link, 0);
+            seen |= 1;
+        }
+        if (strcmp(l[i].text, "Home") == 0) {
+            assert_int_equal(l[i].in_link, 1);
+            seen |= 2;
+        }
+    }
+    assert_int_equal(seen, 3);
+    ps_counts t = ps_page_totals(pg);
+    assert_int_equal(t.link_chars, 9); /* Home, About */
+    assert_int_equal(t.links, 3);      /* the open one counts as a link element */
+    ps_page_free(pg);
+
+    /* a link around a block (a teaser card) stays a link */
+    pg = parse_str("<html><body><a href=/story><div><h3>A teaser headline</h3></div></a>"
+                   "</body></html>");
+    assert_non_null(pg);
+    l = ps_page_leaves(pg, &nl);
+    assert_int_equal(nl, 1);
+    assert_int_equal(l[0].in_link, 1);
+    ps_page_free(pg);
+}
+
 int main(void)
 {
     ps_init();
@@ -276,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_deep_nesting_does_not_crash),
         cmocka_unit_test(test_large_page),
         cmocka_unit_test(test_site_key),
+        cmocka_unit_test(test_unclosed_link_is_not_link_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -624,9 +624,12 @@ int ps_template_file_name(const char *site, char *out, size_t cap);
  *  x_subtree_link_density, x_own_share, x_stopwords, x_sentence_len,
  *  x_word_len, x_heading, x_heading_sub, x_p_share, x_link_leaf_share,
  *  x_images_per_char, x_title_words, x_attr_noise, x_attr_content, x_anc_noise,
- *  x_anc_content and the one-hot tag x_tag_body, _section, _div, _article,
- *  _main, _td, _table, _ul, _li, _p, _other.  Ids 0..4 are R1..R5, the
- *  extended ones follow in this order. */
+ *  x_anc_content, the one-hot tag x_tag_body, _section, _div, _article,
+ *  _main, _td, _table, _ul, _li, _p, _other, and the page context:
+ *  x_main_share, x_main_dist, x_main_offset, x_main_sibling,
+ *  x_main_ancestor, x_repeat_siblings, x_repeat_page, x_head_offset,
+ *  x_head_dist, x_attr_comment, x_anc_comment (docs/BLOCK_CSV.md).  Ids
+ *  0..4 are R1..R5, the extended ones follow in this order. */
 
 /** Number of features the library can compute. */
 size_t ps_feature_count(void);

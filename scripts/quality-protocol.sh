@@ -4,7 +4,8 @@
 # the other sets (leave-one-set-out), then pagesift-eval of "svm" and
 # "template-svm" (templates learnt per site from the set's own pages,
 # --per-site 10), with the second passes (default) and without them
-# (focus=0,headline=0); for the extended recipe and the paper's R1-R5.
+# (focus=0,headline=0,fallback=0,comments=0); for the extended recipe and the
+# paper's R1-R5.
 #
 # Usage: scripts/quality-protocol.sh WORKDIR [FEATURES_DIR]
 #   FEATURES_DIR: per-set CSVs of the recipe's blocks (quality-features.sh
@@ -23,15 +24,17 @@ for fs in extended paper; do
     others=$(for o in $all; do [ "$o" = "$t" ] || printf '%s ' "$o"; done)
     m="$w/$fs-without-$t.model"
     if [ ! -s "$m" ]; then
-      if [ "$fs" = paper ]; then pt=(LOG2C=7 LOG2G=5); else pt=(); fi
-      env "${pt[@]}" SETS="$others" FEATURES=$fs FEATURES_DIR="$fdir" \
+      # extended = the recipe's own feature list (train-default-model's
+      # default); paper = R1..R5 at the first round's grid point
+      if [ "$fs" = paper ]; then pt=(FEATURES=paper LOG2C=7 LOG2G=5); else pt=(); fi
+      env "${pt[@]}" SETS="$others" FEATURES_DIR="$fdir" \
         "$root/scripts/train-default-model" "$m" > "$w/$fs-without-$t.log" 2>&1
     fi
     for meth in svm template-svm; do
       for passes in on off; do
         j="$w/$fs-$meth-$passes-$t.json"
         [ -s "$j" ] && continue
-        opt=(); [ "$passes" = off ] && opt=(--options focus=0,headline=0)
+        opt=(); [ "$passes" = off ] && opt=(--options focus=0,headline=0,fallback=0,comments=0)
         ps=(); [ "$meth" = template-svm ] && ps=(--per-site 10)
         nice -n 10 "$root/build/pagesift-eval" -q -j 2 --json -d "$shared/datasets/$t" -m "$meth" \
           --model "$m" "${ps[@]}" "${opt[@]}" > "$j" || { echo "failed: $j" >&2; rm -f "$j"; }

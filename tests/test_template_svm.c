@@ -231,6 +231,19 @@ static void test_template_svm_without_templates_is_an_error(void **state)
     cfg.templates_dir = "/nonexistent/templates";
     assert_null(ps_extractor_new("template-svm", &cfg, &err));
     assert_non_null(strstr(err.msg, "/nonexistent/templates"));
+    /* options are checked: a share out of range is a usage error */
+    ps_template_store *store = site_store();
+    ps_extractor_config opt = {.model_path = model_path, .templates = store,
+                               .options = "focus_templated=1.5"};
+    assert_null(ps_extractor_new("template-svm", &opt, &err));
+    assert_int_equal(err.code, PS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "focus_templated"));
+    opt.options = "focus_templated=0.9,focus=0,comments=0,fallback=0,headline=0";
+    ps_extractor *ex = ps_extractor_new("template-svm", &opt, &err);
+    if (!ex)
+        fail_msg("%s", err.msg);
+    ps_extractor_free(ex);
+    ps_template_store_free(store);
     ps_extractor_config bad = {.model_path = "/nonexistent/x.model"};
     assert_null(ps_extractor_new("svm", &bad, &err));
     assert_non_null(strstr(err.msg, "/nonexistent/x.model"));

@@ -3,7 +3,7 @@
 # for every test set, the model of scripts/train-default-model trained on all
 # the other sets (leave-one-set-out), then pagesift-eval of "svm" and
 # "template-svm" (templates learnt per site from the set's own pages,
-# --per-site 10), with the second passes (default) and without them
+# --per-site 5), with the second passes (default) and without them
 # (focus=0,headline=0,fallback=0,comments=0); for the extended recipe and the
 # paper's R1-R5.
 #
@@ -35,7 +35,7 @@ for fs in extended paper; do
         j="$w/$fs-$meth-$passes-$t.json"
         [ -s "$j" ] && continue
         opt=(); [ "$passes" = off ] && opt=(--options focus=0,headline=0,fallback=0,comments=0)
-        ps=(); [ "$meth" = template-svm ] && ps=(--per-site 10)
+        ps=(); [ "$meth" = template-svm ] && ps=(--per-site 5)
         nice -n 10 "$root/build/pagesift-eval" -q -j 2 --json -d "$shared/datasets/$t" -m "$meth" \
           --model "$m" "${ps[@]}" "${opt[@]}" > "$j" || { echo "failed: $j" >&2; rm -f "$j"; }
       done

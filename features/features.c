@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "features/text_stats.h"
 #include "pagesift.h"
 
@@ -186,13 +187,6 @@ static int shape_cmp(const void *a, const void *b)
     return 0;
 }
 
-static uint64_t fnv1a(uint64_t h, const char *s)
-{
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return (h ^ 0xffu) * 1099511628211u; /* separator */
-}
-
 /* Counts, for every block, the other blocks of the same shape in @p sh
  * (sorted): a run of n equal entries gives each of them n - 1. */
 static void count_runs(shape *sh, size_t nb, xstats *x, int page)
@@ -282,7 +276,8 @@ static int context_stats(const ps_block *blocks, size_t nb, xstats *x, size_t hb
         x[b].main_pos = x[main].first_pos;
         x[b].head_pos = hpos;
         int32_t p = blocks[b].parent;
-        uint64_t h = fnv1a(fnv1a(14695981039346656037u, blocks[b].tag), blocks[b].class_attr);
+        const char *tag = blocks[b].tag, *cls = blocks[b].class_attr;
+        uint64_t h = ps_hash64(tag, strlen(tag)) * 31 ^ ps_hash64(cls, strlen(cls));
         sh[b] = (shape){(uint64_t)(int64_t)p, h, (uint32_t)b};
     }
     count_runs(sh, nb, x, 0);

@@ -142,11 +142,8 @@ static int model_block_tags(tsvm *t, const char *path, ps_error *err)
                                 path, tags);
     if (!(t->tags_buf = strdup(tags)) || !(t->tags = ps_split_list(t->tags_buf)))
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; t->tags[i]; i++) {
-        if (!*t->tags[i])
-            return ps_set_error(err, PS_ERR_FORMAT, "%s: block_tags '%s' has an empty name", path, tags);
+    for (size_t i = 0; t->tags[i]; i++) /* ps_split_list skips empty names */
         body |= strcmp(t->tags[i], "body") == 0;
-    }
     if (!body)
         return ps_set_error(err, PS_ERR_FORMAT, "%s: block_tags '%s' lacks body (the root block)",
                             path, tags);

@@ -159,16 +159,26 @@ static char *close_unclosed_title(const char *s, size_t len)
     return out;
 }
 
-/* Bytes that are not text: NUL and C0 controls other than white space. */
+/* Bytes that are not text, in the first 4 KB: more than 5 % C0 controls
+ * other than white space and NUL, or more than 1 % NUL bytes unless they sit
+ * on every other byte as in UTF-16 without a byte-order mark.  Compressed or
+ * random data (an image or gzip body) has ~10 % controls and ~0.4 % NULs
+ * spread over both parities. */
 static int looks_binary(const char *s, size_t len)
 {
-    size_t n = len < 4096 ? len : 4096, ctl = 0;
+    size_t n = len < 4096 ? len : 4096, ctl = 0, nul[2] = {0, 0};
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != 0x1B)
+        if (c == 0)
+            nul[i & 1]++;
+        else if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != 0x1B)
             ctl++;
     }
-    return n >= 16 && ctl * 10 > n;
+    if (n < 16)
+        return 0;
+    size_t half = n / 2, lo = nul[0] < nul[1] ? nul[0] : nul[1], hi = nul[0] + nul[1] - lo;
+    int utf16 = hi * 10 > half * 3 && lo * 20 <= half; /* one parity mostly NUL, the other not */
+    return ctl * 20 > n || ((nul[0] + nul[1]) * 100 > n && !utf16);
 }
 
 /* A <noscript> never closed swallows the rest of the page in libxml2 (it

@@ -182,6 +182,21 @@ static void test_bad_inputs(void **state)
     assert_null(pg);
     assert_int_equal(err.code, PS_ERR_FORMAT);
     assert_non_null(strstr(err.msg, "binary"));
+    /* compressed-looking bytes (a gzip or image body): seeded pseudo-random,
+     * about 10 % controls and a few NULs; refused as well */
+    uint64_t x = 88172645463325252u;
+    for (size_t i = 0; i < sizeof bin; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        bin[i] = (char)(x >> 56);
+    }
+    pg = ps_page_parse(bin, sizeof bin, NULL, &err);
+    assert_null(pg);
+    assert_non_null(strstr(err.msg, "binary"));
+    /* UTF-16 without a byte-order mark (NUL on every other byte) is text */
+    static const char u16[] = "<\0h\0t\0m\0l\0>\0<\0b\0o\0d\0y\0>\0H\0i\0 \0t\0h\0e\0r\0e\0<\0/\0b\0>\0";
+    pg = ps_page_parse(u16, sizeof u16 - 1, NULL, &err);
+    assert_non_null(pg);
+    ps_page_free(pg);
     /* truncated in the middle of a tag: still a page */
     pg = parse_str("<html><body><div><p>Start of the text</p><p>cut <a hr");
     assert_non_null(pg);

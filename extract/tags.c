@@ -86,7 +86,7 @@ static const tag_entry TAGS[] = {
     {"samp", PS_TAG_TRANSPARENT},
     {"script", PS_TAG_REMOVE},
     {"section", PS_TAG_BREAK},
-    {"select", PS_TAG_BREAK},
+    {"select", PS_TAG_REMOVE},
     {"small", PS_TAG_TRANSPARENT},
     {"source", PS_TAG_REMOVE},
     {"strike", PS_TAG_TRANSPARENT},

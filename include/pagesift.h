@@ -177,8 +177,9 @@ typedef struct ps_page ps_page;
 
 /** Decode, parse and build the block tree of a page held in memory.  Junk
  *  before the markup (e.g. CleanEval's "<text id=...>" line) is skipped;
- *  script, style, noscript, template, iframe, object, embed, svg, math,
- *  canvas, head and comments are removed.  Returns NULL with err set when the
+ *  script, style, noscript, template, iframe, embed, svg, math, canvas,
+ *  head, select (a drop-down's options are form controls, not text) and
+ *  comments are removed.  Returns NULL with err set when the
  *  input is larger than max_bytes or no document can be made of it; an empty
  *  page or one without text yields a valid page with an empty body. */
 ps_page *ps_page_parse(const void *bytes, size_t len,

@@ -3,7 +3,7 @@
  * "title detection, so the headline is kept").  The SVM judges each block
  * alone; these passes use the page around it.
  *
- * focus (parameter: share, default 0.7): the content characters of every
+ * focus (parameter: share, default 0.85): the content characters of every
  *   block are summed up the block tree; from the root (body) the pass walks
  *   down to a child block as long as one holds at least `share` of all the
  *   page's content characters, and drops content outside the block where it
@@ -24,21 +24,35 @@
  *   keeps dragnet's comment threads (551 000 characters wrongly kept, held
  *   out): dragnet +0.020 token F1 at block level, other sets +-0.000.
  * fallback (on/off): when the SVM keeps no block of a page that has text,
- *   the block it scored highest is kept (run first, so the other passes see
- *   it): CleanEval's table pages otherwise come out empty (12 of 730 pages
- *   with the p/td/table blocks), each scoring P = R = 0.
+ *   the block it scored highest is kept (run after comments, before the
+ *   others, so they see it): CleanEval's table pages otherwise come out
+ *   empty (12 of 730 pages with the p/td/table blocks), each scoring P = R = 0.
+ * fill (margin, default 1.0): inside the container of the content (the
+ *   deepest block holding >= 0.85 of the content characters, body when none
+ *   does), blocks the SVM scored above -margin become content when at most
+ *   half their own text is link text and the comments pass would not drop
+ *   them.  The SVM judges each block alone, and the paragraphs of pages
+ *   unlike its training pages (a list of applications with descriptions, a
+ *   statistics bulletin in one long div) hover just below zero while the
+ *   page's best paragraphs are kept; link lists and text outside the
+ *   article's block stay out.  Held out (docs/QUALITY.md): cleaneval +0.018,
+ *   dragnet +0.003, l3s-gn1 -0.003, netease -0.005, cleanportaleval +0.007.
  *
  * focus + headline, template-svm held out (docs/QUALITY.md): token F1 +0.004
  * dragnet, +0.015 l3s-gn1, +0.001 cleaneval, +0.005 cleanportaleval, +0.004
- * netease.  Both run in O(blocks) with one array per page. */
+ * netease.  Order: comments, fallback, fill, focus, headline; all run in
+ * O(blocks) with one array per page. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "methods/block_passes.h"
 
-static void focus(const ps_page *page, const ps_block *b, size_t n, double share, uint8_t *keep,
-                  double *mass)
+/* The deepest block holding at least @p share of the page's content
+ * characters (the root, body, when no block below it does, or when nothing is
+ * content); @p mass: scratch, one per block. */
+static size_t container(const ps_page *page, const ps_block *b, size_t n, double share,
+                        const uint8_t *keep, double *mass)
 {
     for (size_t i = 0; i < n; i++)
         mass[i] = keep[i] ? (double)b[i].own.text_chars : 0.0;
@@ -46,9 +60,9 @@ static void focus(const ps_page *page, const ps_block *b, size_t n, double share
         if (b[i].parent >= 0)
             mass[b[i].parent] += mass[i];
     double total = mass[0];
-    if (total <= 0)
-        return;
     size_t cur = 0;
+    if (total <= 0)
+        return cur;
     for (;;) {
         size_t end = ps_block_subtree_end(page, cur), next = 0;
         for (size_t c = cur + 1; c < end; c = ps_block_subtree_end(page, c))
@@ -57,13 +71,37 @@ static void focus(const ps_page *page, const ps_block *b, size_t n, double share
                 break;
             }
         if (!next)
-            break;
+            return cur;
         cur = next;
     }
+}
+
+static void focus(const ps_page *page, const ps_block *b, size_t n, double share, uint8_t *keep,
+                  double *mass)
+{
+    size_t cur = container(page, b, n, share, keep, mass);
+    if (cur == 0)
+        return; /* the root holds everything */
     size_t end = ps_block_subtree_end(page, cur);
     for (size_t i = 0; i < n; i++)
         if (i < cur || i >= end)
             keep[i] = 0;
+}
+
+/* The fill pass: inside the container of the content (FILL_SHARE), blocks
+ * scored above -margin whose own text is at most FILL_LINKS link text become
+ * content. */
+#define FILL_SHARE 0.85
+#define FILL_LINKS 0.5
+static void fill(const ps_page *page, const ps_block *b, size_t n, double margin, uint8_t *keep,
+                 const double *score, const uint8_t *in_comments, double *mass)
+{
+    size_t cur = container(page, b, n, FILL_SHARE, keep, mass);
+    size_t end = ps_block_subtree_end(page, cur);
+    for (size_t i = cur; i < end; i++)
+        if (!keep[i] && !(in_comments && in_comments[i]) && !isnan(score[i]) && score[i] > -margin &&
+            b[i].own.link_chars <= FILL_LINKS * b[i].own.text_chars)
+            keep[i] = 1;
 }
 
 /* Feature rows with the @p k features @p names: the caller's (@p feat,
@@ -120,25 +158,21 @@ static void headline(const ps_page *page, size_t n, uint8_t *keep, double *tmp, 
         }
 }
 
-/* The comments pass: content blocks with a comment word in their class/id
- * or an enclosing block's, other than the headline's block, become noise. */
-static void comments(const ps_page *page, size_t n, uint8_t *keep, double *tmp, const double *feat,
-                     size_t n_feat, const int *ids)
+/* The blocks in comment containers: a comment word in their class/id or an
+ * enclosing block's, the headline's block excepted; @p in_comments gets one
+ * flag per block.  Returns 0, or -1 when the features cannot be had. */
+static int comment_blocks(const ps_page *page, size_t n, double *tmp, const double *feat,
+                          size_t n_feat, const int *ids, uint8_t *in_comments)
 {
-    size_t i = 0;
-    while (i < n && !keep[i])
-        i++;
-    if (i == n)
-        return;
     static const char *const names[3] = {"x_attr_comment", "x_anc_comment", "x_head_dist"};
     size_t stride, c[3];
     const double *f = rows_with(page, feat, n_feat, ids, names, 3, tmp, &stride, c);
     if (!f)
-        return;
-    for (; i < n; i++)
-        if (keep[i] && (f[stride * i + c[0]] != 0 || f[stride * i + c[1]] != 0) &&
-            f[stride * i + c[2]] > 0)
-            keep[i] = 0;
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        in_comments[i] = (f[stride * i + c[0]] != 0 || f[stride * i + c[1]] != 0) &&
+                         f[stride * i + c[2]] > 0;
+    return 0;
 }
 
 /* Keep the best-scored block when nothing is kept. */
@@ -164,12 +198,24 @@ int ps_block_passes_run_feat(const ps_page *page, const ps_block_passes *p, uint
     if (n == 0)
         return 0;
     double *tmp = NULL;
-    if ((p->comments || p->focus > 0 || p->headline) && !(tmp = malloc(3 * n * sizeof *tmp)))
+    uint8_t *in_comments = NULL;
+    if ((p->comments || p->focus > 0 || p->headline || p->fill > 0) &&
+        !(tmp = malloc(3 * n * sizeof *tmp + n)))
         return -1;
-    if (p->comments)
-        comments(page, n, keep, tmp, feat, n_feat, ids);
+    if (p->comments) {
+        in_comments = (uint8_t *)(tmp + 3 * n);
+        if (comment_blocks(page, n, tmp, feat, n_feat, ids, in_comments) == 0) {
+            for (size_t i = 0; i < n; i++)
+                if (in_comments[i])
+                    keep[i] = 0;
+        } else {
+            in_comments = NULL;
+        }
+    }
     if (p->fallback && score)
-        fallback(n, keep, score); /* before focus/headline: they then see it */
+        fallback(n, keep, score); /* before the others: they then see it */
+    if (p->fill > 0 && score)
+        fill(page, b, n, p->fill, keep, score, in_comments, tmp);
     if (p->focus > 0)
         focus(page, b, n, p->focus, keep, tmp);
     if (p->headline)

@@ -24,10 +24,15 @@ typedef struct ps_block_passes {
      *  comment, reply, respond, discuss, disqus) become noise, the
      *  headline's block excepted (0 = off). */
     int comments;
+    /** Fill: inside the block holding >= 0.85 of the content characters,
+     *  blocks the SVM scored above -fill whose own text is at most half link
+     *  text become content (0 = off; 1.0 measured, docs/QUALITY.md). */
+    double fill;
 } ps_block_passes;
 
 /** Default passes of the template-svm method. */
-#define PS_BLOCK_PASSES_DEFAULT ((ps_block_passes){.focus = 0.85, .headline = 1, .fallback = 1, .comments = 1})
+#define PS_BLOCK_PASSES_DEFAULT                                                                    \
+    ((ps_block_passes){.focus = 0.85, .headline = 1, .fallback = 1, .comments = 1, .fill = 1.0})
 
 /** Run the passes on @p keep (one byte per block of @p page, ps_page_blocks
  *  order, non-zero = content); rewrites it in place.  @p score: the SVM's

@@ -32,13 +32,14 @@
  * focus_templated=X instead, default 0: the templates already took the
  * site's chrome away, and focus then cut article-side text the gold keeps,
  * e.g. netease's related-news lists: held out netease 0.922 -> 0.929,
- * dragnet +0.001, cleanportaleval -0.002), headline=0|1, fallback=0|1 and
- * comments=0|1 (default 1): the second passes of methods/block_passes.c
- * over the SVM's classes (keep content only inside the block holding >= X
- * of it; keep the title-like heading before the first content block; keep
- * the best-scored block of a page that would come out empty; drop content
- * inside comment containers), measured leave-one-set-out in
- * docs/QUALITY.md.
+ * dragnet +0.001, cleanportaleval -0.002), fill=X (default 1.0, 0 = off),
+ * headline=0|1, fallback=0|1 and comments=0|1 (default 1): the second
+ * passes of methods/block_passes.c over the SVM's classes (keep content
+ * only inside the block holding >= X of it; inside the block holding the
+ * content, keep blocks scored above -X that are not mostly links; keep the
+ * title-like heading before the first content block; keep the best-scored
+ * block of a page that would come out empty; drop content inside comment
+ * containers), measured leave-one-set-out in docs/QUALITY.md.
  *
  * The model's block_tags key (when present; body, section, div otherwise)
  * says which elements are blocks: the pipeline parses pages with those tags
@@ -103,6 +104,13 @@ static int parse_options(tsvm *t, const char *opts, ps_error *err)
                 return ps_set_error(err, PS_ERR_USAGE,
                                     "--options: '%.*s': focus_templated takes a share from 0 (off) to 1",
                                     (int)n, p);
+        } else if (n > 5 && strncmp(p, "fill=", 5) == 0) {
+            char *end;
+            t->passes.fill = strtod(p + 5, &end);
+            if (end != p + n || !(t->passes.fill >= 0 && t->passes.fill <= 100))
+                return ps_set_error(err, PS_ERR_USAGE,
+                                    "--options: '%.*s': fill takes a margin of decision value, 0 (off) to 100",
+                                    (int)n, p);
         } else if (n > 6 && strncmp(p, "focus=", 6) == 0) {
             char *end;
             t->passes.focus = strtod(p + 6, &end);
@@ -119,7 +127,7 @@ static int parse_options(tsvm *t, const char *opts, ps_error *err)
         } else if (n) {
             return ps_set_error(err, PS_ERR_USAGE,
                                 "--options: '%.*s' is not an option of template-svm/svm "
-                                "(min_pages=N, focus=X, focus_templated=X, headline=0|1, fallback=0|1, comments=0|1)",
+                                "(min_pages=N, focus=X, focus_templated=X, fill=X, headline=0|1, fallback=0|1, comments=0|1)",
                                 (int)n, p);
         }
         p += n + (p[n] == ',');

@@ -4,7 +4,7 @@
 # the other sets (leave-one-set-out), then pagesift-eval of "svm" and
 # "template-svm" (templates learnt per site from the set's own pages,
 # --per-site 5), with the second passes (default) and without them
-# (focus=0,headline=0,fallback=0,comments=0); for the extended recipe and the
+# (focus=0,fill=0,headline=0,fallback=0,comments=0); for the extended recipe and the
 # paper's R1-R5.
 #
 # Usage: scripts/quality-protocol.sh WORKDIR [FEATURES_DIR]
@@ -34,7 +34,7 @@ for fs in extended paper; do
       for passes in on off; do
         j="$w/$fs-$meth-$passes-$t.json"
         [ -s "$j" ] && continue
-        opt=(); [ "$passes" = off ] && opt=(--options focus=0,headline=0,fallback=0,comments=0)
+        opt=(); [ "$passes" = off ] && opt=(--options focus=0,fill=0,headline=0,fallback=0,comments=0)
         ps=(); [ "$meth" = template-svm ] && ps=(--per-site 5)
         nice -n 10 "$root/build/pagesift-eval" -q -j 2 --json -d "$shared/datasets/$t" -m "$meth" \
           --model "$m" "${ps[@]}" "${opt[@]}" > "$j" || { echo "failed: $j" >&2; rm -f "$j"; }

@@ -121,6 +121,55 @@ static void test_fallback_keeps_best_scored(void **state)
     ps_page_free(pg);
 }
 
+/* Fill: inside the block holding the content, blocks scored a little below
+ * zero join it; not link lists, not blocks outside it, not blocks scored far
+ * below, not comment threads. */
+static void test_fill_joins_near_misses_inside_the_content(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str(
+        "<html><body><div id=side>Sidebar text that the classifier nearly kept.</div>"
+        "<div id=article><div>First paragraph of the article, long enough to count here.</div>"
+        "<div>Second paragraph of the article, long enough to count as well.</div>"
+        "<div>Data Warehouse</div><div>A short aside the classifier doubted a lot.</div>"
+        "<div><a href=/a>Related one</a> <a href=/b>Related two</a> and</div>"
+        "<div class=comment>Nice article, thanks.</div></div></body></html>");
+    assert_non_null(pg);
+    size_t n;
+    const ps_block *b = ps_page_blocks(pg, &n);
+    assert_true(n <= 16);
+    size_t side = find(b, n, "html/body/div[1]"), a1 = find(b, n, "html/body/div[2]/div[1]"),
+           a2 = find(b, n, "html/body/div[2]/div[2]"), a3 = find(b, n, "html/body/div[2]/div[3]"),
+           a4 = find(b, n, "html/body/div[2]/div[4]"), links = find(b, n, "html/body/div[2]/div[5]"),
+           com = find(b, n, "html/body/div[2]/div[6]");
+    double score[16];
+    for (size_t i = 0; i < n; i++)
+        score[i] = NAN;
+    score[a1] = 1.2, score[a2] = 0.4, score[a3] = -0.6, score[a4] = -1.4;
+    score[side] = -0.1, score[links] = -0.2, score[com] = -0.3;
+    uint8_t keep[16];
+    for (size_t i = 0; i < n; i++)
+        keep[i] = !isnan(score[i]) && score[i] > 0;
+    ps_block_passes p = {.fill = 1.0, .comments = 1};
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    assert_int_equal(keep[a1] + keep[a2], 2);
+    assert_int_equal(keep[a3], 1);    /* -0.6 > -1.0, inside div#article */
+    assert_int_equal(keep[a4], 0);    /* -1.4: below the margin */
+    assert_int_equal(keep[links], 0); /* mostly link text */
+    assert_int_equal(keep[side], 0);  /* outside the content's block */
+    assert_int_equal(keep[com], 0);   /* a comment, which the comments pass drops */
+    /* a wider margin takes a4 too; off changes nothing */
+    p.fill = 1.5;
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    assert_int_equal(keep[a4], 1);
+    for (size_t i = 0; i < n; i++)
+        keep[i] = !isnan(score[i]) && score[i] > 0;
+    p.fill = 0;
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    assert_int_equal(keep[a3] + keep[a4] + keep[side], 0);
+    ps_page_free(pg);
+}
+
 /* Given the caller's feature rows (the 41 of a model, in another order),
  * headline decides as when it computes the features itself. */
 /* Comment threads are noise whatever the SVM says; the headline's block and
@@ -203,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_focus_drops_outside_content),
         cmocka_unit_test(test_headline_kept),
         cmocka_unit_test(test_fallback_keeps_best_scored),
+        cmocka_unit_test(test_fill_joins_near_misses_inside_the_content),
         cmocka_unit_test(test_headline_from_given_features),
         cmocka_unit_test(test_comments_dropped),
     };

@@ -238,7 +238,10 @@ static void test_template_svm_without_templates_is_an_error(void **state)
     assert_null(ps_extractor_new("template-svm", &opt, &err));
     assert_int_equal(err.code, PS_ERR_USAGE);
     assert_non_null(strstr(err.msg, "focus_templated"));
-    opt.options = "focus_templated=0.9,focus=0,comments=0,fallback=0,headline=0";
+    opt.options = "fill=-1";
+    assert_null(ps_extractor_new("template-svm", &opt, &err));
+    assert_non_null(strstr(err.msg, "fill"));
+    opt.options = "focus_templated=0.9,focus=0,fill=0,comments=0,fallback=0,headline=0";
     ps_extractor *ex = ps_extractor_new("template-svm", &opt, &err);
     if (!ex)
         fail_msg("%s", err.msg);

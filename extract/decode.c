@@ -338,6 +338,26 @@ static int finish(ps_decoded *out, const char *charset, ps_charset_source src,
     return 0;
 }
 
+/* UTF-16 without a byte-order mark: in the first 4 KB one byte of each pair
+ * is mostly NUL (markup and Latin text in UTF-16) and the other seldom is.
+ * NULs on the odd bytes mean little-endian, on the even bytes big-endian.
+ * The thresholds are those under which extract/page.c does not call the
+ * bytes binary.  NULL when the bytes do not look so. */
+static const char *utf16_without_bom(const char *s, size_t len)
+{
+    size_t n = len < 4096 ? len : 4096, nul[2] = {0, 0};
+    if (n < 16)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        nul[i & 1] += s[i] == 0;
+    size_t half = n / 2;
+    if (nul[1] * 10 > half * 3 && nul[0] * 20 <= half)
+        return "UTF-16LE";
+    if (nul[0] * 10 > half * 3 && nul[1] * 20 <= half)
+        return "UTF-16BE";
+    return NULL;
+}
+
 int ps_decode(const void *bytes, size_t len, const char *declared, ps_decoded *out, ps_error *err)
 {
     return ps_decode_ex(bytes, len, declared, out, NULL, NULL, err);
@@ -360,6 +380,9 @@ int ps_decode_ex(const void *bytes, size_t len, const char *declared, ps_decoded
         return finish(out, "UTF-16LE", PS_CHARSET_BOM, s + 2, len - 2, err);
     if (len >= 2 && (uint8_t)s[0] == 0xFE && (uint8_t)s[1] == 0xFF)
         return finish(out, "UTF-16BE", PS_CHARSET_BOM, s + 2, len - 2, err);
+    const char *u16 = utf16_without_bom(s, len);
+    if (u16)
+        return finish(out, u16, PS_CHARSET_DETECTED, s, len, err);
 
     /* 2./3. A declaration: the caller's, else the page's own. */
     char buf[64], meta[64];

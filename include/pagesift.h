@@ -73,7 +73,8 @@ typedef enum ps_charset_source {
     PS_CHARSET_CALLER,    /**< given by the caller (HTTP header, WARC record) */
     PS_CHARSET_META,      /**< <meta charset> / http-equiv in the page */
     PS_CHARSET_DETECTED,  /**< ICU's detector (no declaration, or the bytes
-                               contradicted it) */
+                               contradicted it), or UTF-16 known by its
+                               NULs without a byte-order mark */
     PS_CHARSET_UTF8_VALID,/**< the bytes are valid UTF-8 and won over a
                                declaration that said otherwise */
     PS_CHARSET_FALLBACK   /**< nothing better: windows-1252 */
@@ -91,7 +92,9 @@ typedef struct ps_decoded {
 /**
  * Decide the charset of a page and convert it to UTF-8.
  *
- * Order: byte-order mark; @p declared (from the caller, may be NULL); the
+ * Order: byte-order mark; UTF-16 without one (one byte of each pair mostly
+ * NUL in the first 4 KB: source PS_CHARSET_DETECTED); @p declared (from
+ * the caller, may be NULL); the
  * page's <meta charset>/http-equiv; ICU's detector when there is no
  * declaration or the bytes contradict it (valid UTF-8 with non-ASCII text
  * wins over a legacy declaration); windows-1252 as the last resort.

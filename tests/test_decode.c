@@ -34,6 +34,25 @@ static void test_utf16_bom(void **state)
     free(d.utf8);
 }
 
+/* Without a byte-order mark, UTF-16 is known by its NULs on every other
+ * byte: little-endian on the odd bytes, big-endian on the even ones. */
+static void test_utf16_without_bom(void **state)
+{
+    (void)state;
+    const char le[] = "<\0p\0>\0h\0\xE9\0 \0t\0h\0e\0r\0e\0<\0/\0p\0>\0";
+    const char be[] = "\0<\0p\0>\0h\0\xE9\0 \0t\0h\0e\0r\0e\0<\0/\0p\0>";
+    ps_decoded d;
+    decode(le, sizeof le - 1, NULL, &d);
+    assert_string_equal(d.charset, "UTF-16LE");
+    assert_int_equal(d.source, PS_CHARSET_DETECTED);
+    assert_string_equal(d.utf8, "<p>h\xC3\xA9 there</p>");
+    free(d.utf8);
+    decode(be, sizeof be - 1, NULL, &d);
+    assert_string_equal(d.charset, "UTF-16BE");
+    assert_string_equal(d.utf8, "<p>h\xC3\xA9 there</p>");
+    free(d.utf8);
+}
+
 static void test_caller_charset_used(void **state)
 {
     (void)state;
@@ -159,6 +178,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bom_wins_over_meta),
         cmocka_unit_test(test_utf16_bom),
+        cmocka_unit_test(test_utf16_without_bom),
         cmocka_unit_test(test_caller_charset_used),
         cmocka_unit_test(test_meta_legacy_declaration),
         cmocka_unit_test(test_valid_utf8_beats_legacy_declaration),

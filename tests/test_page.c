@@ -212,10 +212,14 @@ static void test_bad_inputs(void **state)
     pg = ps_page_parse(bin, sizeof bin, NULL, &err);
     assert_null(pg);
     assert_non_null(strstr(err.msg, "binary"));
-    /* UTF-16 without a byte-order mark (NUL on every other byte) is text */
+    /* UTF-16 without a byte-order mark (NUL on every other byte) is text,
+     * decoded as such */
     static const char u16[] = "<\0h\0t\0m\0l\0>\0<\0b\0o\0d\0y\0>\0H\0i\0 \0t\0h\0e\0r\0e\0<\0/\0b\0>\0";
     pg = ps_page_parse(u16, sizeof u16 - 1, NULL, &err);
     assert_non_null(pg);
+    t = ps_page_text(pg, NULL, &len);
+    assert_string_equal(t, "Hi there\n");
+    free(t);
     ps_page_free(pg);
     /* truncated in the middle of a tag: still a page */
     pg = parse_str("<html><body><div><p>Start of the text</p><p>cut <a hr");

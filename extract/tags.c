@@ -100,7 +100,7 @@ static const tag_entry TAGS[] = {
     {"tbody", PS_TAG_BREAK},
     {"td", PS_TAG_BREAK},
     {"template", PS_TAG_REMOVE},
-    {"textarea", PS_TAG_BREAK},
+    {"textarea", PS_TAG_REMOVE},
     {"tfoot", PS_TAG_BREAK},
     {"th", PS_TAG_BREAK},
     {"thead", PS_TAG_BREAK},

@@ -181,8 +181,8 @@ typedef struct ps_page ps_page;
 /** Decode, parse and build the block tree of a page held in memory.  Junk
  *  before the markup (e.g. CleanEval's "<text id=...>" line) is skipped;
  *  script, style, noscript, template, iframe, embed, svg, math, canvas,
- *  head, select (a drop-down's options are form controls, not text) and
- *  comments are removed.  Returns NULL with err set when the
+ *  head, select and textarea (form controls: a drop-down's options and a
+ *  text box's default value are not page text) and comments are removed.  Returns NULL with err set when the
  *  input is larger than max_bytes or no document can be made of it; an empty
  *  page or one without text yields a valid page with an empty body. */
 ps_page *ps_page_parse(const void *bytes, size_t len,

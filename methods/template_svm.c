@@ -56,6 +56,7 @@
 
 #include "methods/block_passes.h"
 #include "methods/method.h"
+#include "methods/method_options.h"
 
 typedef struct tsvm {
     ps_model *model;
@@ -83,55 +84,23 @@ static void tsvm_destroy(void *self)
     free(t);
 }
 
-/* "min_pages=N[,...]"; unknown keys are errors (a typo must not pass). */
-static int parse_options(tsvm *t, const char *opts, ps_error *err)
+/* "key=value,..." against the table below; unknown keys and values out of
+ * range are errors naming the method and the key (a typo must not pass). */
+static int parse_options(tsvm *t, const char *method, const char *opts, ps_error *err)
 {
-    if (!opts || !*opts)
-        return 0;
-    const char *p = opts;
-    while (*p) {
-        size_t n = strcspn(p, ",");
-        if (n > 10 && strncmp(p, "min_pages=", 10) == 0) {
-            char *end;
-            t->min_pages = strtoul(p + 10, &end, 10);
-            if (end != p + n)
-                return ps_set_error(err, PS_ERR_USAGE, "--options: '%.*s': min_pages takes a number",
-                                    (int)n, p);
-        } else if (n > 16 && strncmp(p, "focus_templated=", 16) == 0) {
-            char *end;
-            t->focus_templated = strtod(p + 16, &end);
-            if (end != p + n || !(t->focus_templated >= 0 && t->focus_templated <= 1))
-                return ps_set_error(err, PS_ERR_USAGE,
-                                    "--options: '%.*s': focus_templated takes a share from 0 (off) to 1",
-                                    (int)n, p);
-        } else if (n > 5 && strncmp(p, "fill=", 5) == 0) {
-            char *end;
-            t->passes.fill = strtod(p + 5, &end);
-            if (end != p + n || !(t->passes.fill >= 0 && t->passes.fill <= 100))
-                return ps_set_error(err, PS_ERR_USAGE,
-                                    "--options: '%.*s': fill takes a margin of decision value, 0 (off) to 100",
-                                    (int)n, p);
-        } else if (n > 6 && strncmp(p, "focus=", 6) == 0) {
-            char *end;
-            t->passes.focus = strtod(p + 6, &end);
-            if (end != p + n || !(t->passes.focus >= 0 && t->passes.focus <= 1))
-                return ps_set_error(err, PS_ERR_USAGE,
-                                    "--options: '%.*s': focus takes a share from 0 (off) to 1",
-                                    (int)n, p);
-        } else if (n == 10 && (strncmp(p, "headline=0", 10) == 0 || strncmp(p, "headline=1", 10) == 0)) {
-            t->passes.headline = p[9] == '1';
-        } else if (n == 10 && (strncmp(p, "fallback=0", 10) == 0 || strncmp(p, "fallback=1", 10) == 0)) {
-            t->passes.fallback = p[9] == '1';
-        } else if (n == 10 && (strncmp(p, "comments=0", 10) == 0 || strncmp(p, "comments=1", 10) == 0)) {
-            t->passes.comments = p[9] == '1';
-        } else if (n) {
-            return ps_set_error(err, PS_ERR_USAGE,
-                                "--options: '%.*s' is not an option of template-svm/svm "
-                                "(min_pages=N, focus=X, focus_templated=X, fill=X, headline=0|1, fallback=0|1, comments=0|1)",
-                                (int)n, p);
-        }
-        p += n + (p[n] == ',');
-    }
+    int min_pages = (int)t->min_pages;
+    const ps_method_opt table[] = {
+        {"min_pages", PS_OPT_INT, &min_pages, 0, 1e9, NULL},
+        {"focus", PS_OPT_DOUBLE, &t->passes.focus, 0, 1, NULL},
+        {"focus_templated", PS_OPT_DOUBLE, &t->focus_templated, 0, 1, NULL},
+        {"fill", PS_OPT_DOUBLE, &t->passes.fill, 0, 100, NULL},
+        {"headline", PS_OPT_BOOL, &t->passes.headline, 0, 0, NULL},
+        {"fallback", PS_OPT_BOOL, &t->passes.fallback, 0, 0, NULL},
+        {"comments", PS_OPT_BOOL, &t->passes.comments, 0, 0, NULL},
+    };
+    if (ps_method_parse_options(method, opts, table, sizeof table / sizeof table[0], err) != 0)
+        return -1;
+    t->min_pages = (unsigned long)min_pages;
     return 0;
 }
 
@@ -178,7 +147,7 @@ static void *create_common(const ps_method_config *cfg, int use_templates, ps_er
     }
     t->passes = PS_BLOCK_PASSES_DEFAULT;
     t->min_pages = 5;
-    if (parse_options(t, cfg->options, err) != 0) {
+    if (parse_options(t, use_templates ? "template-svm" : "svm", cfg->options, err) != 0) {
         tsvm_destroy(t);
         return NULL;
     }

@@ -10,7 +10,8 @@
 # Usage: scripts/quality-protocol.sh WORKDIR [FEATURES_DIR]
 #   FEATURES_DIR: per-set CSVs of the recipe's blocks (quality-features.sh
 #   DIR "" learn), reused instead of recomputed.
-# Writes WORKDIR/<variant>-<set>.json (pagesift-eval --json) and prints a table.
+# Writes WORKDIR/<variant>-<set>.json (pagesift-eval --json) and prints the
+# table (scripts/quality-protocol-table.py WORKDIR prints it again).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${PS_SHARED_DIR:-$root/../shared}
@@ -42,3 +43,4 @@ for fs in extended paper; do
     done
   done
 done
+python3 "$root/scripts/quality-protocol-table.py" "$w"

@@ -228,6 +228,8 @@ static int parse_length(const char *v, uint64_t *out)
 static int parse_fields(ps_warc *w, warc_fields *f)
 {
     memset(f, 0, sizeof *f);
+    if (!w->hdr.data)
+        return 0; /* no field read yet (the input ended in the first one) */
     char *p = w->hdr.data, *end = p + w->hdr.len;
     while (p && p < end) {
         char *eol = memchr(p, '\n', (size_t)(end - p));

@@ -316,6 +316,23 @@ static void test_warc_truncated(void **state)
     }
 }
 
+/* A file that ends right after the version line, inside the first header
+ * field (found by scripts/fuzz: the empty header was read through a NULL
+ * pointer): one failed input saying so. */
+static void test_warc_ends_after_version_line(void **state)
+{
+    (void)state;
+    static const char bytes[] = "WARC/1.0\r\nWARC-Type";
+    write_bytes(tpath("short.warc"), bytes, sizeof bytes - 1);
+    inputs r;
+    read_all(&r, tpath("short.warc"));
+    assert_int_equal(r.end, 0);
+    assert_int_equal(r.n, 1);
+    assert_int_equal(r.in[0].status, PS_ERR_FORMAT);
+    assert_non_null(strstr(r.in[0].msg, "ends inside the record header"));
+    free_all(&r);
+}
+
 /* A record with a Content-Length too small, then one too large: both are
  * reported, and the records after them are still read. */
 static void test_warc_wrong_length(void **state)
@@ -761,6 +778,7 @@ int main(void)
         cmocka_unit_test(test_warc_gzip_members),
         cmocka_unit_test(test_warc_gzip_whole_file),
         cmocka_unit_test(test_warc_truncated),
+        cmocka_unit_test(test_warc_ends_after_version_line),
         cmocka_unit_test(test_warc_wrong_length),
         cmocka_unit_test(test_warc_length_past_end),
         cmocka_unit_test(test_warc_corrupt_gzip),

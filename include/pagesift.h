@@ -54,7 +54,8 @@ typedef enum ps_status {
     PS_ERR_NOMEM = 4,    /**< out of memory */
     PS_ERR_PARSE = 5,    /**< a page could not be parsed into a document */
     PS_ERR_USAGE = 6,    /**< a caller passed invalid arguments */
-    PS_ERR_VERSION = 7   /**< a file is of another format version */
+    PS_ERR_VERSION = 7,  /**< a file is of another format version */
+    PS_ERR_TIMEOUT = 8   /**< a page took longer than its time limit */
 } ps_status;
 
 /** Error report: a status and a message that names the input and the problem. */
@@ -122,9 +123,29 @@ typedef struct ps_page_options {
      *  (body, section, div).  The body element is always the root block. */
     const char *const *block_tags;
     size_t max_bytes;      /**< refuse larger inputs; 0 = PS_DEFAULT_MAX_BYTES */
+    /** Fail with PS_ERR_TIMEOUT once ps_now() passes this (checked while
+     *  the block tree is built, not inside libxml2's parse); 0 = none. */
+    double deadline;
 } ps_page_options;
 
+/** Seconds of a monotonic clock (CLOCK_MONOTONIC), for deadlines. */
+double ps_now(void);
+
 #define PS_DEFAULT_MAX_BYTES ((size_t)64 << 20)
+
+/* Bounds of one page (docs/EXTRACTION.md, "Bounds"): past each,
+ * ps_page_parse fails the page with PS_ERR_TOO_LARGE and a message naming
+ * the bound.  The first five are checked on the markup before libxml2 sees
+ * it (libxml2's DOM takes about 500 bytes per element, its parser is
+ * quadratic in the next three); the last two while the block tree is
+ * built. */
+#define PS_PAGE_MAX_ELEMENTS 250000    /**< start tags of elements */
+#define PS_PAGE_MAX_DEPTH 10000        /**< elements open inside each other */
+#define PS_PAGE_MAX_ATTRS 1000         /**< attributes of one element */
+#define PS_PAGE_MAX_ATTR_WORK 50000000ULL   /**< sum over elements of attributes^2 */
+#define PS_PAGE_MAX_CLOSE_WORK 100000000ULL /**< sum of open elements at end tags closing none */
+#define PS_PAGE_MAX_BLOCKS 100000      /**< blocks of the block tree */
+#define PS_PAGE_MAX_LEAVES 250000      /**< leaves of the block tree */
 
 /** body, section, div — the paper's block tags. */
 extern const char *const ps_default_block_tags[];

@@ -96,7 +96,15 @@ static char *file_id(const char *path, int whole_path)
     const char *base = whole_path || !slash ? path : slash + 1;
     const char *name = slash && slash + 1 > base ? slash + 1 : base; /* the last component */
     const char *dot = strrchr(name, '.');
-    size_t n = dot && dot > name ? (size_t)(dot - base) : strlen(base);
+    size_t len = strlen(base);
+    if (dot && dot > name && !ps_ascii_casecmp(dot, ".gz")) { /* page.html.gz: page */
+        const char *d = dot;
+        while (d > name && d[-1] != '.')
+            d--;
+        if (d > name + 1)
+            dot = d - 1;
+    }
+    size_t n = dot && dot > name ? (size_t)(dot - base) : len;
     return ps_safe_id(base, n);
 }
 
@@ -112,6 +120,53 @@ static char *path_join(const char *dir, const char *rel)
 }
 
 /* ---- pages from files ------------------------------------------------- */
+
+/* A page file stored gzip'ed (.html.gz; a mirror's compressed page): its
+ * inflated bytes replace in->data.  Returns 1, or -1 (no memory). */
+static int inflate_page(ps_source *src, const char *path, ps_input *in, ps_error *err)
+{
+    ps_error e = {0};
+    ps_instream *s = ps_instream_open(path, &e);
+    if (!s) {
+        if (e.code == PS_ERR_NOMEM)
+            return ps_set_error(err, PS_ERR_NOMEM, "%s", e.msg);
+        ps_input_fail(in, e.code, "%s", e.msg);
+        return 1;
+    }
+    ps_buf b = {0};
+    for (;;) {
+        if (ps_buf_reserve(&b, 65536)) {
+            ps_buf_free(&b);
+            ps_instream_free(s);
+            return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", path);
+        }
+        size_t n = ps_instream_read(s, b.data + b.len, b.cap - b.len - 1, NULL);
+        b.len += n;
+        b.data[b.len] = '\0';
+        if (b.len > src->max_bytes) {
+            ps_buf_free(&b);
+            ps_instream_free(s);
+            ps_input_fail(in, PS_ERR_TOO_LARGE, "%s: page larger than the limit of %zu bytes once unpacked",
+                          path, src->max_bytes);
+            return 1;
+        }
+        if (n == 0)
+            break;
+    }
+    if (ps_instream_error(s)[0] || ps_instream_truncated(s)) {
+        ps_input_fail(in, PS_ERR_FORMAT, "%s: %s", path,
+                      ps_instream_error(s)[0] ? ps_instream_error(s) : "gzip data truncated");
+        ps_buf_free(&b);
+        ps_instream_free(s);
+        return 1;
+    }
+    ps_instream_free(s);
+    if (!b.data && !(b.data = calloc(1, 1)))
+        return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", path);
+    free(in->data);
+    in->data = ps_buf_take(&b, &in->len);
+    return 1;
+}
 
 /* A page file.  id, url, gold: may be NULL.  Returns 1, or -1 (no memory). */
 static int page_from_file(ps_source *src, const char *path, char *id, const char *url,
@@ -129,6 +184,8 @@ static int page_from_file(ps_source *src, const char *path, char *id, const char
         if (e.code == PS_ERR_NOMEM)
             return ps_set_error(err, PS_ERR_NOMEM, "%s", e.msg);
         ps_input_fail(in, e.code, "%s", e.msg);
+    } else if (in->len >= 2 && (unsigned char)in->data[0] == 0x1f && (unsigned char)in->data[1] == 0x8b) {
+        return inflate_page(src, path, in, err);
     }
     return 1;
 }
@@ -329,6 +386,15 @@ static int walk_next(ps_source *src, ps_input *in, ps_error *err)
         return open_warc(src, path, in, err);
     case PS_WALK_DATASET:
         return open_dataset(src, path, in, err);
+    case PS_WALK_SKIPPED:
+        in->id = file_id(rel, 1);
+        in->origin = strdup(path);
+        in->url = strdup("");
+        if (!in->id || !in->origin || !in->url)
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        in->skipped = 1;
+        snprintf(in->msg, sizeof in->msg, "%s", msg);
+        return 1;
     }
     return 0;
 }

@@ -93,17 +93,20 @@ int ps_http_looks_like_html(const char *data, size_t len);
 
 typedef enum ps_walk_kind {
     PS_WALK_END = 0,
-    PS_WALK_PAGE,     /**< .html, .htm, .xhtml */
-    PS_WALK_WARC,     /**< .warc, .warc.gz */
+    PS_WALK_PAGE,     /**< .html, .htm, .xhtml, .html.gz, .htm.gz, or HTML
+                           by its first bytes */
+    PS_WALK_WARC,     /**< .warc, .warc.gz, or starting "WARC/" */
     PS_WALK_DATASET,  /**< a folder holding index.tsv */
-    PS_WALK_ERROR     /**< a folder that could not be read (message set) */
+    PS_WALK_ERROR,    /**< a folder that could not be read (message set) */
+    PS_WALK_SKIPPED   /**< any other file (msg: why it is not a page) */
 } ps_walk_kind;
 
 typedef struct ps_dirwalk ps_dirwalk;
 
 ps_dirwalk *ps_dirwalk_new(const char *root);
 /** Next entry: *path (full path) and *rel (relative to the root) stay
- *  valid until the next call.  On PS_WALK_ERROR, msg names the folder. */
+ *  valid until the next call.  On PS_WALK_ERROR, msg names the folder; on
+ *  PS_WALK_SKIPPED it says why the file is not read. */
 ps_walk_kind ps_dirwalk_next(ps_dirwalk *w, const char **path, const char **rel,
                              char *msg, size_t cap);
 void ps_dirwalk_free(ps_dirwalk *w);

@@ -796,9 +796,15 @@ ps_model *ps_model_load(const char *path, ps_error *err);
 ps_model *ps_model_parse(const char *text, size_t len, const char *name, ps_error *err);
 /** Write the bundle atomically (temporary file, fsync, rename). */
 int ps_model_save(const ps_model *m, const char *path, ps_error *err);
-/** $PAGESIFT_MODEL if set; else the installed models folder's default.model
- *  if it exists; else the source tree's models/default.model. */
+/** $PAGESIFT_MODEL if set; else the first readable of: default.model in
+ *  the models folder installed beside libpagesift (lib/../share/pagesift/
+ *  models), the same beside the program (bin/../share/...), and, for the
+ *  library of a build folder, the source tree's models/default.model.  When
+ *  none is there, the first place (a load then fails naming it). */
 const char *ps_model_default_path(void);
+/** The places ps_model_default_path() looked at, for a message
+ *  ("PATH (beside libpagesift), PATH (beside the program)"). */
+const char *ps_model_default_searched(void);
 /** Number of features, their ps_feature_lookup ids in model order, and
  *  their names comma-separated ("R1,R2,R3,R4,R5"). */
 size_t ps_model_n_features(const ps_model *m);

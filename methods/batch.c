@@ -266,8 +266,8 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
                 rc = ps_buf_append(&j->out, "<!-- pagesift: failed: ", 23) ||
                      ps_buf_append(&j->out, j->msg, strlen(j->msg)) ||
                      ps_buf_append(&j->out, " -->\n", 5);
-        } else if (ps_html_view(page, x.block_class, ps_extractor_method(cfg->extractor), &j->out,
-                                &e) != 0) {
+        } else if (ps_html_view(page, x.block_class, ps_extractor_method(cfg->extractor),
+                                j->in.id, &j->out, &e) != 0) {
             fail_at(j, e.msg);
             j->out.len = 0;
             rc = ps_buf_printf(&j->out, cfg->output_dir ? "%s\n" : "<!-- pagesift: failed: %s -->\n",

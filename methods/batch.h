@@ -107,10 +107,15 @@ int ps_record_jsonl(ps_buf *b, const ps_record *r);
 /* ---- HTML view (methods/html_view.c) ----------------------------------- */
 
 /** The page's DOM with every block marked by class (block_class per block,
- *  NULL = all content): a data-pagesift attribute and an inline outline and
- *  tint, a legend at the top; serialised as UTF-8 HTML into @p out.
- *  Modifies the page's DOM.  Returns 0 or -1 with err. */
+ *  NULL = all content): data-pagesift (class), data-pagesift-block (block_id
+ *  of @p page_id and the path, as in the block CSV), data-pagesift-path, a
+ *  tooltip, an inline outline and tint; a summary bar at the top; link lists
+ *  collapsed; made safe to open (no script, event handler, javascript:/data:
+ *  URL, object/embed/applet; a Content-Security-Policy forbidding scripts
+ *  and remote loads); serialised as UTF-8 HTML into @p out.  Modifies the
+ *  page's DOM (use the page only to free it afterwards).  Returns 0 or -1
+ *  with err. */
 int ps_html_view(ps_page *page, const uint8_t *block_class, const char *method,
-                 ps_buf *out, ps_error *err);
+                 const char *page_id, ps_buf *out, ps_error *err);
 
 #endif

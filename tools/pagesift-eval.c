@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "eval/run.h"
+#include "tools/cli.h"
 
 static void usage(FILE *f)
 {
@@ -145,7 +146,8 @@ int main(int argc, char **argv)
     const char *chart = NULL;
     const char *merge[64];
     size_t nmerge = 0;
-    while ((c = getopt_long(argc, argv, "d:m:p:j:qhV", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":d:m:p:j:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'd':
             if (nsets == 64) {
@@ -248,7 +250,7 @@ int main(int argc, char **argv)
         case 'q': cfg.quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-eval %s\n", ps_version()); return 0;
-        default: usage(stderr); return 2;
+        default: return ps_cli_bad_option("pagesift-eval", c, argv);
         }
     }
     if (optind < argc) {

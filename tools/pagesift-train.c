@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "pagesift.h"
+#include "tools/cli.h"
 
 static void usage(FILE *f)
 {
@@ -106,7 +107,8 @@ int main(int argc, char **argv)
     ps_train_group group = PS_GROUP_PAGE;
     int stamp = 0, c;
     char *e;
-    while ((c = getopt_long(argc, argv, "o:f:b:s:k:g:j:qvhV", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:f:b:s:k:g:j:qvhV", opts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'f': features = optarg; break;
@@ -194,7 +196,7 @@ int main(int argc, char **argv)
         case 'v': o.verbose = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-train %s\n", ps_version()); return 0;
-        default: usage(stderr); return 2;
+        default: return ps_cli_bad_option("pagesift-train", c, argv);
         }
     }
     if (!out || optind >= argc) {

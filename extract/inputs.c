@@ -21,6 +21,9 @@ struct ps_source {
     int jsonl_stdin;
     int stdin_used;
     size_t total;            /* ps_source_total_hint */
+    uint64_t total_bytes;    /* ps_source_total_bytes: sizes of the argument files */
+    uint64_t bytes_before;   /* sizes of the arguments before the current one */
+    uint64_t cur_size;       /* size of the current argument (0: not a file) */
     /* the producer of the current argument, at most one of each */
     ps_dirwalk *walk;
     ps_warc *warc;
@@ -545,6 +548,15 @@ ps_source *ps_source_open(const char *const *args, size_t n_args, const char *li
     for (size_t i = 0; i < n_args; i++)
         total += count_arg(args[i], &unknown);
     src->total = unknown ? 0 : total;
+    /* by bytes: when every argument is a file (WARC files, pages) */
+    for (size_t i = 0; i < n_args && !src->list; i++) {
+        struct stat st;
+        if (!strcmp(args[i], "-") || stat(args[i], &st) != 0 || !S_ISREG(st.st_mode)) {
+            src->total_bytes = 0;
+            break;
+        }
+        src->total_bytes += (uint64_t)st.st_size;
+    }
     return src;
 nomem:
     ps_source_free(src);
@@ -575,7 +587,11 @@ int ps_source_next(ps_source *src, ps_input *in, ps_error *err)
         } else if (src->walk) {
             r = walk_next(src, in, err);
         } else if (src->next_arg < src->n_args) {
-            r = open_arg(src, src->args[src->next_arg++], in, err);
+            struct stat st;
+            src->bytes_before += src->cur_size;
+            const char *a = src->args[src->next_arg++];
+            src->cur_size = strcmp(a, "-") && stat(a, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+            r = open_arg(src, a, in, err);
         } else if (src->list) {
             if ((r = list_next(src, in, err)) == 0) {
                 fclose(src->list);
@@ -611,4 +627,21 @@ void ps_source_free(ps_source *src)
 size_t ps_source_total_hint(const ps_source *src)
 {
     return src ? src->total : 0;
+}
+
+uint64_t ps_source_total_bytes(const ps_source *src)
+{
+    return src ? src->total_bytes : 0;
+}
+
+uint64_t ps_source_bytes_done(const ps_source *src)
+{
+    if (!src || !src->total_bytes)
+        return 0;
+    uint64_t cur = src->cur_size;
+    if (src->warc) {
+        uint64_t off = ps_warc_file_offset(src->warc);
+        cur = off < cur ? off : cur;
+    }
+    return src->bytes_before + cur;
 }

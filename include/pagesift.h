@@ -430,6 +430,13 @@ void ps_source_free(ps_source *src);
  *  (a WARC file or stdin among the inputs).  Computed at open, which walks
  *  the folders once for it. */
 size_t ps_source_total_hint(const ps_source *src);
+/** Progress by bytes, for when the page count is not known ahead (WARC
+ *  files): the summed size of the arguments when every one is a file (0
+ *  otherwise: stdin, a folder, a list), and how many of those bytes have
+ *  been read so far (compressed bytes of a gzip file).  Call from the thread
+ *  that calls ps_source_next. */
+uint64_t ps_source_total_bytes(const ps_source *src);
+uint64_t ps_source_bytes_done(const ps_source *src);
 
 /* [/INPUTS] */
 

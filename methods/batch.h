@@ -31,6 +31,8 @@ typedef struct ps_batch_input {
     char msg[512];
     int skipped;    /**< a record that is not a page (WARC request, ...):
                          counted, no output record */
+    uint64_t pos;   /**< input bytes read when this record was (progress by
+                         bytes, with total_bytes; 0 if unknown) */
 } ps_batch_input;
 
 /** Reader: fill @p in with the next page.  1 got one, 0 end, -1 fatal (the
@@ -50,6 +52,8 @@ typedef struct ps_batch_config {
     int unordered;          /**< write records as they finish */
     int quiet;              /**< no progress line, no per-page messages */
     size_t total_hint;      /**< pages expected (progress), 0 unknown */
+    uint64_t total_bytes;   /**< when total_hint is 0: input bytes expected
+                                 (progress by the inputs' pos), 0 unknown */
 } ps_batch_config;
 
 /** What a run did: read = extracted + empty + failed + skipped. */

@@ -102,9 +102,13 @@ static int merge_json(const char *const *files, size_t n, const char *chart)
             json_t *r = json_array_get(runs, i);
             const char *set = json_string_value(json_object_get(r, "set"));
             const char *label = json_string_value(json_object_get(r, "label"));
-            json_t *f1 = json_object_get(json_object_get(r, "token"), "f1");
+            json_t *tok = json_object_get(r, "token");
+            json_t *f1 = json_object_get(tok, "f1"), *p = json_object_get(tok, "p"),
+                   *rc = json_object_get(tok, "r");
             if (set && label && json_is_number(f1))
-                pts[np++] = (ps_eval_point){set, label, json_number_value(f1)};
+                pts[np++] = (ps_eval_point){set, label, json_number_value(f1),
+                                            json_is_number(p) ? json_number_value(p) : -1,
+                                            json_is_number(rc) ? json_number_value(rc) : -1};
         }
         ps_error err = {0};
         if (!pts || ps_eval_chart_svg_points(chart, pts, np, &err) < 0) {

@@ -131,6 +131,7 @@ static int read_next(void *vctx, ps_batch_input *out, ps_error *err)
     out->status = r->in.status;
     memcpy(out->msg, r->in.msg, sizeof out->msg);
     out->skipped = r->in.skipped;
+    out->pos = ps_source_bytes_done(r->src);
     if (out->skipped && r->verbose)
         fprintf(stderr, "pagesift: skipped %s: %s\n", out->origin ? out->origin : out->id,
                 out->msg[0] ? out->msg : "not a page");
@@ -380,6 +381,7 @@ int main(int argc, char **argv)
     bc.out = stdout;
     bc.text_headers = !single;
     bc.total_hint = ps_source_total_hint(rd.src);
+    bc.total_bytes = ps_source_total_bytes(rd.src);
 
     double t0 = now();
     ps_template_store *learnt = NULL;

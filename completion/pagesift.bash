@@ -21,7 +21,7 @@ _pagesift_tools()
             fi ;;
         -f|--format)
             if [[ ${tool##*/} == pagesift ]]; then
-                COMPREPLY=($(compgen -W "text jsonl html" -- "$cur"))
+                COMPREPLY=($(compgen -W "text jsonl markdown xml clean-html html" -- "$cur"))
                 return
             fi ;;
         --site-rule)

@@ -79,8 +79,12 @@ int ps_eval_chart_svg(const char *path, const ps_eval_run *runs, size_t n, ps_er
     if (!pts)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++)
-        pts[i] = (ps_eval_point){runs[i].ds->name, runs[i].label, runs[i].sum.sh4.f1,
-                                 runs[i].sum.sh4.p, runs[i].sum.sh4.r};
+    {
+        double f1 = runs[i].sum.sh4.f1, p = runs[i].sum.sh4.p, r = runs[i].sum.sh4.r;
+        if (runs[i].snip) /* a snippet set: its own P, R, F1 */
+            ps_snippet_prf(&runs[i].snip_sum, &p, &r, &f1);
+        pts[i] = (ps_eval_point){runs[i].ds->name, runs[i].label, f1, p, r};
+    }
     int rc = ps_eval_chart_svg_points(path, pts, n, err);
     free(pts);
     return rc;

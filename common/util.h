@@ -60,6 +60,10 @@ int ps_ascii_ncasecmp(const char *a, const char *b, size_t n);
  *  NULL when out of memory.  For options such as --block-tags. */
 const char **ps_split_list(char *list);
 
+/** A macro's value as a string literal. */
+#define PS_STR_(x) #x
+#define PS_STR(x) PS_STR_(x)
+
 /** 64-bit FNV-1a hash. */
 uint64_t ps_hash64(const void *data, size_t n);
 

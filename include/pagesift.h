@@ -1111,6 +1111,72 @@ void ps_extractor_free(ps_extractor *ex);
 /* [/METHODS] */
 
 /* ------------------------------------------------------------------------ */
+/* Metadata and structured output (extract/metadata.c, methods/structure.c) */
+/* ------------------------------------------------------------------------ */
+/* [METADATA] declarations of this section go between these markers. */
+
+/** What a page says about itself.  Every string is UTF-8, malloc'ed, NULL
+ *  when absent; docs/JSONL.md gives each field's sources in order. */
+typedef struct ps_metadata {
+    char *title;          /**< the article's headline (og:title, JSON-LD
+                               headline, the h1 that the <title> holds, the
+                               <title>), site-name part removed */
+    char *page_title;     /**< the <title> as written (whitespace collapsed) */
+    char *author;         /**< authors, "; "-separated */
+    char *date;           /**< publication date, YYYY-MM-DD */
+    char *date_modified;  /**< last modification date, YYYY-MM-DD */
+    char *site_name;      /**< og:site_name, JSON-LD publisher name */
+    char *description;    /**< og:description, meta description */
+    char *lang;           /**< language: the text's (CLD2) when reliable, else
+                               the declared one */
+    char *lang_declared;  /**< the page's declared language (html lang,
+                               Content-Language, og:locale), lower case */
+    double lang_confidence; /**< 0..1: share of the text in `lang` when it was
+                               identified from the text; -1 when `lang` is
+                               the declared one or absent */
+    char *canonical_url;  /**< rel=canonical (resolved), og:url */
+    char *image;          /**< og:image, JSON-LD image */
+    char **categories;    /**< article:section, JSON-LD articleSection,
+                               rel=category links */
+    size_t n_categories;
+    char **tags;          /**< article:tag, JSON-LD keywords, rel=tag links */
+    size_t n_tags;
+} ps_metadata;
+
+/** The metadata of @p page into @p out (overwritten).  @p x (may be NULL)
+ *  is the page's extraction: its text is what the language is identified
+ *  on and the last place a date is looked for.  Malformed JSON-LD is
+ *  ignored.  Returns 0, or -1 with err (out of memory). */
+int ps_page_metadata(const ps_page *page, const ps_extraction *x, ps_metadata *out,
+                     ps_error *err);
+
+/** Free the contents of @p m (not @p m itself) and zero it. */
+void ps_metadata_free(ps_metadata *m);
+
+/** Structured output formats of the kept content. */
+typedef enum ps_struct_format {
+    PS_STRUCT_MARKDOWN = 0, /**< CommonMark with GitHub tables */
+    PS_STRUCT_XML = 1,      /**< <doc> with <main> and <comments> (docs/XML.md) */
+    PS_STRUCT_HTML = 2      /**< a clean HTML document of the kept content */
+} ps_struct_format;
+
+/** Options of ps_render. */
+enum {
+    PS_RENDER_LINKS = 1,  /**< keep links (Markdown [text](url), <ref>, <a>) */
+    PS_RENDER_IMAGES = 2  /**< keep images inside the kept content, with alt */
+};
+
+/** The kept content of @p page (the leaves @p x keeps: its leaf_kept) with
+ *  its structure — headings, paragraphs, lists, quotes, code, tables — as
+ *  @p fmt.  @p meta (may be NULL) gives XML's attributes and the HTML head.
+ *  Returns a malloc'ed NUL-terminated string (*len its bytes), or NULL with
+ *  err. */
+char *ps_render(const ps_page *page, const ps_extraction *x, const ps_metadata *meta,
+                ps_struct_format fmt, unsigned flags, size_t *len, ps_error *err);
+
+/* [/METADATA] */
+
+/* ------------------------------------------------------------------------ */
 /* Evaluation (eval/) — metrics against gold text */
 /* ------------------------------------------------------------------------ */
 /* [EVALUATION] declarations of this section go between these markers. */

@@ -13,7 +13,10 @@
 typedef enum ps_out_format {
     PS_FORMAT_TEXT = 0,  /**< the main text */
     PS_FORMAT_JSONL = 1, /**< one JSON object per page and line */
-    PS_FORMAT_HTML = 2   /**< the page with its blocks marked, for a person */
+    PS_FORMAT_HTML = 2,  /**< the page with its blocks marked, for a person */
+    PS_FORMAT_MARKDOWN = 3, /**< the kept content as Markdown (ps_render) */
+    PS_FORMAT_XML = 4,      /**< ... as XML, <doc> with metadata (docs/XML.md) */
+    PS_FORMAT_CLEAN_HTML = 5 /**< ... as a clean HTML document */
 } ps_out_format;
 
 /** One input page as a reader hands it over; every pointer malloc'ed (or
@@ -50,6 +53,8 @@ typedef struct ps_batch_config {
     int unordered;          /**< write records as they finish */
     int quiet;              /**< no progress line, no per-page messages */
     size_t total_hint;      /**< pages expected (progress), 0 unknown */
+    unsigned render_flags;  /**< PS_RENDER_LINKS | PS_RENDER_IMAGES for the
+                                 structured formats */
 } ps_batch_config;
 
 /** What a run did: read = extracted + empty + failed + skipped. */
@@ -99,10 +104,19 @@ typedef struct ps_record {
     uint32_t blocks_kept, blocks_removed;
     const char *status;   /**< "ok", "empty", "failed" */
     const char *error;    /**< message when failed, else NULL */
+    const ps_metadata *meta; /**< the page's metadata (title, author, ...);
+                                  NULL: every field null, title from `title` */
 } ps_record;
 
-/** Append @p r as one JSON line ('\n'-ended). */
+/** Append @p r as one JSON line ('\n'-ended): the schema of docs/JSONL.md,
+ *  absent values null. */
 int ps_record_jsonl(ps_buf *b, const ps_record *r);
+
+/* ---- structured output (methods/structure.c) -------------------------- */
+
+/** ps_render appending to @p out. */
+int ps_render_into(const ps_page *page, const ps_extraction *x, const ps_metadata *meta,
+                   ps_struct_format fmt, unsigned flags, ps_buf *out, ps_error *err);
 
 /* ---- HTML view (methods/html_view.c) ----------------------------------- */
 

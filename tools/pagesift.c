@@ -37,20 +37,33 @@ static void usage(FILE *f)
         "without a URL get no template step, only the SVM.\n"
         "\n"
         "Output:\n"
-        "  -f, --format FMT        text, jsonl or html.  Default: text for one page\n"
+        "  -f, --format FMT        text, jsonl, markdown, xml, clean-html or html.\n"
+        "                          Default: text for one page\n"
         "                          (the main text on standard output) or with\n"
         "                          --output-dir, jsonl otherwise.\n"
         "                          text with several pages: a line '==> ID <==' before\n"
         "                          each page's text.  jsonl: one object per page with\n"
-        "                          id, url, site, title, text, blocks_kept,\n"
-        "                          blocks_removed, status (ok, empty, failed), error\n"
-        "                          (when failed), charset, origin.  html: the page with\n"
+        "                          id, url, site, title (the headline), page_title,\n"
+        "                          author, date, date_modified, site_name,\n"
+        "                          description, lang, lang_declared, lang_confidence,\n"
+        "                          canonical_url, image, categories, tags, text,\n"
+        "                          blocks_kept, blocks_removed, status (ok, empty,\n"
+        "                          failed), error, charset, origin; absent values are\n"
+        "                          null (docs/JSONL.md).  markdown: the kept content\n"
+        "                          with headings, lists, quotes, code and tables\n"
+        "                          (CommonMark, GitHub tables); xml: the same in a\n"
+        "                          <doc> with the metadata as attributes (docs/XML.md);\n"
+        "                          clean-html: the same as a clean HTML document.\n"
+        "                          html: the page with\n"
         "                          each block outlined content (green), noise (red) or\n"
         "                          template (purple, dashed), to check in a browser.\n"
+        "      --links             markdown, xml, clean-html: keep links\n"
+        "      --images            markdown, xml, clean-html: keep images (with alt)\n"
         "  -o, --output-dir DIR    one file per page in DIR (created with\n"
-           "                          its parents): ID.txt, ID.json\n"
-        "                          or ID.html by format; ID.error (the message) for a\n"
-        "                          page that failed in text/html format.  ID is the\n"
+           "                          its parents): ID.txt, ID.json, ID.md,\n"
+        "                          ID.xml or ID.html by format; ID.error (the message)\n"
+        "                          for a page that failed in another format than\n"
+        "                          jsonl.  ID is the\n"
         "                          file name without extension; characters other than\n"
         "                          letters, digits, . - _ become _, and a repeated ID\n"
         "                          gets -2, -3, ... in input order.\n"
@@ -174,7 +187,8 @@ static double now(void)
 }
 
 enum {
-    OPT_OPTIONS = 256, OPT_SITE_RULE, OPT_UNORDERED, OPT_MAX_BYTES, OPT_JSONL, OPT_LEARN
+    OPT_OPTIONS = 256, OPT_SITE_RULE, OPT_UNORDERED, OPT_MAX_BYTES, OPT_JSONL, OPT_LEARN,
+    OPT_LINKS, OPT_IMAGES
 };
 
 /* Does the argument name something ps_source reads as several pages? */
@@ -202,6 +216,7 @@ int main(int argc, char **argv)
         {"list", required_argument, 0, 'l'},     {"jsonl", no_argument, 0, OPT_JSONL},
         {"jobs", required_argument, 0, 'j'},     {"unordered", no_argument, 0, OPT_UNORDERED},
         {"max-bytes", required_argument, 0, OPT_MAX_BYTES},
+        {"links", no_argument, 0, OPT_LINKS},    {"images", no_argument, 0, OPT_IMAGES},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
     const char *format = NULL, *method = NULL, *list = NULL;
@@ -242,6 +257,8 @@ int main(int argc, char **argv)
             break;
         }
         case OPT_UNORDERED: bc.unordered = 1; break;
+        case OPT_LINKS: bc.render_flags |= PS_RENDER_LINKS; break;
+        case OPT_IMAGES: bc.render_flags |= PS_RENDER_IMAGES; break;
         case OPT_MAX_BYTES:
             if (parse_size(optarg, &bc.max_bytes) != 0) {
                 fprintf(stderr, "pagesift: --max-bytes: '%s' is not a size (e.g. 8M)\n", optarg);
@@ -266,8 +283,15 @@ int main(int argc, char **argv)
         bc.format = PS_FORMAT_JSONL;
     else if (strcmp(format, "html") == 0)
         bc.format = PS_FORMAT_HTML;
+    else if (strcmp(format, "markdown") == 0 || strcmp(format, "md") == 0)
+        bc.format = PS_FORMAT_MARKDOWN;
+    else if (strcmp(format, "xml") == 0)
+        bc.format = PS_FORMAT_XML;
+    else if (strcmp(format, "clean-html") == 0)
+        bc.format = PS_FORMAT_CLEAN_HTML;
     else {
-        fprintf(stderr, "pagesift: --format: '%s' is not text, jsonl or html\n", format);
+        fprintf(stderr, "pagesift: --format: '%s' is not text, jsonl, markdown, xml, clean-html "
+                        "or html\n", format);
         return 2;
     }
     char **args = argv + optind;

@@ -41,4 +41,4 @@ _pagesift_tools()
     compopt -o filenames 2>/dev/null
 }
 complete -F _pagesift_tools pagesift pagesift-dump pagesift-inputs pagesift-template \
-    pagesift-features pagesift-train pagesift-classify pagesift-eval
+    pagesift-features pagesift-train pagesift-classify pagesift-eval pagesift-annotate

@@ -14,8 +14,9 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # --- unknown options: one line, exit 2, for every tool ---------------------
-for t in pagesift pagesift-dump pagesift-inputs pagesift-template pagesift-features pagesift-train \
-         pagesift-classify pagesift-eval pagesift-bench-methods; do
+tools=$(find "${PS_BINARY_DIR:?}" -maxdepth 1 -type f -perm -u+x -name 'pagesift*' -printf '%f\n' | sort)
+[[ $(wc -w <<< "$tools") -ge 9 ]] || fail "the tools are not in $PS_BINARY_DIR: $tools"
+for t in $tools; do
     "$t" --no-such-option > "$tmp/out" 2> "$tmp/err"; rc=$?
     [[ $rc == 2 ]] || fail "$t --no-such-option: exit $rc, want 2"
     [[ ! -s $tmp/out ]] || fail "$t --no-such-option wrote to stdout"

@@ -28,8 +28,9 @@ cd "$tmp"
 "$P/bin/pagesift" --version | grep -q '^pagesift [0-9]' || fail "P/bin/pagesift --version"
 "$P/bin/pagesift" "$page" > "$tmp/out.txt" 2> "$tmp/err" || fail "P/bin/pagesift on a page: $(cat "$tmp/err")"
 grep -q "Transplanted lungs" "$tmp/out.txt" || fail "P/bin/pagesift: the headline is not in the text"
-for t in pagesift-dump pagesift-inputs pagesift-template pagesift-features pagesift-train \
-         pagesift-classify pagesift-eval; do
+tools=$(find "$P/bin" -type f -name 'pagesift*' -printf '%f\n' | sort)
+[[ $(wc -w <<< "$tools") -ge 8 ]] || fail "tools missing in $P/bin: $tools"
+for t in $tools; do
     "$P/bin/$t" --version > /dev/null 2>&1 || fail "P/bin/$t --version does not run"
 done
 
@@ -51,8 +52,7 @@ cmp -s "$tmp/env.txt" "$tmp/out.txt" || fail "PAGESIFT_MODEL: another text"
 mv "$tmp/saved.model" "$model"
 
 # --- man pages and completion ---------------------------------------------
-for t in pagesift pagesift-dump pagesift-inputs pagesift-template pagesift-features pagesift-train \
-         pagesift-classify pagesift-eval; do
+for t in $tools; do
     m=$P/share/man/man1/$t.1
     [[ -f $m ]] || fail "no man page $m"
     MANPAGER=cat MANWIDTH=80 man -l "$m" > "$tmp/man.txt" 2> "$tmp/err" || fail "man -l $m: $(cat "$tmp/err")"

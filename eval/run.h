@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "common/util.h"
+#include "features/snippets.h"
 #include "methods/method.h"
 #include "pagesift.h"
 
@@ -39,6 +40,10 @@ typedef struct ps_eval_run {
     ps_eval_summary sum;
     double wall_seconds;      /**< the whole run, elapsed */
     int templates_sites;      /**< sites given templates (--per-site) */
+    /* snippet sets (ds->snippet_set): scored by eval/snippets.c instead of
+     * the gold metrics (scores[] then hold only failed/empty/seconds) */
+    struct ps_eval_snip *snip;     /**< per page, NULL for a gold set */
+    ps_snippet_counts snip_sum;
 } ps_eval_run;
 
 /** Run method @p m over @p ds.  Page failures are recorded in the scores
@@ -71,6 +76,7 @@ int ps_eval_chart_svg(const char *path, const ps_eval_run *runs, size_t n, ps_er
 typedef struct ps_eval_point {
     const char *set, *label;
     double f1;
+    double p, r;        /**< precision and recall, drawn beside F1; < 0 unknown */
 } ps_eval_point;
 /** The same chart from bars (e.g. read back from --json outputs). */
 int ps_eval_chart_svg_points(const char *path, const ps_eval_point *pts, size_t n, ps_error *err);

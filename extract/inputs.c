@@ -19,8 +19,12 @@ struct ps_source {
     size_t n_args, next_arg;
     size_t max_bytes;
     int jsonl_stdin;
+    ps_fold fold;            /* data set pages: this site fold only */
     int stdin_used;
     size_t total;            /* ps_source_total_hint */
+    uint64_t total_bytes;    /* ps_source_total_bytes: sizes of the argument files */
+    uint64_t bytes_before;   /* sizes of the arguments before the current one */
+    uint64_t cur_size;       /* size of the current argument (0: not a file) */
     /* the producer of the current argument, at most one of each */
     ps_dirwalk *walk;
     ps_warc *warc;
@@ -96,7 +100,15 @@ static char *file_id(const char *path, int whole_path)
     const char *base = whole_path || !slash ? path : slash + 1;
     const char *name = slash && slash + 1 > base ? slash + 1 : base; /* the last component */
     const char *dot = strrchr(name, '.');
-    size_t n = dot && dot > name ? (size_t)(dot - base) : strlen(base);
+    size_t len = strlen(base);
+    if (dot && dot > name && !ps_ascii_casecmp(dot, ".gz")) { /* page.html.gz: page */
+        const char *d = dot;
+        while (d > name && d[-1] != '.')
+            d--;
+        if (d > name + 1)
+            dot = d - 1;
+    }
+    size_t n = dot && dot > name ? (size_t)(dot - base) : len;
     return ps_safe_id(base, n);
 }
 
@@ -112,6 +124,53 @@ static char *path_join(const char *dir, const char *rel)
 }
 
 /* ---- pages from files ------------------------------------------------- */
+
+/* A page file stored gzip'ed (.html.gz; a mirror's compressed page): its
+ * inflated bytes replace in->data.  Returns 1, or -1 (no memory). */
+static int inflate_page(ps_source *src, const char *path, ps_input *in, ps_error *err)
+{
+    ps_error e = {0};
+    ps_instream *s = ps_instream_open(path, &e);
+    if (!s) {
+        if (e.code == PS_ERR_NOMEM)
+            return ps_set_error(err, PS_ERR_NOMEM, "%s", e.msg);
+        ps_input_fail(in, e.code, "%s", e.msg);
+        return 1;
+    }
+    ps_buf b = {0};
+    for (;;) {
+        if (ps_buf_reserve(&b, 65536)) {
+            ps_buf_free(&b);
+            ps_instream_free(s);
+            return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", path);
+        }
+        size_t n = ps_instream_read(s, b.data + b.len, b.cap - b.len - 1, NULL);
+        b.len += n;
+        b.data[b.len] = '\0';
+        if (b.len > src->max_bytes) {
+            ps_buf_free(&b);
+            ps_instream_free(s);
+            ps_input_fail(in, PS_ERR_TOO_LARGE, "%s: page larger than the limit of %zu bytes once unpacked",
+                          path, src->max_bytes);
+            return 1;
+        }
+        if (n == 0)
+            break;
+    }
+    if (ps_instream_error(s)[0] || ps_instream_truncated(s)) {
+        ps_input_fail(in, PS_ERR_FORMAT, "%s: %s", path,
+                      ps_instream_error(s)[0] ? ps_instream_error(s) : "gzip data truncated");
+        ps_buf_free(&b);
+        ps_instream_free(s);
+        return 1;
+    }
+    ps_instream_free(s);
+    if (!b.data && !(b.data = calloc(1, 1)))
+        return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", path);
+    free(in->data);
+    in->data = ps_buf_take(&b, &in->len);
+    return 1;
+}
 
 /* A page file.  id, url, gold: may be NULL.  Returns 1, or -1 (no memory). */
 static int page_from_file(ps_source *src, const char *path, char *id, const char *url,
@@ -129,6 +188,8 @@ static int page_from_file(ps_source *src, const char *path, char *id, const char
         if (e.code == PS_ERR_NOMEM)
             return ps_set_error(err, PS_ERR_NOMEM, "%s", e.msg);
         ps_input_fail(in, e.code, "%s", e.msg);
+    } else if (in->len >= 2 && (unsigned char)in->data[0] == 0x1f && (unsigned char)in->data[1] == 0x8b) {
+        return inflate_page(src, path, in, err);
     }
     return 1;
 }
@@ -170,8 +231,10 @@ static int open_dataset(ps_source *src, const char *dir, ps_input *in, ps_error 
     ps_error e = {0};
     src->ds = ps_dataset_load(dir, &e);
     src->ds_next = 0;
-    if (src->ds)
+    if (src->ds) {
+        ps_dataset_filter(src->ds, &src->fold);
         return 0;
+    }
     if (e.code == PS_ERR_NOMEM)
         return ps_set_error(err, e.code, "%s", e.msg);
     return failed_input(dir, e.code, e.msg, in, err);
@@ -183,9 +246,11 @@ static int dataset_page(ps_source *src, ps_input *in, ps_error *err)
     char *id = ps_safe_id(p->id, strlen(p->id));
     if (!id)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    int r = page_from_file(src, p->html_path, id, p->url, p->gold_path, in, err);
+    /* a snippet set has no gold file: its snippets instead */
+    int r = page_from_file(src, p->html_path, id, p->url, p->snippets ? NULL : p->gold_path, in, err);
     if (r < 0)
         return r;
+    in->snippets = p->snippets;
     in->dataset = strdup(src->ds->name);
     in->site = *p->site ? strdup(p->site) : NULL;
     if (!in->dataset || (*p->site && !in->site))
@@ -329,6 +394,15 @@ static int walk_next(ps_source *src, ps_input *in, ps_error *err)
         return open_warc(src, path, in, err);
     case PS_WALK_DATASET:
         return open_dataset(src, path, in, err);
+    case PS_WALK_SKIPPED:
+        in->id = file_id(rel, 1);
+        in->origin = strdup(path);
+        in->url = strdup("");
+        if (!in->id || !in->origin || !in->url)
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        in->skipped = 1;
+        snprintf(in->msg, sizeof in->msg, "%s", msg);
+        return 1;
     }
     return 0;
 }
@@ -400,16 +474,16 @@ static int open_list(ps_source *src, const char *list_file, ps_error *err)
 
 /* ---- total hint ------------------------------------------------------- */
 
-static size_t dataset_rows(const char *dir)
+static size_t dataset_rows(const char *dir, const ps_fold *fold)
 {
     ps_dataset *ds = ps_dataset_load(dir, NULL);
-    size_t n = ds ? ds->n_pages : 1;
+    size_t n = ds ? ps_dataset_filter(ds, fold) : 1;
     ps_dataset_free(ds);
     return n;
 }
 
 /* Inputs behind one argument; *unknown set when it holds a WARC or stdin. */
-static size_t count_arg(const char *path, int *unknown)
+static size_t count_arg(const char *path, int *unknown, const ps_fold *fold)
 {
     struct stat st;
     if (!strcmp(path, "-")) {
@@ -426,7 +500,7 @@ static size_t count_arg(const char *path, int *unknown)
         return 1;
     }
     if (ps_is_dataset_dir(path))
-        return dataset_rows(path);
+        return dataset_rows(path, fold);
     ps_dirwalk *w = ps_dirwalk_new(path);
     size_t n = 0;
     const char *p, *rel;
@@ -434,7 +508,7 @@ static size_t count_arg(const char *path, int *unknown)
     for (ps_walk_kind k; w && (k = ps_dirwalk_next(w, &p, &rel, msg, sizeof msg)) != PS_WALK_END;) {
         if (k == PS_WALK_WARC)
             *unknown = 1;
-        n += k == PS_WALK_DATASET ? dataset_rows(p) : 1;
+        n += k == PS_WALK_DATASET ? dataset_rows(p, fold) : 1;
     }
     ps_dirwalk_free(w);
     return n;
@@ -470,6 +544,8 @@ ps_source *ps_source_open(const char *const *args, size_t n_args, const char *li
             goto nomem;
     src->max_bytes = opt && opt->max_bytes ? opt->max_bytes : PS_DEFAULT_MAX_BYTES;
     src->jsonl_stdin = opt ? opt->jsonl_stdin : 0;
+    if (opt)
+        src->fold = opt->fold;
     if (list_file && open_list(src, list_file, err)) {
         ps_source_free(src);
         return NULL;
@@ -477,8 +553,17 @@ ps_source *ps_source_open(const char *const *args, size_t n_args, const char *li
     int unknown = 0;
     size_t total = src->list ? count_list_lines(src->list) : 0;
     for (size_t i = 0; i < n_args; i++)
-        total += count_arg(args[i], &unknown);
+        total += count_arg(args[i], &unknown, &src->fold);
     src->total = unknown ? 0 : total;
+    /* by bytes: when every argument is a file (WARC files, pages) */
+    for (size_t i = 0; i < n_args && !src->list; i++) {
+        struct stat st;
+        if (!strcmp(args[i], "-") || stat(args[i], &st) != 0 || !S_ISREG(st.st_mode)) {
+            src->total_bytes = 0;
+            break;
+        }
+        src->total_bytes += (uint64_t)st.st_size;
+    }
     return src;
 nomem:
     ps_source_free(src);
@@ -509,7 +594,11 @@ int ps_source_next(ps_source *src, ps_input *in, ps_error *err)
         } else if (src->walk) {
             r = walk_next(src, in, err);
         } else if (src->next_arg < src->n_args) {
-            r = open_arg(src, src->args[src->next_arg++], in, err);
+            struct stat st;
+            src->bytes_before += src->cur_size;
+            const char *a = src->args[src->next_arg++];
+            src->cur_size = strcmp(a, "-") && stat(a, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+            r = open_arg(src, a, in, err);
         } else if (src->list) {
             if ((r = list_next(src, in, err)) == 0) {
                 fclose(src->list);
@@ -545,4 +634,21 @@ void ps_source_free(ps_source *src)
 size_t ps_source_total_hint(const ps_source *src)
 {
     return src ? src->total : 0;
+}
+
+uint64_t ps_source_total_bytes(const ps_source *src)
+{
+    return src ? src->total_bytes : 0;
+}
+
+uint64_t ps_source_bytes_done(const ps_source *src)
+{
+    if (!src || !src->total_bytes)
+        return 0;
+    uint64_t cur = src->cur_size;
+    if (src->warc) {
+        uint64_t off = ps_warc_file_offset(src->warc);
+        cur = off < cur ? off : cur;
+    }
+    return src->bytes_before + cur;
 }

@@ -296,6 +296,15 @@ double ps_token_recall(const char *text, size_t text_len, const char *gold, size
 /* Data sets (extract/dataset.c) — folders in the ../shared/datasets format  */
 /* ------------------------------------------------------------------------ */
 
+/** The snippets of one page of a snippet set (docs/INPUTS.md): text that
+ *  must be in the page's main text and text that must not be. */
+typedef struct ps_snippets {
+    char **with;      /**< UTF-8, as in evaldata.json */
+    size_t n_with;
+    char **without;
+    size_t n_without;
+} ps_snippets;
+
 /** One row of a data set's index.tsv. */
 typedef struct ps_dataset_page {
     char *id;         /**< file stem: html/<id>.html, gold/<id>.txt */
@@ -303,21 +312,46 @@ typedef struct ps_dataset_page {
     char *site;       /**< "" if unknown */
     char *lang;       /**< ISO 639-1, "" if unknown */
     char *html_path;  /**< <dir>/html/<id>.html */
-    char *gold_path;  /**< <dir>/gold/<id>.txt */
+    char *gold_path;  /**< <dir>/gold/<id>.txt (a snippet set has none) */
+    ps_snippets *snippets; /**< snippet set: the page's entry of
+                                evaldata.json; NULL in a gold set */
 } ps_dataset_page;
 
 /** A data set: <dir>/index.tsv (header row naming the columns id, url,
- *  site, lang, ...; tab-separated, no quoting) with html/ and gold/. */
+ *  site, lang, ...; tab-separated, no quoting) with html/ and either gold/
+ *  (a gold set) or evaldata.json (a snippet set: {id: {"url", "with":
+ *  [...], "without": [...]}}, the trafilatura-eval layout). */
 typedef struct ps_dataset {
     char *dir;
     char *name;             /**< last component of dir */
     ps_dataset_page *pages; /**< rows in file order */
     size_t n_pages;
+    int snippet_set;        /**< 1: <dir>/evaldata.json exists and every
+                                 page has its snippets */
 } ps_dataset;
 
-/** Read <dir>/index.tsv.  Errors name the file and line. */
+/** Read <dir>/index.tsv (and <dir>/evaldata.json when it exists: every row
+ *  of the index must have an entry there).  Errors name the file and line
+ *  (or id). */
 ps_dataset *ps_dataset_load(const char *dir, ps_error *err);
 void ps_dataset_free(ps_dataset *ds);
+
+/** A page filter by site folds, for cross-validation grouped by site: fold
+ *  of a page = FNV-1a 64-bit hash of the bytes of its site key (the site column,
+ *  or the id when the site is empty) mod n, plus 1.  n == 0: no filter. */
+typedef struct ps_fold {
+    unsigned k, n;   /**< fold k of n, 1 <= k <= n */
+    int complement;  /**< 1: keep the pages NOT in fold k */
+} ps_fold;
+
+/** Parse "K/N" (1 <= K <= N <= 1000) into @p f (complement left as is).
+ *  Returns 0, or -1 with err set (a message naming the text). */
+int ps_fold_parse(const char *spec, ps_fold *f, ps_error *err);
+/** The fold (1..n) of a page among n folds. */
+unsigned ps_dataset_page_fold(const ps_dataset_page *p, unsigned n);
+/** Keep only the pages the filter selects (order kept); returns how many
+ *  remain.  A filter with n == 0 keeps every page. */
+size_t ps_dataset_filter(ps_dataset *ds, const ps_fold *f);
 
 
 /* ------------------------------------------------------------------------ */
@@ -383,6 +417,9 @@ typedef struct ps_source_options {
     int jsonl_stdin;    /**< "-" is JSON Lines: one record per line,
                              {"url":..,"html":..[,"id":..][,"charset":..]};
                              blank lines are ignored */
+    ps_fold fold;       /**< data set folders: only the pages of this site
+                             fold (ps_dataset_filter); other inputs are not
+                             filtered.  n == 0: every page */
 } ps_source_options;
 
 /** One input: a page, a failed page, or a skipped WARC record.
@@ -410,6 +447,10 @@ typedef struct ps_input {
                             empty, else NULL (derive it with ps_site_key) */
     char *dataset;     /**< data set name (folder name) for data set pages,
                             else NULL */
+    const ps_snippets *snippets; /**< a snippet set's page: its snippets
+                            (owned by the source, valid until the next
+                            ps_source_next; gold_path is then NULL), else
+                            NULL */
     char *data;        /**< raw page bytes (the HTTP body for WARC),
                             NUL-terminated (not counted in len); NULL unless
                             status == PS_OK and skipped == 0 */
@@ -451,6 +492,13 @@ void ps_source_free(ps_source *src);
  *  (a WARC file or stdin among the inputs).  Computed at open, which walks
  *  the folders once for it. */
 size_t ps_source_total_hint(const ps_source *src);
+/** Progress by bytes, for when the page count is not known ahead (WARC
+ *  files): the summed size of the arguments when every one is a file (0
+ *  otherwise: stdin, a folder, a list), and how many of those bytes have
+ *  been read so far (compressed bytes of a gzip file).  Call from the thread
+ *  that calls ps_source_next. */
+uint64_t ps_source_total_bytes(const ps_source *src);
+uint64_t ps_source_bytes_done(const ps_source *src);
 
 /* [/INPUTS] */
 
@@ -722,6 +770,16 @@ typedef struct ps_label_stats {
                                     removed leaves */
     uint64_t gold_text_chars;  /**< token characters of the gold texts */
     uint64_t gold_text_found;  /**< of which aligned with the page */
+    /* pages labelled from snippets (ps_block_csv_page_snippets) */
+    uint64_t pages_snippets;   /**< pages written with snippets */
+    uint64_t with_snippets, with_found;       /**< 'with' snippets, of which
+                                                   found in the page text */
+    uint64_t without_snippets, without_found; /**< the same for 'without' */
+    uint64_t conflict_blocks;  /**< blocks with votes of both kinds (left
+                                    unlabelled; counted in blocks[2]) */
+    uint64_t oracle_tp, oracle_fp, oracle_fn, oracle_tn; /**< the snippet rule
+                                    on the text of the blocks labelled 1:
+                                    how well the labels fit the snippets */
 } ps_label_stats;
 
 typedef struct ps_block_csv ps_block_csv;
@@ -746,6 +804,17 @@ ps_block_csv *ps_block_csv_new(FILE *out, const ps_block_csv_options *opt, ps_er
 int ps_block_csv_page(ps_block_csv *w, const char *dataset, const char *page_id,
                       const char *site, const ps_page *page, const char *gold, size_t gold_len,
                       ps_label_stats *stats, ps_error *err);
+
+/** The same for a page of a snippet set: labels from its snippets
+ *  (docs/BLOCK_CSV.md: in the page's white-space-collapsed text, every
+ *  occurrence of a 'with' snippet votes content for each block it touches,
+ *  every occurrence of a 'without' snippet votes noise for the blocks holding
+ *  at least half of their own characters or half of the snippet's; 1 =
+ *  content votes only, 0 = noise votes only, empty otherwise); gold_share is
+ *  empty. */
+int ps_block_csv_page_snippets(ps_block_csv *w, const char *dataset, const char *page_id,
+                               const char *site, const ps_page *page, const ps_snippets *sn,
+                               ps_label_stats *stats, ps_error *err);
 
 /** Flush; returns 0 or -1 when a write failed.  Frees the writer. */
 int ps_block_csv_finish(ps_block_csv *w, ps_error *err);
@@ -817,9 +886,15 @@ ps_model *ps_model_load(const char *path, ps_error *err);
 ps_model *ps_model_parse(const char *text, size_t len, const char *name, ps_error *err);
 /** Write the bundle atomically (temporary file, fsync, rename). */
 int ps_model_save(const ps_model *m, const char *path, ps_error *err);
-/** $PAGESIFT_MODEL if set; else the installed models folder's default.model
- *  if it exists; else the source tree's models/default.model. */
+/** $PAGESIFT_MODEL if set; else the first readable of: default.model in
+ *  the models folder installed beside libpagesift (lib/../share/pagesift/
+ *  models), the same beside the program (bin/../share/...), and, for the
+ *  library of a build folder, the source tree's models/default.model.  When
+ *  none is there, the first place (a load then fails naming it). */
 const char *ps_model_default_path(void);
+/** The places ps_model_default_path() looked at, for a message
+ *  ("PATH (beside libpagesift), PATH (beside the program)"). */
+const char *ps_model_default_searched(void);
 /** Number of features, their ps_feature_lookup ids in model order, and
  *  their names comma-separated ("R1,R2,R3,R4,R5"). */
 size_t ps_model_n_features(const ps_model *m);
@@ -1049,6 +1124,72 @@ void ps_extractor_free(ps_extractor *ex);
 /* [/METHODS] */
 
 /* ------------------------------------------------------------------------ */
+/* Metadata and structured output (extract/metadata.c, methods/structure.c) */
+/* ------------------------------------------------------------------------ */
+/* [METADATA] declarations of this section go between these markers. */
+
+/** What a page says about itself.  Every string is UTF-8, malloc'ed, NULL
+ *  when absent; docs/JSONL.md gives each field's sources in order. */
+typedef struct ps_metadata {
+    char *title;          /**< the article's headline (og:title, JSON-LD
+                               headline, the h1 that the <title> holds, the
+                               <title>), site-name part removed */
+    char *page_title;     /**< the <title> as written (whitespace collapsed) */
+    char *author;         /**< authors, "; "-separated */
+    char *date;           /**< publication date, YYYY-MM-DD */
+    char *date_modified;  /**< last modification date, YYYY-MM-DD */
+    char *site_name;      /**< og:site_name, JSON-LD publisher name */
+    char *description;    /**< og:description, meta description */
+    char *lang;           /**< language: the text's (CLD2) when reliable, else
+                               the declared one */
+    char *lang_declared;  /**< the page's declared language (html lang,
+                               Content-Language, og:locale), lower case */
+    double lang_confidence; /**< 0..1: share of the text in `lang` when it was
+                               identified from the text; -1 when `lang` is
+                               the declared one or absent */
+    char *canonical_url;  /**< rel=canonical (resolved), og:url */
+    char *image;          /**< og:image, JSON-LD image */
+    char **categories;    /**< article:section, JSON-LD articleSection,
+                               rel=category links */
+    size_t n_categories;
+    char **tags;          /**< article:tag, JSON-LD keywords, rel=tag links */
+    size_t n_tags;
+} ps_metadata;
+
+/** The metadata of @p page into @p out (overwritten).  @p x (may be NULL)
+ *  is the page's extraction: its text is what the language is identified
+ *  on and the last place a date is looked for.  Malformed JSON-LD is
+ *  ignored.  Returns 0, or -1 with err (out of memory). */
+int ps_page_metadata(const ps_page *page, const ps_extraction *x, ps_metadata *out,
+                     ps_error *err);
+
+/** Free the contents of @p m (not @p m itself) and zero it. */
+void ps_metadata_free(ps_metadata *m);
+
+/** Structured output formats of the kept content. */
+typedef enum ps_struct_format {
+    PS_STRUCT_MARKDOWN = 0, /**< CommonMark with GitHub tables */
+    PS_STRUCT_XML = 1,      /**< <doc> with <main> and <comments> (docs/XML.md) */
+    PS_STRUCT_HTML = 2      /**< a clean HTML document of the kept content */
+} ps_struct_format;
+
+/** Options of ps_render. */
+enum {
+    PS_RENDER_LINKS = 1,  /**< keep links (Markdown [text](url), <ref>, <a>) */
+    PS_RENDER_IMAGES = 2  /**< keep images inside the kept content, with alt */
+};
+
+/** The kept content of @p page (the leaves @p x keeps: its leaf_kept) with
+ *  its structure — headings, paragraphs, lists, quotes, code, tables — as
+ *  @p fmt.  @p meta (may be NULL) gives XML's attributes and the HTML head.
+ *  Returns a malloc'ed NUL-terminated string (*len its bytes), or NULL with
+ *  err. */
+char *ps_render(const ps_page *page, const ps_extraction *x, const ps_metadata *meta,
+                ps_struct_format fmt, unsigned flags, size_t *len, ps_error *err);
+
+/* [/METADATA] */
+
+/* ------------------------------------------------------------------------ */
 /* Evaluation (eval/) — metrics against gold text */
 /* ------------------------------------------------------------------------ */
 /* [EVALUATION] declarations of this section go between these markers. */
@@ -1217,6 +1358,63 @@ void ps_eval_acc_summary(const ps_eval_acc *a, ps_eval_summary *out);
 void ps_eval_acc_free(ps_eval_acc *a);
 
 /* [/EVALUATION] */
+
+/* ------------------------------------------------------------------------ */
+/* Annotation workspace (annotate/) — label blocks by clicking the page      */
+/* ------------------------------------------------------------------------ */
+/* [ANNOTATE] declarations of this section go between these markers. */
+#include <signal.h> /* sig_atomic_t, for ps_annotate_serve */
+
+/** Options of an annotation workspace.  Zero-initialise, then set what you
+ *  need. */
+typedef struct ps_annotate_options {
+    const char *model_path;    /**< pre-label blocks with this model bundle
+                                    (the svm method, second passes included)
+                                    and show its scores; NULL: no pre-labels */
+    const char *templates_dir; /**< per-site template libraries: matching
+                                    leaves are removed first, as
+                                    pagesift-features --templates does */
+    const char *const *block_tags; /**< NULL: the model's, else the default */
+    int extended;              /**< the CSV carries the x_* features */
+    size_t preview_chars;      /**< text column; 0 = 200 */
+    const char *resume_path;   /**< labels JSON of an earlier export (its
+                                    labels become confirmed labels), or NULL */
+} ps_annotate_options;
+
+typedef struct ps_annotate ps_annotate;
+
+/** Start a workspace in folder @p dir (created; an existing folder must be
+ *  empty or a workspace).  Loads the model, template libraries and resume
+ *  file.  NULL with err set (PS_ERR_IO for the folder, the loaders' codes). */
+ps_annotate *ps_annotate_new(const char *dir, const ps_annotate_options *opt, ps_error *err);
+/** The block tags pages are parsed with (the model's when it has some). */
+const char *const *ps_annotate_block_tags(const ps_annotate *a);
+/** Add one page (@p in as ps_source_next filled it, status PS_OK): its HTML
+ *  file (sanitised, every CSV block marked, CSP), its block data and CSV
+ *  rows.  Returns 0, or -1 with err set: PS_ERR_IO means the workspace
+ *  cannot be written (stop), any other code concerns this page only. */
+int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err);
+/** Write index.html, data/workspace.js, data/rows.js, data/blocks.json and
+ *  the scripts.  Returns 0 or -1 (err set). */
+int ps_annotate_finish(ps_annotate *a, ps_error *err);
+/** Pages and blocks added, blocks pre-labelled, labels taken from resume. */
+void ps_annotate_counts(const ps_annotate *a, size_t *pages, size_t *blocks, size_t *prelabelled,
+                        size_t *resumed);
+void ps_annotate_free(ps_annotate *a);
+
+/** Serve workspace @p dir on 127.0.0.1:@p port (0: any free port) until
+ *  *@p stop becomes non-zero (a signal handler sets it): GET of the
+ *  workspace's files (paths checked, no listing), POST /save with
+ *  {"labels": {...}, "csv": "..."} writes labels.json and labels.csv
+ *  atomically into @p dir.  One connection at a time, requests bounded in
+ *  size and time, Host and a custom header checked (no other web site can
+ *  post to it).  @p on_ready (may be NULL) is called with the port once
+ *  listening; @p log (may be NULL) gets one line per request.  Returns 0 on
+ *  a clean stop, -1 with err set when the socket cannot be set up. */
+int ps_annotate_serve(const char *dir, int port, volatile sig_atomic_t *stop,
+                      void (*on_ready)(int port, void *ctx), void *ctx, FILE *log, ps_error *err);
+
+/* [/ANNOTATE] */
 
 #ifdef __cplusplus
 }

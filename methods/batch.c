@@ -242,7 +242,10 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
             rc = ps_buf_append(&j->out, x.text, x.len);
         break;
     case PS_FORMAT_JSONL: {
+        ps_metadata meta;
+        int have_meta = page && ps_page_metadata(page, &x, &meta, &e) == 0;
         ps_record r = {0};
+        r.meta = have_meta ? &meta : NULL;
         r.id = id;
         r.url = j->in.url;
         r.site = site[0] ? site : NULL;
@@ -256,6 +259,38 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
         r.status = rec_status[j->status];
         r.error = j->status == REC_FAILED ? j->msg : NULL;
         rc = ps_record_jsonl(&j->out, &r);
+        if (have_meta)
+            ps_metadata_free(&meta);
+        break;
+    }
+    case PS_FORMAT_MARKDOWN:
+    case PS_FORMAT_XML:
+    case PS_FORMAT_CLEAN_HTML: {
+        int comment = cfg->format != PS_FORMAT_MARKDOWN; /* <!-- --> for XML and HTML */
+        if (j->status == REC_FAILED) {
+            if (cfg->output_dir)
+                rc = ps_buf_printf(&j->out, "%s\n", j->msg);
+            else if (comment)
+                rc = ps_buf_printf(&j->out, "<!-- pagesift: %s failed: %s -->\n", id, j->msg);
+            else
+                rc = ps_buf_printf(&j->out, "<!-- pagesift: %s failed: %s -->\n\n", id, j->msg);
+            break;
+        }
+        ps_metadata meta;
+        if (ps_page_metadata(page, &x, &meta, &e) != 0) {
+            rc = -1;
+            break;
+        }
+        if (cfg->text_headers && !cfg->output_dir)
+            rc = ps_buf_printf(&j->out, "<!-- pagesift: %s -->\n", id);
+        ps_struct_format sf = cfg->format == PS_FORMAT_MARKDOWN ? PS_STRUCT_MARKDOWN
+                              : cfg->format == PS_FORMAT_XML    ? PS_STRUCT_XML
+                                                                : PS_STRUCT_HTML;
+        if (rc == 0 && ps_render_into(page, &x, &meta, sf, cfg->render_flags, &j->out, &e) != 0)
+            rc = -1;
+        if (rc == 0 && cfg->text_headers && !cfg->output_dir && sf == PS_STRUCT_MARKDOWN)
+            rc = ps_buf_putc(&j->out, '\n');
+        ps_metadata_free(&meta);
         break;
     }
     case PS_FORMAT_HTML:
@@ -266,8 +301,8 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
                 rc = ps_buf_append(&j->out, "<!-- pagesift: failed: ", 23) ||
                      ps_buf_append(&j->out, j->msg, strlen(j->msg)) ||
                      ps_buf_append(&j->out, " -->\n", 5);
-        } else if (ps_html_view(page, x.block_class, ps_extractor_method(cfg->extractor), &j->out,
-                                &e) != 0) {
+        } else if (ps_html_view(page, x.block_class, ps_extractor_method(cfg->extractor),
+                                j->in.id, &j->out, &e) != 0) {
             fail_at(j, e.msg);
             j->out.len = 0;
             rc = ps_buf_printf(&j->out, cfg->output_dir ? "%s\n" : "<!-- pagesift: failed: %s -->\n",
@@ -342,7 +377,7 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
         fprintf(stderr, "pagesift: %s\n", j->msg);
     if (j->status != REC_SKIPPED) {
         if (cfg->output_dir) {
-            static const char *const ext[] = {".txt", ".json", ".html"};
+            static const char *const ext[] = {".txt", ".json", ".html", ".md", ".xml", ".html"};
             const char *x = cfg->format == PS_FORMAT_JSONL ? ext[1]
                             : j->status == REC_FAILED     ? ".error"
                                                           : ext[cfg->format];
@@ -353,7 +388,7 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
             rc = ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
         }
     }
-    ps_progress_update(c->prog, c->counts.read, NULL);
+    ps_progress_report(c->prog, c->counts.read, c->counts.failed, j->in.pos);
     job_release(j);
     return rc;
 }
@@ -409,6 +444,8 @@ int ps_batch_run(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_c
     if (cfg->output_dir && ps_batch_prepare_output_dir(cfg->output_dir, err) != 0)
         return -1;
     c.prog = ps_progress_new("pages", cfg->total_hint, cfg->quiet);
+    if (!cfg->total_hint && cfg->total_bytes)
+        ps_progress_set_bytes(c.prog, cfg->total_bytes);
     ps_pipeline_ops ops = {
         .ctx = &c,
         .job_size = sizeof(batch_job),

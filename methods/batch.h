@@ -13,7 +13,10 @@
 typedef enum ps_out_format {
     PS_FORMAT_TEXT = 0,  /**< the main text */
     PS_FORMAT_JSONL = 1, /**< one JSON object per page and line */
-    PS_FORMAT_HTML = 2   /**< the page with its blocks marked, for a person */
+    PS_FORMAT_HTML = 2,  /**< the page with its blocks marked, for a person */
+    PS_FORMAT_MARKDOWN = 3, /**< the kept content as Markdown (ps_render) */
+    PS_FORMAT_XML = 4,      /**< ... as XML, <doc> with metadata (docs/XML.md) */
+    PS_FORMAT_CLEAN_HTML = 5 /**< ... as a clean HTML document */
 } ps_out_format;
 
 /** One input page as a reader hands it over; every pointer malloc'ed (or
@@ -31,6 +34,8 @@ typedef struct ps_batch_input {
     char msg[512];
     int skipped;    /**< a record that is not a page (WARC request, ...):
                          counted, no output record */
+    uint64_t pos;   /**< input bytes read when this record was (progress by
+                         bytes, with total_bytes; 0 if unknown) */
 } ps_batch_input;
 
 /** Reader: fill @p in with the next page.  1 got one, 0 end, -1 fatal (the
@@ -50,6 +55,10 @@ typedef struct ps_batch_config {
     int unordered;          /**< write records as they finish */
     int quiet;              /**< no progress line, no per-page messages */
     size_t total_hint;      /**< pages expected (progress), 0 unknown */
+    uint64_t total_bytes;   /**< when total_hint is 0: input bytes expected
+                                 (progress by the inputs' pos), 0 unknown */
+    unsigned render_flags;  /**< PS_RENDER_LINKS | PS_RENDER_IMAGES for the
+                                 structured formats */
 } ps_batch_config;
 
 /** What a run did: read = extracted + empty + failed + skipped. */
@@ -99,18 +108,32 @@ typedef struct ps_record {
     uint32_t blocks_kept, blocks_removed;
     const char *status;   /**< "ok", "empty", "failed" */
     const char *error;    /**< message when failed, else NULL */
+    const ps_metadata *meta; /**< the page's metadata (title, author, ...);
+                                  NULL: every field null, title from `title` */
 } ps_record;
 
-/** Append @p r as one JSON line ('\n'-ended). */
+/** Append @p r as one JSON line ('\n'-ended): the schema of docs/JSONL.md,
+ *  absent values null. */
 int ps_record_jsonl(ps_buf *b, const ps_record *r);
+
+/* ---- structured output (methods/structure.c) -------------------------- */
+
+/** ps_render appending to @p out. */
+int ps_render_into(const ps_page *page, const ps_extraction *x, const ps_metadata *meta,
+                   ps_struct_format fmt, unsigned flags, ps_buf *out, ps_error *err);
 
 /* ---- HTML view (methods/html_view.c) ----------------------------------- */
 
 /** The page's DOM with every block marked by class (block_class per block,
- *  NULL = all content): a data-pagesift attribute and an inline outline and
- *  tint, a legend at the top; serialised as UTF-8 HTML into @p out.
- *  Modifies the page's DOM.  Returns 0 or -1 with err. */
+ *  NULL = all content): data-pagesift (class), data-pagesift-block (block_id
+ *  of @p page_id and the path, as in the block CSV), data-pagesift-path, a
+ *  tooltip, an inline outline and tint; a summary bar at the top; link lists
+ *  collapsed; made safe to open (no script, event handler, javascript:/data:
+ *  URL, object/embed/applet; a Content-Security-Policy forbidding scripts
+ *  and remote loads); serialised as UTF-8 HTML into @p out.  Modifies the
+ *  page's DOM (use the page only to free it afterwards).  Returns 0 or -1
+ *  with err. */
 int ps_html_view(ps_page *page, const uint8_t *block_class, const char *method,
-                 ps_buf *out, ps_error *err);
+                 const char *page_id, ps_buf *out, ps_error *err);
 
 #endif

@@ -3,8 +3,9 @@
 # the workspace marks exactly the blocks pagesift-features writes rows for,
 # under the same block ids; the page files hold no script but the
 # workspace's own, no event handler, and a CSP; the CSV rows are
-# pagesift-features'; --resume; the --serve server (loopback, Host check,
-# path check, custom header, size bound, saving).
+# pagesift-features'; --templates; a WARC input; --resume; the --serve
+# server (loopback, Host check, path check, custom header, size bound,
+# saving).
 set -euo pipefail
 src=${PS_SOURCE_DIR:?}
 tmp=$(mktemp -d)

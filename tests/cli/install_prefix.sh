@@ -47,6 +47,9 @@ rm "$model"
 [[ $rc == 3 ]] || fail "no installed model: exit $rc, want 3"
 grep -qF "looked at $model" "$tmp/err" || fail "no model: the message does not say where it looked: $(cat "$tmp/err")"
 grep -q -- "--model FILE or PAGESIFT_MODEL=FILE" "$tmp/err" || fail "no model: no hint how to pass one: $(cat "$tmp/err")"
+"$P/bin/pagesift-eval" -q -d "$src/datasets/sample" -m svm > /dev/null 2> "$tmp/err"; rc=$?
+[[ $rc == 3 ]] && grep -qF "pagesift-eval: no model found: looked at $model" "$tmp/err" ||
+    fail "pagesift-eval without a model: exit $rc, $(cat "$tmp/err")"
 PAGESIFT_MODEL=$tmp/saved.model "$P/bin/pagesift" "$page" > "$tmp/env.txt" || fail "PAGESIFT_MODEL not used"
 cmp -s "$tmp/env.txt" "$tmp/out.txt" || fail "PAGESIFT_MODEL: another text"
 mv "$tmp/saved.model" "$model"
@@ -86,11 +89,14 @@ pkg-config --exists pagesift || fail "pkg-config does not find pagesift in $P"
 [[ $(pkg-config --variable=includedir pagesift) -ef $P/include ]] ||
     fail "pkg-config includedir $(pkg-config --variable=includedir pagesift) is not $P/include"
 pkg-config --static --libs pagesift | grep -q -- "-lsvm" || fail "pkg-config --static lacks -lsvm"
+# a sanitizer build's library (PS_SANITIZE) needs a program built with the sanitizer too
+san=()
+ldd "$P/lib/libpagesift.so" 2>/dev/null | grep -q libasan && san=(-fsanitize=address,undefined)
 # shellcheck disable=SC2046
-cc -o "$tmp/prog" "$tmp/prog.c" $(pkg-config --cflags --libs pagesift) 2> "$tmp/err" ||
+cc "${san[@]}" -o "$tmp/prog" "$tmp/prog.c" $(pkg-config --cflags --libs pagesift) 2> "$tmp/err" ||
     fail "cc with pkg-config: $(cat "$tmp/err")"
-LD_LIBRARY_PATH=$(pkg-config --variable=libdir pagesift) "$tmp/prog" "$model" > "$tmp/prog.out" ||
-    fail "the program does not find the installed model: $(cat "$tmp/prog.out")"
+LD_LIBRARY_PATH=$(pkg-config --variable=libdir pagesift) "$tmp/prog" "$model" > "$tmp/prog.out" 2> "$tmp/err" ||
+    fail "the program does not find the installed model: $(cat "$tmp/prog.out" "$tmp/err")"
 
 # --- the prefix moved elsewhere still works -------------------------------
 mv "$P" "$tmp/moved"

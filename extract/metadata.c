@@ -159,8 +159,20 @@ static int raw_add_script(ps_meta_raw *m, xmlNodePtr n)
 }
 
 typedef struct collect_counts {
-    unsigned h1, byline, datetext, time, rel;
+    unsigned h1, h2, byline, datetext, time, rel;
 } collect_counts;
+
+/* Is @p n inside a comment thread (an ancestor's class or id says so)? */
+static int in_comments(xmlNodePtr n)
+{
+    int d = 0;
+    for (xmlNodePtr p = n->parent; p && p->type == XML_ELEMENT_NODE && d < 12; p = p->parent, d++) {
+        const char *c = attr(p, "class"), *i = attr(p, "id");
+        if (contains_ci(c, "comment") || contains_ci(i, "comment"))
+            return 1;
+    }
+    return 0;
+}
 
 static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
 {
@@ -214,9 +226,15 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
             return raw_add_ws(m, pub ? "time:pub" : "time", dt);
         return raw_add_text(m, "timetext", n, 100);
     }
+    /* headings: their text, and on to the class checks (a date header) */
     if (strcmp(name, "h1") == 0 && k->h1 < 5) {
         k->h1++;
-        return raw_add_text(m, "h1", n, 400);
+        if (raw_add_text(m, "h1", n, 400))
+            return -1;
+    } else if ((strcmp(name, "h2") == 0 || strcmp(name, "h3") == 0) && k->h2 < 10) {
+        k->h2++;
+        if (raw_add_text(m, "h2", n, 400))
+            return -1;
     }
     const char *ip = attr(n, "itemprop");
     if (ip) {
@@ -242,16 +260,23 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
                                                           : NULL;
             if (kk) {
                 k->rel++;
-                return raw_add_text(m, kk, n, 100);
+                if (raw_add_text(m, kk, n, 100))
+                    return -1;
+                /* the line around an author link often holds the date */
+                if (kk[4] == 'a' && n->parent && n->parent->type == XML_ELEMENT_NODE)
+                    return raw_add_text(m, "byline", n->parent, 200);
+                return 0;
             }
         }
     }
     if (strcmp(name, "body") == 0)
         return 0;
     const char *cls = attr(n, "class"), *id = attr(n, "id");
-    if (k->byline < 8 && ((contains_ci(cls, "byline") || contains_ci(id, "byline")) ||
-                          ((contains_ci(cls, "author") || contains_ci(id, "author")) &&
-                           !contains_ci(cls, "authori") && !contains_ci(id, "authori")))) {
+    if (k->byline < 8 && !contains_ci(cls, "comment") && !contains_ci(id, "comment") &&
+        ((contains_ci(cls, "byline") || contains_ci(id, "byline")) ||
+         ((contains_ci(cls, "author") || contains_ci(id, "author")) &&
+          !contains_ci(cls, "authori") && !contains_ci(id, "authori"))) &&
+        !in_comments(n)) {
         char *t = node_text(n, 120);
         if (t) {
             k->byline++;
@@ -619,7 +644,7 @@ static void names_of(json_t *v, ps_buf *b, const char *sep, int depth)
         }
     } else if (json_is_object(v)) {
         json_t *nm = json_object_get(v, "name");
-        if (nm)
+        if (nm && !(sep[0] == ';' && is_type(v, "Organization"))) /* an author is a person */
             names_of(nm, b, sep, depth + 1);
     } else if (json_is_array(v)) {
         for (size_t i = 0; i < json_array_size(v); i++)
@@ -742,87 +767,249 @@ static int looks_url(const char *s)
     return strncmp(s, "http://", 7) == 0 || strncmp(s, "https://", 8) == 0 || s[0] == '/';
 }
 
-/* Separators between a headline and a site name in a <title>. */
-static const char *const title_seps[] = {" | ", " - ", " – ", " — ", " :: ", " · ", " » ",
-                                         " « ", " / ", " • ", " ~ ", ": ", NULL};
+/* Separators between a headline and a site name in a <title>; the last
+ * two only split off a site name, never the longest part. */
+static const char *const title_seps[] = {" | ", " - ", " – ", " — ", " :: ", " · ", " » ", " « ",
+                                         " / ", " • ", " ~ ", "_", ": ", NULL};
+enum { N_LOOSE_SEPS = 11 };
 
 static int same_text(const char *a, size_t na, const char *b, size_t nb)
 {
     return na == nb && ps_ascii_ncasecmp(a, b, na) == 0;
 }
 
-/* @p t without the site name: a part that is the site name (or the page's
- * host) dropped before or after a separator; else, when an h1 is one of the
- * parts, that part; else for a <title> (@p loose) the longest part when the
- * others are short. */
+static int in_list(const char *p, size_t l, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (same_text(p, l, list[i], strlen(list[i])))
+            return 1;
+    return 0;
+}
+
+/* @p t without its site name.  Split on the first separator it holds:
+ * a part equal to the site name is dropped; a part that is an h2/h3 (a
+ * post's title under a logo h1) wins, then a part that is an h1 unless it
+ * is the last one (then it is the site's logo and the rest is kept); for a
+ * <title> (@p loose) the longest part when it is most of the title. */
 static char *strip_site(const char *t, const char *site, const char *const *h1s, size_t n_h1,
-                        int loose)
+                        const char *const *h2s, size_t n_h2, int loose)
 {
     size_t n = strlen(t);
     for (size_t k = 0; title_seps[k]; k++) {
         const char *sep = title_seps[k];
         size_t sl = strlen(sep);
-        const char *first = strstr(t, sep);
-        if (!first)
+        if (!strstr(t, sep))
             continue;
-        const char *last = first;
-        for (const char *p = first; (p = strstr(p + 1, sep));)
-            last = p;
+        const char *part[16];
+        size_t plen[16], np = 0;
+        for (const char *p = t; p && np < 16;) {
+            const char *e = strstr(p, sep);
+            part[np] = p;
+            plen[np++] = e ? (size_t)(e - p) : strlen(p);
+            p = e ? e + sl : NULL;
+        }
         if (site && *site) {
             size_t ns = strlen(site);
-            if (same_text(last + sl, n - (size_t)(last + sl - t), site, ns))
-                return strndup(t, (size_t)(last - t));
-            if (same_text(t, (size_t)(first - t), site, ns))
-                return strdup(first + sl);
+            if (same_text(part[np - 1], plen[np - 1], site, ns))
+                return strndup(t, (size_t)(part[np - 1] - sl - t));
+            if (same_text(part[0], plen[0], site, ns))
+                return strdup(part[1]);
         }
-        for (size_t h = 0; h < n_h1; h++) {
-            size_t nh = strlen(h1s[h]);
-            if (nh >= 8 && nh < n && strstr(t, h1s[h]))
-                return strdup(h1s[h]);
-        }
-        if (loose && k < 11) { /* not ": " */
-            /* the longest part, when it is most of the title */
-            const char *best = t, *p = t;
-            size_t best_len = 0;
-            while (p) {
-                const char *e = strstr(p, sep);
-                size_t l = e ? (size_t)(e - p) : strlen(p);
-                if (l > best_len)
-                    best = p, best_len = l;
-                p = e ? e + sl : NULL;
+        for (size_t i = 0; i < np; i++)
+            if (plen[i] >= 4 && in_list(part[i], plen[i], h2s, n_h2) &&
+                !in_list(part[i], plen[i], h1s, n_h1))
+                for (size_t j = 0; j < np; j++)
+                    if (j != i && in_list(part[j], plen[j], h1s, n_h1))
+                        return strndup(part[i], plen[i]); /* h1 = logo, h2 = post */
+        for (size_t i = 0; i < np; i++)
+            if (plen[i] >= 4 && in_list(part[i], plen[i], h1s, n_h1)) {
+                if (i + 1 < np || np == 1)
+                    return strndup(part[i], plen[i]);
+                /* the last part is the h1: the site's name as a logo */
+                return strndup(t, (size_t)(part[i] - sl - t));
             }
-            if (best_len * 10 >= (n - best_len) * 12 && best_len >= 10)
-                return strndup(best, best_len);
+        if (loose && k < N_LOOSE_SEPS) {
+            size_t best = 0;
+            for (size_t i = 1; i < np; i++)
+                if (plen[i] > plen[best])
+                    best = i;
+            if (plen[best] * 10 >= (n - plen[best]) * 12 && plen[best] >= 10)
+                return strndup(part[best], plen[best]);
         }
+        if (loose && sep[0] == '_' && np >= 2 && plen[np - 1] <= 24 &&
+            (size_t)(part[np - 1] - t) >= 2 * plen[np - 1])
+            return strndup(t, (size_t)(part[np - 1] - sl - t)); /* "标题_网易财经" */
+        if (k >= N_LOOSE_SEPS)
+            continue; /* "_" and ": " split only a known site name */
         break;
     }
     return strdup(t);
 }
 
-static char *clean_author(const char *a)
+/* Word overlap of two titles (Jaccard over lower-case ASCII-folded words),
+ * 0..1. */
+static double title_overlap(const char *a, const char *b)
+{
+    char wa[64][32], wb[64][32];
+    size_t na = 0, nb = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const char *s = pass ? b : a;
+        char(*w)[32] = pass ? wb : wa;
+        size_t *nw = pass ? &nb : &na;
+        while (*s && *nw < 64) {
+            while (*s && !is_alpha_byte((unsigned char)*s) && !isdigit((unsigned char)*s))
+                s++;
+            size_t l = 0;
+            while (*s && (is_alpha_byte((unsigned char)*s) || isdigit((unsigned char)*s))) {
+                if (l < 31)
+                    w[*nw][l++] = (char)tolower((unsigned char)*s);
+                s++;
+            }
+            if (l) {
+                w[*nw][l] = '\0';
+                (*nw)++;
+            }
+        }
+    }
+    if (!na || !nb)
+        return 0;
+    size_t common = 0;
+    for (size_t i = 0; i < na; i++)
+        for (size_t j = 0; j < nb; j++)
+            if (strcmp(wa[i], wb[j]) == 0) {
+                common++;
+                break;
+            }
+    return (double)common / (double)(na + nb - common);
+}
+
+static const char *const not_names[] = {"name", "author", "autor", "admin", "administrator",
+                                        "unknown", "no author", "null", "anonymous", "none",
+                                        "by", "von", "staff", NULL};
+
+/* An author's name from a meta value or (@p byline) a line of the page:
+ * what follows "by", "von", "par", "por" ... up to a date, a '|' or an
+ * "@handle"; none when it is a URL, an e-mail address, a placeholder or
+ * longer than a name. */
+static char *clean_author(const char *a, int byline)
 {
     if (!a)
         return NULL;
+    static const char *const pre[] = {"by ", "von ", "par ", "por ", "di ", "door ", "av ",
+                                      "author: ", "autor: ", "text: ", "written by ",
+                                      "posted by ", NULL};
+    if (byline) {
+        const char *best = NULL;
+        size_t bl = 0;
+        for (size_t i = 0; pre[i]; i++) {
+            size_t l = strlen(pre[i]);
+            for (const char *p = a; (p = strcasestr(p, pre[i])); p++)
+                if (p == a || p[-1] == ' ') {
+                    if (!best || p < best)
+                        best = p, bl = l;
+                    break;
+                }
+        }
+        if (best)
+            a = best + bl;
+    }
     while (*a == ' ')
         a++;
-    static const char *const pre[] = {"by ", "von ", "par ", "por ", "di ", "door ",
-                                      "author: ", "autor: ", "written by ", "posted by ", NULL};
     for (size_t i = 0; pre[i]; i++)
         if (ps_ascii_ncasecmp(a, pre[i], strlen(pre[i])) == 0) {
             a += strlen(pre[i]);
             break;
         }
     size_t n = strlen(a);
-    while (n && (a[n - 1] == ' ' || a[n - 1] == ',' || a[n - 1] == '|'))
+    if (byline) { /* cut at what follows a name */
+        static const char *const stops[] = {" | ", "|", " @", " on ", " am ", " le ", " el ",
+                                            " - ", " – ", " — ", " (", "\xc2\xb7", NULL};
+        for (size_t i = 0; stops[i]; i++) {
+            const char *p = strstr(a, stops[i]);
+            if (p && (size_t)(p - a) < n)
+                n = (size_t)(p - a);
+        }
+        for (size_t i = 1; i < n; i++)
+            if (a[i - 1] == ' ' && isdigit((unsigned char)a[i])) {
+                n = i - 1;
+                break;
+            }
+    }
+    while (n && (a[n - 1] == ' ' || a[n - 1] == ',' || a[n - 1] == '|' || a[n - 1] == ':'))
         n--;
     if (n < 2 || n > 100 || looks_url(a) || memchr(a, '@', n))
         return NULL;
+    for (size_t i = 0; not_names[i]; i++)
+        if (same_text(a, n, not_names[i], strlen(not_names[i])))
+            return NULL;
+    static const char *const label_end[] = {" am", " on", " le", " el", " at", " um", " den", NULL};
+    for (size_t i = 0; byline && label_end[i]; i++) { /* "Publiziert am": a label */
+        size_t l = strlen(label_end[i]);
+        if (n > l && ps_ascii_ncasecmp(a + n - l, label_end[i], l) == 0)
+            return NULL;
+    }
     size_t words = 1;
     for (size_t i = 0; i < n; i++)
         words += a[i] == ' ';
-    if (words > 12)
+    if (words > (byline ? 8u : 12u))
         return NULL;
     return strndup(a, n);
+}
+
+/* The site's name from the <title> when it holds the headline: the rest,
+ * without separators, when it is short. */
+static char *site_from_title(const char *page_title, const char *title)
+{
+    if (!page_title || !title || strlen(title) < 4)
+        return NULL;
+    const char *p = strstr(page_title, title);
+    if (!p)
+        return NULL;
+    size_t before = (size_t)(p - page_title), tl = strlen(title);
+    const char *rest = before ? page_title : p + tl;
+    size_t n = before ? before : strlen(p + tl);
+    if (before && strlen(p + tl) > 3)
+        return NULL; /* text on both sides: not a plain "site | title" */
+    /* the part next to the headline: after the last separator of the rest */
+    static const char *const seps[] = {" | ", " - ", " – ", " — ", " :: ", " · ", " » ", " « ",
+                                       " / ", " • ", "_", ": ", NULL};
+    ps_buf b = {0};
+    ps_buf_append(&b, rest, n);
+    char *s = b.data;
+    if (!s)
+        return NULL;
+    /* trim separators and spaces at both ends */
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        size_t l = strlen(s);
+        while (l && strchr(" |:-_/~", s[l - 1]))
+            s[--l] = '\0', changed = 1;
+        for (size_t i = 0; seps[i]; i++) {
+            size_t sl = strlen(seps[i]);
+            if (l >= sl && strcmp(s + l - sl, seps[i]) == 0)
+                s[l - sl] = '\0', l -= sl, changed = 1;
+        }
+        while (*s && strchr(" |:-_/~", *s))
+            s++, changed = 1;
+    }
+    if (!before) { /* "headline | section | site": the last part */
+        for (size_t i = 0; seps[i]; i++) {
+            char *q = NULL;
+            for (char *r = s; (r = strstr(r, seps[i])); r++)
+                q = r;
+            if (q) {
+                s = q + strlen(seps[i]);
+                break;
+            }
+        }
+    }
+    char *out = NULL;
+    size_t l = strlen(s);
+    if (l >= 2 && l <= 60)
+        out = strdup(s);
+    ps_buf_free(&b);
+    return out;
 }
 
 /* Split @p s on @p sep into a new list appended to *list (duplicates out). */
@@ -910,11 +1097,14 @@ int ps_page_metadata(const ps_page *page, const ps_extraction *x, ps_metadata *o
     out->site_name = dup_or_null(site);
 
     /* title */
-    const char *h1s[5];
-    size_t n_h1 = 0;
-    for (size_t i = 0; m && i < m->n && n_h1 < 5; i++)
-        if (strcmp(m->kv[i].key, "h1") == 0)
+    const char *h1s[5], *h2s[10];
+    size_t n_h1 = 0, n_h2 = 0;
+    for (size_t i = 0; m && i < m->n; i++) {
+        if (strcmp(m->kv[i].key, "h1") == 0 && n_h1 < 5)
             h1s[n_h1++] = m->kv[i].val;
+        else if (strcmp(m->kv[i].key, "h2") == 0 && n_h2 < 10)
+            h2s[n_h2++] = m->kv[i].val;
+    }
     out->page_title = dup_or_null(page->title);
     const char *t = get(m, "meta:og:title");
     if (!t || !*t)
@@ -924,30 +1114,39 @@ int ps_page_metadata(const ps_page *page, const ps_extraction *x, ps_metadata *o
     if (!t || !*t)
         t = get(m, "itemprop:headline");
     if (t && *t) {
-        out->title = strip_site(t, site, h1s, n_h1, 0);
+        out->title = strip_site(t, site, h1s, n_h1, h2s, n_h2, 0);
+        /* the headline as the page shows it: an h1 that says nearly the same */
+        for (size_t h = 0; out->title && h < n_h1; h++)
+            if (strcmp(h1s[h], out->title) != 0 && !strcasestr(h1s[h], out->title) &&
+                title_overlap(h1s[h], out->title) >= 0.5) {
+                char *x = strdup(h1s[h]);
+                if (x) {
+                    free(out->title);
+                    out->title = x;
+                }
+                break;
+            }
     } else if (page->title && *page->title) {
-        /* the h1 the <title> holds, else the <title> cleaned */
-        for (size_t h = 0; h < n_h1 && !out->title; h++)
-            if (strlen(h1s[h]) >= 4 && strcasestr(page->title, h1s[h]))
-                out->title = strdup(h1s[h]);
-        if (!out->title)
-            out->title = strip_site(page->title, site, h1s, n_h1, 1);
+        out->title = strip_site(page->title, site, h1s, n_h1, h2s, n_h2, 1);
     } else if (n_h1) {
         out->title = strdup(h1s[0]);
     }
+    if (!out->site_name && out->title)
+        out->site_name = site_from_title(page->title, out->title);
 
     /* author */
     char *au = NULL;
     if (j.v[JL_AUTHOR])
-        au = clean_author(j.v[JL_AUTHOR]);
+        au = clean_author(j.v[JL_AUTHOR], 0);
     static const char *const author_keys[] = {
         "meta:author", "meta:article:author", "meta:byl", "meta:dc.creator", "meta:dcterms.creator",
-        "meta:parsely-author", "meta:sailthru.author", "meta:citation_author", "itemprop:author",
-        "rel:author", "byline", NULL};
+        "meta:parsely-author", "meta:sailthru.author", "meta:citation_author", "meta:cxenseparse:author",
+        "meta:article:author_name", "meta:nrbi:authors", "itemprop:author", "rel:author", "byline",
+        NULL};
     for (size_t i = 0; !au && author_keys[i]; i++)
         for (size_t k = 0; m && k < m->n && !au; k++)
             if (strcmp(m->kv[k].key, author_keys[i]) == 0)
-                au = clean_author(m->kv[k].val);
+                au = clean_author(m->kv[k].val, author_keys[i][0] != 'm');
     out->author = au;
 
     /* dates */

@@ -94,7 +94,8 @@ assert 0.5 < a["lang_confidence"] <= 1, a["lang_confidence"]
 assert b["status"] == "ok", b
 assert b["title"] == "Notes from the harbour" and b["date"] == "2019-03-03", b
 assert b["author"] is None, b["author"]          # a URL is not an author
-for k in ("date_modified", "site_name", "description", "canonical_url", "image", "categories", "tags", "lang_declared"):
+assert b["site_name"] == "Harbour Diary", b["site_name"]  # the <title>'s other part
+for k in ("date_modified", "description", "canonical_url", "image", "categories", "tags", "lang_declared"):
     assert b[k] is None, (k, b[k])
 assert b["lang"] == "en", b["lang"]
 assert set(a) == set(b), set(a) ^ set(b)          # one schema

@@ -492,6 +492,13 @@ void ps_source_free(ps_source *src);
  *  (a WARC file or stdin among the inputs).  Computed at open, which walks
  *  the folders once for it. */
 size_t ps_source_total_hint(const ps_source *src);
+/** Progress by bytes, for when the page count is not known ahead (WARC
+ *  files): the summed size of the arguments when every one is a file (0
+ *  otherwise: stdin, a folder, a list), and how many of those bytes have
+ *  been read so far (compressed bytes of a gzip file).  Call from the thread
+ *  that calls ps_source_next. */
+uint64_t ps_source_total_bytes(const ps_source *src);
+uint64_t ps_source_bytes_done(const ps_source *src);
 
 /* [/INPUTS] */
 
@@ -879,9 +886,15 @@ ps_model *ps_model_load(const char *path, ps_error *err);
 ps_model *ps_model_parse(const char *text, size_t len, const char *name, ps_error *err);
 /** Write the bundle atomically (temporary file, fsync, rename). */
 int ps_model_save(const ps_model *m, const char *path, ps_error *err);
-/** $PAGESIFT_MODEL if set; else the installed models folder's default.model
- *  if it exists; else the source tree's models/default.model. */
+/** $PAGESIFT_MODEL if set; else the first readable of: default.model in
+ *  the models folder installed beside libpagesift (lib/../share/pagesift/
+ *  models), the same beside the program (bin/../share/...), and, for the
+ *  library of a build folder, the source tree's models/default.model.  When
+ *  none is there, the first place (a load then fails naming it). */
 const char *ps_model_default_path(void);
+/** The places ps_model_default_path() looked at, for a message
+ *  ("PATH (beside libpagesift), PATH (beside the program)"). */
+const char *ps_model_default_searched(void);
 /** Number of features, their ps_feature_lookup ids in model order, and
  *  their names comma-separated ("R1,R2,R3,R4,R5"). */
 size_t ps_model_n_features(const ps_model *m);

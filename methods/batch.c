@@ -301,8 +301,8 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
                 rc = ps_buf_append(&j->out, "<!-- pagesift: failed: ", 23) ||
                      ps_buf_append(&j->out, j->msg, strlen(j->msg)) ||
                      ps_buf_append(&j->out, " -->\n", 5);
-        } else if (ps_html_view(page, x.block_class, ps_extractor_method(cfg->extractor), &j->out,
-                                &e) != 0) {
+        } else if (ps_html_view(page, x.block_class, ps_extractor_method(cfg->extractor),
+                                j->in.id, &j->out, &e) != 0) {
             fail_at(j, e.msg);
             j->out.len = 0;
             rc = ps_buf_printf(&j->out, cfg->output_dir ? "%s\n" : "<!-- pagesift: failed: %s -->\n",
@@ -388,7 +388,7 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
             rc = ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
         }
     }
-    ps_progress_update(c->prog, c->counts.read, NULL);
+    ps_progress_report(c->prog, c->counts.read, c->counts.failed, j->in.pos);
     job_release(j);
     return rc;
 }
@@ -444,6 +444,8 @@ int ps_batch_run(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_c
     if (cfg->output_dir && ps_batch_prepare_output_dir(cfg->output_dir, err) != 0)
         return -1;
     c.prog = ps_progress_new("pages", cfg->total_hint, cfg->quiet);
+    if (!cfg->total_hint && cfg->total_bytes)
+        ps_progress_set_bytes(c.prog, cfg->total_bytes);
     ps_pipeline_ops ops = {
         .ctx = &c,
         .job_size = sizeof(batch_job),

@@ -34,6 +34,8 @@ typedef struct ps_batch_input {
     char msg[512];
     int skipped;    /**< a record that is not a page (WARC request, ...):
                          counted, no output record */
+    uint64_t pos;   /**< input bytes read when this record was (progress by
+                         bytes, with total_bytes; 0 if unknown) */
 } ps_batch_input;
 
 /** Reader: fill @p in with the next page.  1 got one, 0 end, -1 fatal (the
@@ -53,6 +55,8 @@ typedef struct ps_batch_config {
     int unordered;          /**< write records as they finish */
     int quiet;              /**< no progress line, no per-page messages */
     size_t total_hint;      /**< pages expected (progress), 0 unknown */
+    uint64_t total_bytes;   /**< when total_hint is 0: input bytes expected
+                                 (progress by the inputs' pos), 0 unknown */
     unsigned render_flags;  /**< PS_RENDER_LINKS | PS_RENDER_IMAGES for the
                                  structured formats */
 } ps_batch_config;
@@ -121,10 +125,15 @@ int ps_render_into(const ps_page *page, const ps_extraction *x, const ps_metadat
 /* ---- HTML view (methods/html_view.c) ----------------------------------- */
 
 /** The page's DOM with every block marked by class (block_class per block,
- *  NULL = all content): a data-pagesift attribute and an inline outline and
- *  tint, a legend at the top; serialised as UTF-8 HTML into @p out.
- *  Modifies the page's DOM.  Returns 0 or -1 with err. */
+ *  NULL = all content): data-pagesift (class), data-pagesift-block (block_id
+ *  of @p page_id and the path, as in the block CSV), data-pagesift-path, a
+ *  tooltip, an inline outline and tint; a summary bar at the top; link lists
+ *  collapsed; made safe to open (no script, event handler, javascript:/data:
+ *  URL, object/embed/applet; a Content-Security-Policy forbidding scripts
+ *  and remote loads); serialised as UTF-8 HTML into @p out.  Modifies the
+ *  page's DOM (use the page only to free it afterwards).  Returns 0 or -1
+ *  with err. */
 int ps_html_view(ps_page *page, const uint8_t *block_class, const char *method,
-                 ps_buf *out, ps_error *err);
+                 const char *page_id, ps_buf *out, ps_error *err);
 
 #endif

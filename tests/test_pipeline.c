@@ -362,7 +362,7 @@ static void test_html_view_marks_blocks(void **state)
     ps_page_remove_leaf(pg, 2);
     uint8_t cls[4] = {PS_CLASS_NOISE, PS_CLASS_CONTENT, PS_CLASS_NOISE, PS_CLASS_TEMPLATE};
     ps_buf b = {0};
-    assert_int_equal(ps_html_view(pg, cls, "test", &b, NULL), 0);
+    assert_int_equal(ps_html_view(pg, cls, "test", "p1", &b, NULL), 0);
     assert_non_null(strstr(b.data, "<meta charset=\"utf-8\">"));
     assert_non_null(strstr(b.data, "id=\"a\""));
     /* each block element carries its class, the legend names all three */

@@ -12,6 +12,7 @@
 #include "common/progress.h"
 #include "common/util.h"
 #include "pagesift.h"
+#include "tools/cli.h"
 
 static void usage(FILE *f)
 {
@@ -88,7 +89,8 @@ int main(int argc, char **argv)
     const char **tags = NULL;
     int quiet = 0, port = -1, c, rc = 0;
     char *end;
-    while ((c = getopt_long(argc, argv, "o:l:m:T:b:xn:r:s:qhV", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:l:m:T:b:xn:r:s:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'o': dir = optarg; break;
         case 'l': list = optarg; break;
@@ -131,7 +133,7 @@ int main(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); goto out;
         case 'V': printf("pagesift-annotate %s\n", ps_version()); goto out;
-        default: usage(stderr); rc = 2; goto out;
+        default: rc = ps_cli_bad_option("pagesift-annotate", c, argv); goto out;
         }
     }
     if (!dir) {

@@ -13,6 +13,7 @@
 #include "common/util.h"
 #include "methods/method.h"
 #include "pagesift.h"
+#include "tools/cli.h"
 
 static void usage(FILE *f)
 {
@@ -157,7 +158,8 @@ int main(int argc, char **argv)
     size_t n_methods = 0, limit = 0;
     int repeat = 1, quiet = 0, c;
     const char *options = NULL, *per_page_path = NULL;
-    while ((c = getopt_long(argc, argv, "m:o:n:r:p:O:qhV", longopts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":m:o:n:r:p:O:qhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'm': {
             const ps_method *m = ps_method_find(optarg);
@@ -192,7 +194,7 @@ int main(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-bench-methods %s\n", ps_version()); return 0;
-        default: usage(stderr); return 2;
+        default: return ps_cli_bad_option("pagesift-bench-methods", c, argv);
         }
     }
     if (optind >= argc) {

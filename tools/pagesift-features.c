@@ -11,6 +11,7 @@
 #include "common/progress.h"
 #include "common/util.h"
 #include "pagesift.h"
+#include "tools/cli.h"
 
 static void usage(FILE *f)
 {
@@ -26,8 +27,9 @@ static void usage(FILE *f)
           "index.tsv (gold from gold/<id>.txt; the data set name is the folder name).\n"
           "Several data set folders may be given at once (docs/INPUTS.md).  A snippet\n"
           "set (evaldata.json instead of gold/, e.g. trafilatura-eval) gives partial\n"
-          "labels: a block holding a 'with' snippet (or mostly inside one) is 1, one\n"
-          "holding a 'without' snippet 0, the others empty (docs/BLOCK_CSV.md).\n"
+          "labels: a block holding a 'with' snippet (or part of one) is 1, one holding\n"
+          "a 'without' snippet (or much of one) 0, one holding both kinds or none\n"
+          "empty (docs/BLOCK_CSV.md).\n"
           "\n"
           "  -l, --list FILE          pages listed in FILE, one per line:\n"
           "                           PATH<TAB>URL[<TAB>GOLD_PATH] (gold labels the\n"
@@ -333,7 +335,8 @@ int main(int argc, char **argv)
     if (!lists)
         return 3;
     int rc = 0;
-    while ((c = getopt_long(argc, argv, "l:xb:am:t:n:o:T:LqhV", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":l:xb:am:t:n:o:T:LqhV", opts, NULL)) != -1) {
         switch (c) {
         case 'l': lists[n_lists++] = optarg; break;
         case 'x': co.extended = 1; break;
@@ -388,7 +391,7 @@ int main(int argc, char **argv)
         }
         case 'h': usage(stdout); { rc = 0; goto out; }
         case 'V': printf("pagesift-features %s\n", ps_version()); { rc = 0; goto out; }
-        default: usage(stderr); { rc = 2; goto out; }
+        default: rc = ps_cli_bad_option("pagesift-features", c, argv); goto out;
         }
     }
     if (optind == argc && n_lists == 0) {

@@ -15,6 +15,7 @@
 #include "common/util.h"
 #include "methods/batch.h"
 #include "pagesift.h"
+#include "tools/cli.h"
 
 static void usage(FILE *f)
 {
@@ -28,7 +29,11 @@ static void usage(FILE *f)
         "data set, read in index order with its URLs); a WARC file (.warc or\n"
         ".warc.gz, WARC 1.0/1.1, plain or gzip: HTML response records are pages,\n"
         "other records are counted as skipped); or '-', standard input (the default\n"
-        "when no INPUT is given): one page, a WARC stream, or JSON Lines with --jsonl.\n"
+        "when no INPUT is given, unless it is a terminal): one page, a WARC stream,\n"
+        "or JSON Lines with --jsonl.  In a folder, other files are read when their\n"
+        "content is HTML (article.php, index.html?p=2, no extension: wget and\n"
+        "httrack mirrors), .html.gz/.htm.gz are unpacked, and the rest is counted\n"
+        "as skipped (-v names each).  No page at all in the inputs is an error.\n"
         "  -l, --list FILE         also the pages listed in FILE, one per line:\n"
         "                          PATH<TAB>URL (paths relative to FILE's folder)\n"
         "      --jsonl             standard input is JSON Lines, one page per line:\n"
@@ -38,9 +43,10 @@ static void usage(FILE *f)
         "\n"
         "Output:\n"
         "  -f, --format FMT        text, jsonl, markdown, xml, clean-html or html.\n"
-        "                          Default: text for one page\n"
-        "                          (the main text on standard output) or with\n"
-        "                          --output-dir, jsonl otherwise.\n"
+        "                          Default: text when the input is one page, when\n"
+        "                          standard output is a terminal or with\n"
+        "                          --output-dir; jsonl otherwise (several pages\n"
+        "                          into a pipe or a file).\n"
         "                          text with several pages: a line '==> ID <==' before\n"
         "                          each page's text.  jsonl: one object per page with\n"
         "                          id, url, site, title (the headline), page_title,\n"
@@ -79,6 +85,9 @@ static void usage(FILE *f)
         "                          (the paper's setting), then extract: reads the\n"
         "                          inputs twice, so not standard input\n"
         "      --options LIST      method options, key=value,key=value\n"
+        "      --no-comments       drop comment threads under the article (default;\n"
+        "                          svm and template-svm: --options comments=1)\n"
+        "      --with-comments     keep them (--options comments=0)\n"
         "      --site-rule RULE    site key of a URL: host (default) or host+path1\n"
         "\n"
         "Running:\n"
@@ -87,15 +96,18 @@ static void usage(FILE *f)
         "      --unordered         write records as they finish, not in input order\n"
         "      --max-bytes N       pages larger than N bytes fail (default 64 MiB)\n"
         "  -q, --quiet             no progress, no per-page error lines, no summary\n"
+        "  -v, --verbose           name each skipped file or record and why\n"
         "  -h, --help              this help\n"
         "  -V, --version           version\n"
         "\n"
         "Every input page yields one output record, also when it fails.  At the end\n"
         "a summary goes to standard error (not for a single page): records read =\n"
-        "extracted + empty + failed + skipped.\n"
+        "extracted + empty + failed + skipped.  On a terminal, progress shows pages\n"
+        "done of the total (when known), rate, time left and failures so far.\n"
         "\n"
         "Exit status: 0 every page extracted (or empty), 1 some page failed or the\n"
-        "output could not be written, 2 usage error, 3 setup error (missing or\n"
+        "output could not be written, 2 usage error (also: no input at a terminal,\n"
+        "no page in the inputs), 3 setup error (missing or\n"
         "corrupt model or template library, output folder not writable).\n",
         f);
 }
@@ -105,6 +117,8 @@ static void usage(FILE *f)
 typedef struct reader {
     ps_source *src;
     ps_input in;
+    int verbose;
+    size_t pages;   /* inputs that are pages (not skipped) */
 } reader;
 
 static char *take(char **p)
@@ -130,6 +144,11 @@ static int read_next(void *vctx, ps_batch_input *out, ps_error *err)
     out->status = r->in.status;
     memcpy(out->msg, r->in.msg, sizeof out->msg);
     out->skipped = r->in.skipped;
+    out->pos = ps_source_bytes_done(r->src);
+    if (out->skipped && r->verbose)
+        fprintf(stderr, "pagesift: skipped %s: %s\n", out->origin ? out->origin : out->id,
+                out->msg[0] ? out->msg : "not a page");
+    r->pages += !out->skipped;
     ps_input_clear(&r->in);
     return 1;
 }
@@ -188,7 +207,7 @@ static double now(void)
 
 enum {
     OPT_OPTIONS = 256, OPT_SITE_RULE, OPT_UNORDERED, OPT_MAX_BYTES, OPT_JSONL, OPT_LEARN,
-    OPT_LINKS, OPT_IMAGES
+    OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES
 };
 
 /* Does the argument name something ps_source reads as several pages? */
@@ -216,6 +235,9 @@ int main(int argc, char **argv)
         {"list", required_argument, 0, 'l'},     {"jsonl", no_argument, 0, OPT_JSONL},
         {"jobs", required_argument, 0, 'j'},     {"unordered", no_argument, 0, OPT_UNORDERED},
         {"max-bytes", required_argument, 0, OPT_MAX_BYTES},
+        {"with-comments", no_argument, 0, OPT_WITH_COMMENTS},
+        {"no-comments", no_argument, 0, OPT_NO_COMMENTS},
+        {"verbose", no_argument, 0, 'v'},
         {"links", no_argument, 0, OPT_LINKS},    {"images", no_argument, 0, OPT_IMAGES},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
@@ -223,10 +245,11 @@ int main(int argc, char **argv)
     ps_extractor_config xc = {0};
     ps_batch_config bc = {0};
     ps_source_options so = {0};
-    int learn = 0;
+    int learn = 0, verbose = 0, comments = -1;
     long jobs = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "f:o:m:M:T:l:j:qhV", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":f:o:m:M:T:l:j:qvhV", opts, NULL)) != -1) {
         switch (c) {
         case 'f': format = optarg; break;
         case 'o': bc.output_dir = optarg; break;
@@ -266,9 +289,12 @@ int main(int argc, char **argv)
             }
             break;
         case 'q': bc.quiet = 1; break;
+        case 'v': verbose = 1; break;
+        case OPT_WITH_COMMENTS: comments = 0; break;
+        case OPT_NO_COMMENTS: comments = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift %s\n", ps_version()); return 0;
-        default: usage(stderr); return 2;
+        default: return ps_cli_bad_option("pagesift", c, argv);
         }
     }
     if (method && strcmp(method, "help") == 0) {
@@ -294,11 +320,23 @@ int main(int argc, char **argv)
                         "or html\n", format);
         return 2;
     }
+    /* --with-comments / --no-comments: the comments= option of the passes */
+    char optbuf[1024];
+    if (comments >= 0) {
+        snprintf(optbuf, sizeof optbuf, "%s%scomments=%d", xc.options ? xc.options : "",
+                 xc.options && *xc.options ? "," : "", comments);
+        xc.options = optbuf;
+    }
     char **args = argv + optind;
     size_t n_args = (size_t)(argc - optind);
     int n_stdin = n_args == 0 && !list;
     for (size_t i = 0; i < n_args; i++)
         n_stdin += strcmp(args[i], "-") == 0;
+    if (n_args == 0 && !list && isatty(STDIN_FILENO)) {
+        fprintf(stderr, "pagesift: no input: give a page, a folder or a WARC file, or pipe one "
+                        "in; try --help\n");
+        return 2;
+    }
     if (n_stdin > 1) {
         fprintf(stderr, "pagesift: standard input ('-') can be given once\n");
         return 2;
@@ -332,6 +370,7 @@ int main(int argc, char **argv)
         ps_model *m = ps_model_load(xc.model_path ? xc.model_path : ps_model_default_path(), &err);
         if (!m) {
             fprintf(stderr, "pagesift: %s\n", err.msg);
+            ps_cli_model_hint("pagesift", xc.model_path);
             return 3;
         }
         ps_model_free(m);
@@ -341,6 +380,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "pagesift: %s\n", err.msg);
             if (err.code == PS_ERR_USAGE && !method_known(method))
                 list_methods(stderr);
+            if (err.code != PS_ERR_USAGE)
+                ps_cli_model_hint("pagesift", xc.model_path);
             return err.code == PS_ERR_USAGE ? 2 : 3;
         }
     }
@@ -350,6 +391,7 @@ int main(int argc, char **argv)
         return 3;
     }
     reader rd = {0};
+    rd.verbose = verbose && !bc.quiet;
     rd.src = open_source(args, n_args, list, &so, &err);
     if (!rd.src) {
         fprintf(stderr, "pagesift: %s\n", err.msg);
@@ -357,11 +399,12 @@ int main(int argc, char **argv)
         return 3;
     }
     int single = !list && !so.jsonl_stdin && n_args <= 1 && (n_args == 0 || !is_collection(args[0]));
-    if (!format && !single && !bc.output_dir)
+    if (!format && !single && !bc.output_dir && !isatty(STDOUT_FILENO))
         bc.format = PS_FORMAT_JSONL;
     bc.out = stdout;
     bc.text_headers = !single;
     bc.total_hint = ps_source_total_hint(rd.src);
+    bc.total_bytes = ps_source_total_bytes(rd.src);
 
     double t0 = now();
     ps_template_store *learnt = NULL;
@@ -405,6 +448,7 @@ int main(int argc, char **argv)
         }
     }
     bc.extractor = ex;
+    rd.pages = 0;
     ps_batch_counts n = {0};
     rc = ps_batch_run(&bc, read_next, &rd, &n, &err);
     double dt = now() - t0;
@@ -421,5 +465,14 @@ int main(int argc, char **argv)
     ps_source_free(rd.src);
     ps_extractor_free(ex);
     ps_template_store_free(learnt);
+    if (rc == 0 && rd.pages == 0 && !n_stdin) {
+        if (n.skipped)
+            fprintf(stderr, "pagesift: no page in the input: %zu file%s or record%s skipped as "
+                            "not HTML%s\n", n.skipped, n.skipped == 1 ? "" : "s",
+                    n.skipped == 1 ? "" : "s", verbose ? "" : " (-v names them)");
+        else
+            fprintf(stderr, "pagesift: no page in the input (an empty folder?)\n");
+        return 2;
+    }
     return rc != 0 || n.failed ? 1 : 0;
 }

@@ -59,6 +59,12 @@ typedef struct ps_batch_config {
                                  (progress by the inputs' pos), 0 unknown */
     unsigned render_flags;  /**< PS_RENDER_LINKS | PS_RENDER_IMAGES for the
                                  structured formats */
+    double page_timeout;    /**< seconds a page may take (it fails past
+                                 them), 0 = no limit */
+    int skip_existing;      /**< output_dir: a page whose output file exists
+                                 is skipped (resume a run) */
+    int fail_fast;          /**< stop at the first record that cannot be
+                                 written (else it fails and the run goes on) */
 } ps_batch_config;
 
 /** What a run did: read = extracted + empty + failed + skipped. */
@@ -68,8 +74,9 @@ typedef struct ps_batch_counts {
 } ps_batch_counts;
 
 /** Run the batch.  Per-page failures are records with status "failed" (and
- *  a line on stderr unless quiet), never a stop; returns -1 with err only on
- *  a fatal error (reader fatal, output not writable). */
+ *  a line on stderr unless quiet), never a stop; a record that cannot be
+ *  written is counted failed and the run goes on (fail_fast: stops); returns
+ *  -1 with err only on a fatal error (reader fatal, fail_fast write). */
 int ps_batch_run(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_ctx,
                  ps_batch_counts *counts, ps_error *err);
 

@@ -25,8 +25,8 @@ typedef struct {
     unsigned bits;
 } word;
 
-/* In strcmp order for bsearch (sorted once on first use all the same, so
- * an entry added out of order cannot silently go missing). */
+/* Any order: sorted once on first use, and the words of each first letter
+ * found through first[] (most tokens are no word: one length compare each). */
 static word WORDS[] = {
     {"ad", N_},          {"ads", N_},           {"advert", N_},       {"advertisement", N_},
     {"advertising", N_}, {"adverts", N_},       {"anzeige", N_},      {"anzeigen", N_},
@@ -53,37 +53,43 @@ static word WORDS[] = {
 
 #define N_WORDS (sizeof WORDS / sizeof WORDS[0])
 
-static int word_cmp(const void *key, const void *elem)
-{
-    return strcmp(key, ((const word *)elem)->w);
-}
-
 static int entry_cmp(const void *a, const void *b)
 {
     return strcmp(((const word *)a)->w, ((const word *)b)->w);
 }
 
 static pthread_once_t sorted_once = PTHREAD_ONCE_INIT;
+static size_t wlen[N_WORDS];    /* strlen of each word, after sorting */
+static unsigned char first[27]; /* words starting with 'a' + c: first[c] .. first[c + 1] */
 
 static void sort_words(void)
 {
     qsort(WORDS, N_WORDS, sizeof *WORDS, entry_cmp);
+    size_t i = 0;
+    for (int c = 0; c < 26; c++) {
+        first[c] = (unsigned char)i;
+        while (i < N_WORDS && WORDS[i].w[0] == 'a' + c)
+            i++;
+    }
+    first[26] = (unsigned char)i;
+    for (i = 0; i < N_WORDS; i++)
+        wlen[i] = strlen(WORDS[i].w);
 }
 
 static unsigned lookup(const char *tok, size_t n)
 {
-    char w[24];
-    if (n == 0 || n >= sizeof w)
+    unsigned c = (unsigned char)tok[0] - 'a';
+    if (n == 0 || c >= 26)
         return 0;
-    memcpy(w, tok, n);
-    w[n] = '\0';
-    pthread_once(&sorted_once, sort_words);
-    const word *hit = bsearch(w, WORDS, N_WORDS, sizeof *WORDS, word_cmp);
-    return hit ? hit->bits : 0;
+    for (size_t i = first[c]; i < first[c + 1]; i++)
+        if (wlen[i] == n && memcmp(WORDS[i].w, tok, n) == 0)
+            return WORDS[i].bits;
+    return 0;
 }
 
 unsigned ps_class_words(const char *s, size_t n)
 {
+    pthread_once(&sorted_once, sort_words);
     unsigned bits = 0;
     char tok[24];
     size_t k = 0, len = 0; /* len: the token's real length (may exceed tok) */

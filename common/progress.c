@@ -17,13 +17,6 @@ struct ps_progress {
     pthread_mutex_t lock;
 };
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 ps_progress *ps_progress_new(const char *what, size_t total, int quiet)
 {
     ps_progress *p = calloc(1, sizeof *p);
@@ -32,7 +25,7 @@ ps_progress *ps_progress_new(const char *what, size_t total, int quiet)
     snprintf(p->what, sizeof p->what, "%s", what);
     p->total = total;
     p->active = !quiet && isatty(STDERR_FILENO);
-    p->start = p->last = now();
+    p->start = p->last = ps_clock(PS_CLOCK_WALL);
     pthread_mutex_init(&p->lock, NULL);
     return p;
 }
@@ -42,7 +35,7 @@ void ps_progress_update(ps_progress *p, size_t done, const char *extra)
     if (!p || !p->active)
         return;
     pthread_mutex_lock(&p->lock);
-    double t = now();
+    double t = ps_clock(PS_CLOCK_WALL);
     if (t - p->last >= 0.2) {
         p->last = t;
         double el = t - p->start, rate = el > 0 ? (double)done / el : 0;

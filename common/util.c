@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int ps_set_error(ps_error *err, ps_status code, const char *fmt, ...)
@@ -270,4 +271,34 @@ const char **ps_split_list(char *list)
     for (char *tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
         v[k++] = tok;
     return v;
+}
+
+int ps_mkdir_p(const char *dir)
+{
+    char path[4096];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof path) {
+        errno = n ? ENAMETOOLONG : ENOENT;
+        return -1;
+    }
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i < n; i++) {
+        if (path[i] != '/')
+            continue;
+        path[i] = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return -1;
+        path[i] = '/';
+    }
+    return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+double ps_clock(ps_clock_kind k)
+{
+    struct timespec ts;
+    clockid_t id = k == PS_CLOCK_PROCESS_CPU ? CLOCK_PROCESS_CPUTIME_ID
+                   : k == PS_CLOCK_THREAD_CPU ? CLOCK_THREAD_CPUTIME_ID
+                                              : CLOCK_MONOTONIC;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }

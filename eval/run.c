@@ -18,20 +18,6 @@
 #include "eval/run.h"
 #include "eval/train_protocol.h"
 
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static char *xasprintf(const char *fmt, const char *a, const char *b, const char *c)
 {
     size_t n = strlen(fmt) + strlen(a) + strlen(b) + strlen(c) + 1;
@@ -39,25 +25,6 @@ static char *xasprintf(const char *fmt, const char *a, const char *b, const char
     if (s)
         snprintf(s, n, fmt, a, b, c);
     return s;
-}
-
-static int mkdir_p(const char *path)
-{
-    char buf[4096];
-    size_t n = strlen(path);
-    if (n >= sizeof buf)
-        return -1;
-    memcpy(buf, path, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] == '/' || buf[i] == '\0') {
-            char c = buf[i];
-            buf[i] = '\0';
-            if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-                return -1;
-            buf[i] = c;
-        }
-    }
-    return 0;
 }
 
 typedef struct shared {
@@ -137,7 +104,7 @@ static void do_page(shared *sh, void *self, size_t i)
     int failed = 0;
     size_t hlen;
     char *html = ps_read_file(dp->html_path, 0, &hlen, &err);
-    double t0 = cpu_now();
+    double t0 = ps_clock(PS_CLOCK_THREAD_CPU);
     ps_page *pg = NULL;
     if (html) {
         ps_page_options po = {0};
@@ -157,7 +124,7 @@ static void do_page(shared *sh, void *self, size_t i)
             ps_method_output_free(&out);
         }
     }
-    double secs = cpu_now() - t0;
+    double secs = ps_clock(PS_CLOCK_THREAD_CPU) - t0;
     if (ps_score_page(out.text, out.len, gold, glen, sh->cfg->icu, sc) < 0) {
         memset(sc, 0, sizeof *sc);
         warn_page(sh, dp->id, "out of memory while scoring");
@@ -237,7 +204,7 @@ static char *make_outdir(const ps_eval_config *cfg, const ps_dataset *ds, const 
     if (!cfg->write_dir)
         return NULL;
     char *d = xasprintf("%s/%s/%s", cfg->write_dir, ds->name, label);
-    if (!d || mkdir_p(d) < 0) {
+    if (!d || ps_mkdir_p(d) < 0) {
         ps_set_error(err, PS_ERR_IO, "cannot create the output folder %s: %s", d ? d : cfg->write_dir,
                      strerror(errno));
         free(d);
@@ -246,9 +213,12 @@ static char *make_outdir(const ps_eval_config *cfg, const ps_dataset *ds, const 
     return d;
 }
 
-int ps_eval_run_method(const ps_eval_config *cfg, const ps_method *m, const ps_dataset *ds,
+int ps_eval_run_method(const ps_eval_config *cfg, const char *method, const ps_dataset *ds,
                        ps_eval_run *run, ps_error *err)
 {
+    const ps_method *m = method ? ps_method_find(method) : NULL;
+    if (!m)
+        return ps_set_error(err, PS_ERR_USAGE, "unknown method '%s'", method ? method : "(null)");
     char label[256];
     snprintf(label, sizeof label, "%s%s", m->name, cfg->tag ? cfg->tag : "");
     if (run_init(run, ds, label, err) < 0)
@@ -280,7 +250,7 @@ int ps_eval_run_method(const ps_eval_config *cfg, const ps_method *m, const ps_d
     char what[128];
     snprintf(what, sizeof what, "%s %s pages", ds->name, m->name);
     sh.prog = ps_progress_new(what, ds->n_pages, cfg->quiet);
-    double w0 = wall_now();
+    double w0 = ps_clock(PS_CLOCK_WALL);
     pthread_t th[64];
     int started = 0;
     if (jobs > 64)
@@ -291,7 +261,7 @@ int ps_eval_run_method(const ps_eval_config *cfg, const ps_method *m, const ps_d
     worker(&sh);
     for (int t = 0; t < started; t++)
         pthread_join(th[t], NULL);
-    run->wall_seconds = wall_now() - w0;
+    run->wall_seconds = ps_clock(PS_CLOCK_WALL) - w0;
     ps_progress_done(sh.prog);
     pthread_mutex_destroy(&sh.lock);
     free(sh.outdir);

@@ -4,6 +4,7 @@
  * One iterative pre-order walk over the DOM does the cleaning and the block
  * tree at once; no recursion, so deeply nested junk cannot blow the stack. */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,13 +21,16 @@ const char *ps_version(void)
     return PS_VERSION;
 }
 
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void init_libs(void)
+{
+    xmlInitParser();
+}
+
 void ps_init(void)
 {
-    static int done;
-    if (!done) {
-        done = 1;
-        xmlInitParser();
-    }
+    pthread_once(&init_once, init_libs);
 }
 
 /* ---- text helpers ------------------------------------------------------- */

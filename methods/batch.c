@@ -364,31 +364,10 @@ static void batch_discard(void *vctx, void *vjob)
     job_release(vjob);
 }
 
-/* mkdir -p: create the folder and any missing parents. */
-static int make_dirs(const char *dir)
-{
-    char path[4096];
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof path) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    memcpy(path, dir, n + 1);
-    for (size_t i = 1; i < n; i++) {
-        if (path[i] != '/')
-            continue;
-        path[i] = '\0';
-        if (mkdir(path, 0755) != 0 && errno != EEXIST)
-            return -1;
-        path[i] = '/';
-    }
-    return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 int ps_batch_prepare_output_dir(const char *dir, ps_error *err)
 {
     struct stat st;
-    if (make_dirs(dir) != 0)
+    if (ps_mkdir_p(dir) != 0)
         return ps_set_error(err, PS_ERR_IO, "%s: cannot create the output folder: %s", dir,
                             strerror(errno));
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))

@@ -35,11 +35,16 @@ const char *ps_method_summary(size_t i)
     return i < ps_method_count() ? ps_methods[i]->summary : NULL;
 }
 
+int ps_method_needs_model(size_t i)
+{
+    return i < ps_method_count() && (ps_methods[i]->flags & PS_METHOD_NEEDS_MODEL) != 0;
+}
+
 ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cfg, ps_error *err)
 {
     const ps_method *m = method ? ps_method_find(method) : NULL;
     if (!m) {
-        ps_set_error(err, PS_ERR_USAGE, "unknown method '%s' (--method help lists them)",
+        ps_set_error(err, PS_ERR_USAGE, "unknown method '%s'",
                      method ? method : "(null)");
         return NULL;
     }

@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "common/util.h"
+#include "pagesift/util.h"
 #include "pagesift.h"
 
 static void usage(FILE *f)

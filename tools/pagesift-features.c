@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/progress.h"
-#include "common/util.h"
+#include "pagesift/util.h"
 #include "pagesift.h"
 
 static void usage(FILE *f)

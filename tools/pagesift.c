@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/util.h"
-#include "methods/batch.h"
 #include "pagesift.h"
+#include "pagesift/batch.h"
+#include "pagesift/util.h"
 
 static void usage(FILE *f)
 {
@@ -164,13 +164,6 @@ static int method_known(const char *name)
         if (strcmp(ps_method_name(i), name) == 0)
             return 1;
     return 0;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 enum {
@@ -339,7 +332,7 @@ int main(int argc, char **argv)
     bc.text_headers = !single;
     bc.total_hint = ps_source_total_hint(rd.src);
 
-    double t0 = now();
+    double t0 = ps_clock(PS_CLOCK_WALL);
     ps_template_store *learnt = NULL;
     int rc = 0;
     if (learn) {
@@ -361,7 +354,7 @@ int main(int argc, char **argv)
         rd.src = NULL;
         if (rc == 0 && !bc.quiet)
             fprintf(stderr, "pagesift: templates learnt from %zu pages of %zu sites (%.2f s)\n",
-                    added, ps_template_store_count(learnt), now() - t0);
+                    added, ps_template_store_count(learnt), ps_clock(PS_CLOCK_WALL) - t0);
         if (rc == 0) {
             xc.templates = learnt;
             ex = ps_extractor_new(method, &xc, &err);
@@ -383,7 +376,7 @@ int main(int argc, char **argv)
     bc.extractor = ex;
     ps_batch_counts n = {0};
     rc = ps_batch_run(&bc, read_next, &rd, &n, &err);
-    double dt = now() - t0;
+    double dt = ps_clock(PS_CLOCK_WALL) - t0;
     if (rc != 0)
         fprintf(stderr, "pagesift: %s\n", err.msg);
     if (!bc.quiet && !(single && n.read == 1))

@@ -302,3 +302,8 @@ double ps_clock(ps_clock_kind k)
     clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+double ps_now(void)
+{
+    return ps_clock(PS_CLOCK_WALL);
+}

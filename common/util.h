@@ -17,6 +17,10 @@ size_t ps_utf8_chars(const char *s, size_t n);
 int ps_ascii_casecmp(const char *a, const char *b);
 int ps_ascii_ncasecmp(const char *a, const char *b, size_t n);
 
+/** A macro's value as a string literal. */
+#define PS_STR_(x) #x
+#define PS_STR(x) PS_STR_(x)
+
 /** 64-bit FNV-1a hash. */
 uint64_t ps_hash64(const void *data, size_t n);
 

@@ -39,7 +39,14 @@ int ps_eval_chart_svg(const char *path, const ps_eval_run *runs, size_t n, ps_er
     if (!pts)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++)
-        pts[i] = (ps_eval_point){runs[i].ds->name, runs[i].label, runs[i].sum.sh4.f1};
+    {
+        double f1 = runs[i].sum.sh4.f1;
+        if (runs[i].snip) { /* a snippet set: its own F1 */
+            double p, r;
+            ps_snippet_prf(&runs[i].snip_sum, &p, &r, &f1);
+        }
+        pts[i] = (ps_eval_point){runs[i].ds->name, runs[i].label, f1};
+    }
     int rc = ps_eval_chart_svg_points(path, pts, n, err);
     free(pts);
     return rc;

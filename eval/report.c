@@ -4,9 +4,24 @@
 #include <string.h>
 
 #include "eval/run.h"
+#include "eval/snippets.h"
 
 void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n)
 {
+    size_t n_snip = 0;
+    for (size_t i = 0; i < n; i++)
+        n_snip += runs[i].snip != NULL;
+    if (n_snip) { /* snippet sets: their own rows (eval/snippets.c) */
+        fprintf(f, "%-16s %-22s %5s  %5s %5s %5s  %-41s %5s %4s %8s\n", "set", "method", "pages",
+                "F1", "P", "R", "snippet counts", "empty", "fail", "pages/s");
+        for (size_t i = 0; i < n; i++)
+            if (runs[i].snip)
+                ps_eval_snip_print_row(f, &runs[i]);
+        ps_eval_snip_legend(f);
+        if (n_snip == n)
+            return;
+        fputc('\n', f);
+    }
     fprintf(f, "%-16s %-22s %5s  %5s %5s %5s  %5s %5s %5s  %5s %5s  %5s %5s  %5s %4s %8s\n", "set",
             "method", "pages", "F1", "P", "R", "F1b", "F1t1", "F1chr", "qual%", "exc%", "leafP",
             "leafR", "empty", "fail", "pages/s");
@@ -16,6 +31,8 @@ void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n)
     for (size_t i = 0; i < n; i++) {
         const ps_eval_run *r = &runs[i];
         const ps_eval_summary *s = &r->sum;
+        if (r->snip)
+            continue;
         char lp[8] = "  -", lr[8] = "  -", ps[16] = "  -";
         if (s->leaf_pages) {
             snprintf(lp, sizeof lp, "%.3f", s->leaves.p);
@@ -109,11 +126,57 @@ static ps_eval_summary *by_key(const ps_eval_run *r, const keys *K)
     return out;
 }
 
+/* The breakdown of a snippet run: the counts summed per key. */
+static void snip_breakdown(FILE *f, const ps_eval_run *r, const keys *K, int by, json_t *obj)
+{
+    ps_snippet_counts *c = calloc(K->n + 1, sizeof *c);
+    size_t *pages = calloc(K->n + 1, sizeof *pages);
+    if (!c || !pages) {
+        free(c);
+        free(pages);
+        return;
+    }
+    for (size_t i = 0; i < r->ds->n_pages; i++) {
+        size_t k = K->of_page[i];
+        c[k].tp += r->snip[i].c.tp;
+        c[k].fn += r->snip[i].c.fn;
+        c[k].fp += r->snip[i].c.fp;
+        c[k].tn += r->snip[i].c.tn;
+        pages[k]++;
+    }
+    if (f)
+        fprintf(f, "\n%s / %s by %s (snippets)\n%-32s %5s  %5s %5s %5s  %4s %4s %4s %4s\n",
+                r->ds->name, r->label, by == PS_BY_SITE ? "site" : "language",
+                by == PS_BY_SITE ? "site" : "lang", "pages", "F1", "P", "R", "tp", "fp", "fn", "tn");
+    for (size_t k = 0; k < K->n; k++) {
+        double p, rc, f1;
+        ps_snippet_prf(&c[k], &p, &rc, &f1);
+        if (f)
+            fprintf(f, "%-32s %5zu  %.3f %.3f %.3f  %4llu %4llu %4llu %4llu\n", K->k[k], pages[k], f1,
+                    p, rc, (unsigned long long)c[k].tp, (unsigned long long)c[k].fp,
+                    (unsigned long long)c[k].fn, (unsigned long long)c[k].tn);
+        if (obj)
+            json_object_set_new(obj, K->k[k],
+                                json_pack("{s:I,s:{s:f,s:f,s:f,s:I,s:I,s:I,s:I}}", "pages",
+                                          (json_int_t)pages[k], "snippets", "f1", f1, "p", p, "r",
+                                          rc, "tp", (json_int_t)c[k].tp, "fn", (json_int_t)c[k].fn,
+                                          "fp", (json_int_t)c[k].fp, "tn", (json_int_t)c[k].tn));
+    }
+    free(c);
+    free(pages);
+}
+
 void ps_eval_print_breakdown(FILE *f, const ps_eval_run *runs, size_t n, int by)
 {
     for (size_t i = 0; i < n; i++) {
         const ps_eval_run *r = &runs[i];
         keys K;
+        if (r->snip) {
+            if (keys_make(r->ds, by, &K) == 0)
+                snip_breakdown(f, r, &K, by, NULL);
+            keys_free(&K);
+            continue;
+        }
         ps_eval_summary *s = NULL;
         if (keys_make(r->ds, by, &K) == 0)
             s = by_key(r, &K);
@@ -173,13 +236,20 @@ json_t *ps_eval_json(const ps_eval_run *runs, size_t n, int by)
     json_object_set_new(root, "version", json_string(ps_version()));
     for (size_t i = 0; i < n; i++) {
         const ps_eval_run *r = &runs[i];
-        json_t *o = summary_json(&r->sum);
+        json_t *o = r->snip ? ps_eval_snip_json(r) : summary_json(&r->sum);
         json_object_set_new(o, "set", json_string(r->ds->name));
         json_object_set_new(o, "label", json_string(r->label));
         json_object_set_new(o, "protocol", json_string(r->protocol ? r->protocol : ""));
         json_object_set_new(o, "skipped", json_integer((json_int_t)r->n_skipped));
         json_object_set_new(o, "wall_seconds", json_real(r->wall_seconds));
-        if (by != PS_BY_NONE) {
+        if (by != PS_BY_NONE && r->snip) {
+            keys K;
+            json_t *b = json_object();
+            if (keys_make(r->ds, by, &K) == 0)
+                snip_breakdown(NULL, r, &K, by, b);
+            keys_free(&K);
+            json_object_set_new(o, by == PS_BY_SITE ? "by_site" : "by_lang", b);
+        } else if (by != PS_BY_NONE) {
             keys K;
             ps_eval_summary *s = NULL;
             if (keys_make(r->ds, by, &K) == 0 && (s = by_key(r, &K)) != NULL) {

@@ -16,6 +16,7 @@
 #include "common/progress.h"
 #include "eval/per_site.h"
 #include "eval/run.h"
+#include "eval/snippets.h"
 #include "eval/train_protocol.h"
 
 static char *xasprintf(const char *fmt, const char *a, const char *b, const char *c)
@@ -92,9 +93,10 @@ static void do_page(shared *sh, void *self, size_t i)
 {
     const ps_dataset_page *dp = &sh->ds->pages[i];
     ps_page_score *sc = &sh->run->scores[i];
-    size_t glen;
-    char *gold = read_gold(sh, i, &glen);
-    if (!gold) {
+    size_t glen = 0;
+    int snip = sh->ds->snippet_set; /* snippet set: eval/snippets.c scores it */
+    char *gold = snip ? NULL : read_gold(sh, i, &glen);
+    if (!gold && !snip) {
         memset(sc, 0, sizeof *sc);
         sc->failed = 1;
         return;
@@ -125,14 +127,15 @@ static void do_page(shared *sh, void *self, size_t i)
         }
     }
     double secs = ps_clock(PS_CLOCK_THREAD_CPU) - t0;
-    if (ps_score_page(out.text, out.len, gold, glen, sh->cfg->icu, sc) < 0) {
+    if (ps_score_page(out.text, out.len, snip ? "" : gold, glen, sh->cfg->icu, sc) < 0 ||
+        (snip && ps_eval_snip_page(sh->run, i, failed ? NULL : out.text ? out.text : "", out.len) < 0)) {
         memset(sc, 0, sizeof *sc);
         warn_page(sh, dp->id, "out of memory while scoring");
         failed = 1;
     }
     sc->failed = failed;
     sc->seconds = secs;
-    if (!failed && (out.block_class || out.leaf_kept))
+    if (!failed && gold && (out.block_class || out.leaf_kept))
         leaf_score(pg, gold, glen, &out, sc);
     write_output(sh, i, out.text, out.len);
     ps_method_output_free(&out);
@@ -174,7 +177,7 @@ static int run_init(ps_eval_run *run, const ps_dataset *ds, const char *label, p
     run->label = strdup(label);
     run->scores = calloc(ds->n_pages ? ds->n_pages : 1, sizeof *run->scores);
     run->skipped = calloc(ds->n_pages ? ds->n_pages : 1, 1);
-    if (!run->label || !run->scores || !run->skipped) {
+    if (!run->label || !run->scores || !run->skipped || ps_eval_snip_init(run) < 0) {
         ps_eval_run_clear(run);
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     }
@@ -196,6 +199,7 @@ static void run_summarise(ps_eval_run *run)
     if (a)
         ps_eval_acc_summary(a, &run->sum);
     ps_eval_acc_free(a);
+    ps_eval_snip_summarise(run);
 }
 
 static char *make_outdir(const ps_eval_config *cfg, const ps_dataset *ds, const char *label,
@@ -313,17 +317,19 @@ int ps_eval_run_pred(const ps_eval_config *cfg, const char *label, const char *d
     shared sh = {.cfg = cfg, .ds = ds, .run = run};
     pthread_mutex_init(&sh.lock, NULL);
     for (size_t i = 0; i < ds->n_pages; i++) {
-        size_t glen, olen = 0;
-        char *gold = read_gold(&sh, i, &glen);
+        size_t glen = 0, olen = 0;
+        int snip = ds->snippet_set; /* snippet set: eval/snippets.c scores it */
+        char *gold = snip ? NULL : read_gold(&sh, i, &glen);
         ps_page_score *sc = &run->scores[i];
-        if (!gold) {
+        if (!gold && !snip) {
             sc->failed = 1;
             continue;
         }
         char *path = xasprintf("%s/%s.txt", base, ds->pages[i].id, "");
         ps_error e2 = {0};
         char *out = path ? ps_read_file(path, 0, &olen, &e2) : NULL;
-        if (ps_score_page(out, out ? olen : 0, gold, glen, cfg->icu, sc) < 0) {
+        if (ps_score_page(out, out ? olen : 0, snip ? "" : gold, glen, cfg->icu, sc) < 0 ||
+            (snip && ps_eval_snip_page(run, i, out, olen) < 0)) {
             free(path);
             free(out);
             free(gold);
@@ -350,6 +356,7 @@ void ps_eval_run_clear(ps_eval_run *run)
 {
     if (!run)
         return;
+    ps_eval_snip_clear(run);
     free(run->label);
     free(run->protocol);
     free(run->scores);

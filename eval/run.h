@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "common/util.h"
+#include "features/snippets.h"
 #include "methods/method.h"
 #include "pagesift/eval.h"
 

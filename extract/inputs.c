@@ -19,6 +19,7 @@ struct ps_source {
     size_t n_args, next_arg;
     size_t max_bytes;
     int jsonl_stdin;
+    ps_fold fold;            /* data set pages: this site fold only */
     int stdin_used;
     size_t total;            /* ps_source_total_hint */
     /* the producer of the current argument, at most one of each */
@@ -170,8 +171,10 @@ static int open_dataset(ps_source *src, const char *dir, ps_input *in, ps_error 
     ps_error e = {0};
     src->ds = ps_dataset_load(dir, &e);
     src->ds_next = 0;
-    if (src->ds)
+    if (src->ds) {
+        ps_dataset_filter(src->ds, &src->fold);
         return 0;
+    }
     if (e.code == PS_ERR_NOMEM)
         return ps_set_error(err, e.code, "%s", e.msg);
     return failed_input(dir, e.code, e.msg, in, err);
@@ -183,9 +186,11 @@ static int dataset_page(ps_source *src, ps_input *in, ps_error *err)
     char *id = ps_safe_id(p->id, strlen(p->id));
     if (!id)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    int r = page_from_file(src, p->html_path, id, p->url, p->gold_path, in, err);
+    /* a snippet set has no gold file: its snippets instead */
+    int r = page_from_file(src, p->html_path, id, p->url, p->snippets ? NULL : p->gold_path, in, err);
     if (r < 0)
         return r;
+    in->snippets = p->snippets;
     in->dataset = strdup(src->ds->name);
     in->site = *p->site ? strdup(p->site) : NULL;
     if (!in->dataset || (*p->site && !in->site))
@@ -400,16 +405,16 @@ static int open_list(ps_source *src, const char *list_file, ps_error *err)
 
 /* ---- total hint ------------------------------------------------------- */
 
-static size_t dataset_rows(const char *dir)
+static size_t dataset_rows(const char *dir, const ps_fold *fold)
 {
     ps_dataset *ds = ps_dataset_load(dir, NULL);
-    size_t n = ds ? ds->n_pages : 1;
+    size_t n = ds ? ps_dataset_filter(ds, fold) : 1;
     ps_dataset_free(ds);
     return n;
 }
 
 /* Inputs behind one argument; *unknown set when it holds a WARC or stdin. */
-static size_t count_arg(const char *path, int *unknown)
+static size_t count_arg(const char *path, int *unknown, const ps_fold *fold)
 {
     struct stat st;
     if (!strcmp(path, "-")) {
@@ -426,7 +431,7 @@ static size_t count_arg(const char *path, int *unknown)
         return 1;
     }
     if (ps_is_dataset_dir(path))
-        return dataset_rows(path);
+        return dataset_rows(path, fold);
     ps_dirwalk *w = ps_dirwalk_new(path);
     size_t n = 0;
     const char *p, *rel;
@@ -434,7 +439,7 @@ static size_t count_arg(const char *path, int *unknown)
     for (ps_walk_kind k; w && (k = ps_dirwalk_next(w, &p, &rel, msg, sizeof msg)) != PS_WALK_END;) {
         if (k == PS_WALK_WARC)
             *unknown = 1;
-        n += k == PS_WALK_DATASET ? dataset_rows(p) : 1;
+        n += k == PS_WALK_DATASET ? dataset_rows(p, fold) : 1;
     }
     ps_dirwalk_free(w);
     return n;
@@ -470,6 +475,8 @@ ps_source *ps_source_open(const char *const *args, size_t n_args, const char *li
             goto nomem;
     src->max_bytes = opt && opt->max_bytes ? opt->max_bytes : PS_DEFAULT_MAX_BYTES;
     src->jsonl_stdin = opt ? opt->jsonl_stdin : 0;
+    if (opt)
+        src->fold = opt->fold;
     if (list_file && open_list(src, list_file, err)) {
         ps_source_free(src);
         return NULL;
@@ -477,7 +484,7 @@ ps_source *ps_source_open(const char *const *args, size_t n_args, const char *li
     int unknown = 0;
     size_t total = src->list ? count_list_lines(src->list) : 0;
     for (size_t i = 0; i < n_args; i++)
-        total += count_arg(args[i], &unknown);
+        total += count_arg(args[i], &unknown, &src->fold);
     src->total = unknown ? 0 : total;
     return src;
 nomem:

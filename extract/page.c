@@ -250,7 +250,19 @@ typedef struct builder {
     int pending_space;
     xmlNodePtr *to_remove;
     size_t n_remove, cap_remove;
+    double deadline;  /* CLOCK_MONOTONIC seconds, 0 = none */
+    size_t steps;
+    int over;         /* a bound was passed: PS_ERR_TOO_LARGE / PS_ERR_TIMEOUT */
+    char over_msg[160];
 } builder;
+
+/* Fail the walk on a bound of the page (the message says which). */
+static int over_bound(builder *b, ps_status code, const char *msg)
+{
+    b->over = (int)code;
+    snprintf(b->over_msg, sizeof b->over_msg, "%s", msg);
+    return -1;
+}
 
 /* 1-based index of @p node among its same-name element siblings, counted
  * in the parent's frame as the walk meets the children in order. */
@@ -393,10 +405,15 @@ static int append_block_path(builder *b)
            ps_buf_append(&b->strs, tail, (size_t)(b->path.data + b->path.len - tail));
 }
 
-static int new_block(builder *b, xmlNodePtr node, int32_t parent)
+/* @p dom_depth: the element's depth in the DOM (html = 0), known to the
+ * walk from its stack (walking to the root for every block made deeply
+ * nested pages quadratic). */
+static int new_block(builder *b, xmlNodePtr node, int32_t parent, int32_t dom_depth)
 {
     ps_page *pg = b->pg;
     size_t i = pg->n_blocks;
+    if (i >= PS_PAGE_MAX_BLOCKS)
+        return over_bound(b, PS_ERR_TOO_LARGE, "more than " PS_STR(PS_PAGE_MAX_BLOCKS) " blocks");
     if (i >= b->cap_blocks) {
         size_t nc = b->cap_blocks ? b->cap_blocks * 2 : 32;
         ps_block *nb = realloc(pg->blocks, nc * sizeof *nb);
@@ -430,10 +447,7 @@ static int new_block(builder *b, xmlNodePtr node, int32_t parent)
     bl->tag = (const char *)node->name;
     bl->parent = parent;
     bl->depth = parent < 0 ? 0 : pg->blocks[parent].depth + 1;
-    int d = 0;
-    for (xmlNodePtr p = node->parent; p && p->type == XML_ELEMENT_NODE; p = p->parent)
-        d++;
-    bl->dom_depth = d;
+    bl->dom_depth = dom_depth;
     if (parent >= 0)
         pg->blocks[parent].n_children++;
     pg->block_nodes[i] = node;
@@ -449,6 +463,8 @@ static int new_block(builder *b, xmlNodePtr node, int32_t parent)
 static int new_leaf(builder *b, xmlNodePtr node, const frame *f)
 {
     ps_page *pg = b->pg;
+    if (pg->n_leaves >= PS_PAGE_MAX_LEAVES)
+        return over_bound(b, PS_ERR_TOO_LARGE, "more than " PS_STR(PS_PAGE_MAX_LEAVES) " leaves");
     if (pg->n_leaves >= b->cap_leaves) {
         size_t nc = b->cap_leaves ? b->cap_leaves * 2 : 128;
         ps_leaf *nl = realloc(pg->leaves, nc * sizeof *nl);
@@ -572,7 +588,10 @@ static int walk(builder *b, xmlNodePtr root)
         goto fail;
     b->path.len--; /* append_path ends with a NUL separator */
     b->path_hash = ps_hash64(b->path.data, b->path.len);
-    int rootblock = new_block(b, root, -1);
+    int32_t root_depth = 0;
+    for (xmlNodePtr p = root->parent; p && p->type == XML_ELEMENT_NODE; p = p->parent)
+        root_depth++;
+    int rootblock = new_block(b, root, -1, root_depth);
     if (rootblock < 0)
         goto fail;
     memset(&stack[0], 0, sizeof stack[0]);
@@ -594,6 +613,10 @@ static int walk(builder *b, xmlNodePtr root)
             cur = f->node->next;
             top--;
             continue;
+        }
+        if (b->deadline > 0 && (++b->steps & 4095) == 0 && ps_now() > b->deadline) {
+            over_bound(b, PS_ERR_TIMEOUT, "the page took longer than its time limit");
+            goto fail;
         }
         xmlNodePtr next = cur->next;
         if (cur->type == XML_TEXT_NODE || cur->type == XML_CDATA_SECTION_NODE) {
@@ -630,7 +653,8 @@ static int walk(builder *b, xmlNodePtr root)
             if ((name[0] == 'b' || name[0] == 'h') && name[1] == 'r' && name[2] == '\0')
                 b->pending_break = 1;
             else if (is_block_tag(b, name)) {
-                if (path_enter(b, parent, cur, idx) || new_block(b, cur, parent->block) < 0)
+                if (path_enter(b, parent, cur, idx) ||
+                    new_block(b, cur, parent->block, root_depth + (int32_t)top + 1) < 0)
                     goto fail;
                 pg->block_end[pg->n_blocks - 1] = (uint32_t)pg->n_blocks;
             }
@@ -638,6 +662,11 @@ static int walk(builder *b, xmlNodePtr root)
             continue;
         }
         if (top + 1 >= cap) {
+            if (root_depth + top + 1 > PS_PAGE_MAX_DEPTH) {
+                over_bound(b, PS_ERR_TOO_LARGE,
+                           "elements nested more than " PS_STR(PS_PAGE_MAX_DEPTH) " deep");
+                goto fail;
+            }
             cap *= 2;
             frame *ns = realloc(stack, cap * sizeof *ns);
             if (!ns)
@@ -661,7 +690,7 @@ static int walk(builder *b, xmlNodePtr root)
             f->heading = (uint8_t)(name[1] - '0');
         f->owner = (kind & PS_TAG_TRANSPARENT) ? parent->owner : (int32_t)top;
         if (is_block_tag(b, name)) {
-            int bi = new_block(b, cur, parent->block);
+            int bi = new_block(b, cur, parent->block, root_depth + (int32_t)top);
             if (bi < 0)
                 goto fail;
             f->block = bi;
@@ -903,6 +932,13 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
         html = fixed;
         hlen = strlen(fixed);
     }
+    /* Before libxml2 sees the markup: refuse what would make its parser
+     * quadratic (extract/page_guard.c). */
+    if (ps_page_guard(html, hlen, NULL, err) != 0) {
+        free(fixed);
+        ps_page_free(pg);
+        return NULL;
+    }
     size_t k = 0;
     while (k < hlen && (html[k] == ' ' || html[k] == '\n' || html[k] == '\r' || html[k] == '\t'))
         k++;
@@ -962,6 +998,7 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
         return NULL;
     }
     b.block_tags = opt->block_tags ? opt->block_tags : ps_default_block_tags;
+    b.deadline = opt->deadline;
     pg->block_tags_key = ps_block_tags_key(b.block_tags);
     int rc = walk(&b, body ? body : root);
     /* Remove the head as well (the title was taken above); without a body
@@ -985,6 +1022,11 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     ps_buf_free(&b.runtext);
     ps_buf_free(&b.strs);
     ps_buf_free(&b.path);
+    if (rc && b.over) {
+        ps_set_error(err, (ps_status)b.over, "%s: refused", b.over_msg);
+        ps_page_free(pg);
+        return NULL;
+    }
     if (rc) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory building the block tree");
         ps_page_free(pg);

@@ -63,4 +63,19 @@ unsigned ps_tag_kind(const char *name);
  *  the bytes appended. */
 size_t ps_collapse_ws(ps_buf *b, const char *s, size_t n, int *lead, int *trail);
 
+/** What the pre-parse guard (extract/page_guard.c) saw of a page. */
+typedef struct ps_page_guard_stats {
+    size_t elements;      /**< start tags */
+    size_t max_depth;     /**< deepest simulated stack of open elements */
+    size_t max_attrs;     /**< most attributes on one element */
+    size_t unmatched;     /**< end tags that matched no open element */
+    uint64_t attr_work;   /**< sum of squared attribute counts */
+    uint64_t close_work;  /**< sum of stack depths at unmatched end tags */
+} ps_page_guard_stats;
+
+/** Scan the markup (UTF-8, before parsing) and refuse, with
+ *  PS_ERR_TOO_LARGE and a message naming the limit and the byte, a page
+ *  past one of the PS_PAGE_MAX_* limits of the guard.  @p st may be NULL. */
+int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *err);
+
 #endif

@@ -4,7 +4,8 @@
  * commas, quotes, newlines and any UTF-8.  Column list: pagesift.h,
  * ps_block_csv_new.  Labels (METHODS.md §1.3, automatic reading): a block is
  * content when the share of its own text aligned with the page's gold
- * (features/gold_align.c) is >= the threshold (0.5). */
+ * (features/gold_align.c) is >= the threshold (0.5).  Pages of a snippet set
+ * take their labels from the snippets instead (features/snippets.c). */
 #include <csv.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "common/util.h"
 #include "features/gold_align.h"
+#include "features/snippets.h"
 #include "pagesift.h"
 
 struct ps_block_csv {
@@ -88,9 +90,64 @@ ps_block_csv *ps_block_csv_new(FILE *out, const ps_block_csv_options *opt, ps_er
     return w;
 }
 
+/* Labels from snippets (slab[b]) and their figures. */
+static int snippet_labels(const ps_page *pg, const ps_snippets *sn, uint8_t *slab, size_t nb,
+                          ps_label_stats *st)
+{
+    ps_snippet_label_info info;
+    if (ps_snippet_block_labels(pg, sn, slab, &info) < 0)
+        return -1;
+    if (!st)
+        return 0;
+    st->pages_snippets++;
+    st->with_snippets += sn->n_with;
+    st->without_snippets += sn->n_without;
+    st->with_found += info.with_found;
+    st->without_found += info.without_found;
+    st->conflict_blocks += info.conflicts;
+    /* the oracle: the text of the blocks labelled content, scored */
+    uint8_t *keep = malloc(nb + 1);
+    size_t len;
+    char *text = NULL;
+    ps_snippet_counts c;
+    if (!keep)
+        return -1;
+    for (size_t b = 0; b < nb; b++)
+        keep[b] = slab[b] == 1;
+    text = ps_page_text(pg, keep, &len);
+    int rc = text ? ps_snippet_score(text, len, sn, NULL, NULL, &c) : -1;
+    if (rc == 0) {
+        st->oracle_tp += c.tp;
+        st->oracle_fp += c.fp;
+        st->oracle_fn += c.fn;
+        st->oracle_tn += c.tn;
+    }
+    free(text);
+    free(keep);
+    return rc;
+}
+
+static int write_page(ps_block_csv *w, const char *dataset, const char *page_id, const char *site,
+                      const ps_page *pg, const char *gold, size_t gold_len, const ps_snippets *sn,
+                      ps_label_stats *st, ps_error *err);
+
 int ps_block_csv_page(ps_block_csv *w, const char *dataset, const char *page_id, const char *site,
                       const ps_page *pg, const char *gold, size_t gold_len, ps_label_stats *st,
                       ps_error *err)
+{
+    return write_page(w, dataset, page_id, site, pg, gold, gold_len, NULL, st, err);
+}
+
+int ps_block_csv_page_snippets(ps_block_csv *w, const char *dataset, const char *page_id,
+                               const char *site, const ps_page *pg, const ps_snippets *sn,
+                               ps_label_stats *st, ps_error *err)
+{
+    return write_page(w, dataset, page_id, site, pg, NULL, 0, sn, st, err);
+}
+
+static int write_page(ps_block_csv *w, const char *dataset, const char *page_id, const char *site,
+                      const ps_page *pg, const char *gold, size_t gold_len, const ps_snippets *sn,
+                      ps_label_stats *st, ps_error *err)
 {
     size_t nb, nl;
     const ps_block *blocks = ps_page_blocks(pg, &nb);
@@ -110,8 +167,9 @@ int ps_block_csv_page(ps_block_csv *w, const char *dataset, const char *page_id,
     uint32_t *first = calloc(nb + 1, sizeof *first), *order = malloc((nl + 1) * sizeof *order);
     ps_leaf_align *al = gold ? malloc((nl + 1) * sizeof *al) : NULL;
     double *share = gold ? malloc((nb + 1) * sizeof *share) : NULL;
+    uint8_t *slab = sn ? malloc(nb + 1) : NULL; /* labels from snippets */
     int rc = -1;
-    if (!first || !order || (gold && (!al || !share))) {
+    if (!first || !order || (gold && (!al || !share)) || (sn && !slab)) {
         ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", page_id);
         goto done;
     }
@@ -171,6 +229,10 @@ int ps_block_csv_page(ps_block_csv *w, const char *dataset, const char *page_id,
             st->pages_gold++;
         }
     }
+    if (sn && snippet_labels(pg, sn, slab, nb, st) < 0) {
+        ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory labelling from snippets", page_id);
+        goto done;
+    }
     if (st)
         st->pages++;
 
@@ -227,6 +289,8 @@ int ps_block_csv_page(ps_block_csv *w, const char *dataset, const char *page_id,
             lab = share[b] >= w->opt.label_threshold;
         else if (gold && !w->opt.for_annotation)
             lab = 0; /* no word tokens: noise */
+        else if (sn && !w->opt.for_annotation)
+            lab = slab[b];
         if (lab == 2)
             fputc(',', w->out);
         else
@@ -251,6 +315,7 @@ done:
     free(order);
     free(al);
     free(share);
+    free(slab);
     return rc;
 }
 

@@ -66,7 +66,8 @@ typedef enum ps_status {
     PS_ERR_NOMEM = 4,    /**< out of memory */
     PS_ERR_PARSE = 5,    /**< a page could not be parsed into a document */
     PS_ERR_USAGE = 6,    /**< a caller passed invalid arguments */
-    PS_ERR_VERSION = 7   /**< a file is of another format version */
+    PS_ERR_VERSION = 7,  /**< a file is of another format version */
+    PS_ERR_TIMEOUT = 8   /**< a page took longer than its time limit */
 } ps_status;
 
 /** Error report: a status and a message that names the input and the problem. */
@@ -193,9 +194,29 @@ typedef struct ps_page_options {
      *  (body, section, div).  The body element is always the root block. */
     const char *const *block_tags;
     size_t max_bytes;      /**< refuse larger inputs; 0 = PS_DEFAULT_MAX_BYTES */
+    /** Fail with PS_ERR_TIMEOUT once ps_now() passes this (checked while
+     *  the block tree is built, not inside libxml2's parse); 0 = none. */
+    double deadline;
 } ps_page_options;
 
+/** Seconds of a monotonic clock (CLOCK_MONOTONIC), for deadlines. */
+PS_EXPORT double ps_now(void);
+
 #define PS_DEFAULT_MAX_BYTES ((size_t)64 << 20)
+
+/* Bounds of one page (docs/EXTRACTION.md, "Bounds"): past each,
+ * ps_page_parse fails the page with PS_ERR_TOO_LARGE and a message naming
+ * the bound.  The first five are checked on the markup before libxml2 sees
+ * it (libxml2's DOM takes about 500 bytes per element, its parser is
+ * quadratic in the next three); the last two while the block tree is
+ * built. */
+#define PS_PAGE_MAX_ELEMENTS 250000    /**< start tags of elements */
+#define PS_PAGE_MAX_DEPTH 10000        /**< elements open inside each other */
+#define PS_PAGE_MAX_ATTRS 1000         /**< attributes of one element */
+#define PS_PAGE_MAX_ATTR_WORK 50000000ULL   /**< sum over elements of attributes^2 */
+#define PS_PAGE_MAX_CLOSE_WORK 100000000ULL /**< sum of open elements at end tags closing none */
+#define PS_PAGE_MAX_BLOCKS 100000      /**< blocks of the block tree */
+#define PS_PAGE_MAX_LEAVES 250000      /**< leaves of the block tree */
 
 /** body, section, div — the paper's block tags. */
 extern PS_EXPORT const char *const ps_default_block_tags[];
@@ -346,6 +367,23 @@ PS_EXPORT double ps_token_recall(const char *text, size_t text_len, const char *
 /* Data sets (extract/dataset.c) — folders in the ../shared/datasets format  */
 /* ------------------------------------------------------------------------ */
 
+/** The snippets of one page of a snippet set (docs/INPUTS.md): text that
+ *  must be in the page's main text and text that must not be. */
+typedef struct ps_snippets {
+    char **with;      /**< UTF-8, as in evaldata.json */
+    size_t n_with;
+    char **without;
+    size_t n_without;
+} ps_snippets;
+
+/** Snippet counts of one page (or summed). */
+typedef struct ps_snippet_counts {
+    uint64_t tp;  /**< with snippets present */
+    uint64_t fn;  /**< with snippets missing */
+    uint64_t fp;  /**< without snippets present */
+    uint64_t tn;  /**< without snippets absent */
+} ps_snippet_counts;
+
 /** One row of a data set's index.tsv. */
 typedef struct ps_dataset_page {
     char *id;         /**< file stem: html/<id>.html, gold/<id>.txt */
@@ -353,21 +391,46 @@ typedef struct ps_dataset_page {
     char *site;       /**< "" if unknown */
     char *lang;       /**< ISO 639-1, "" if unknown */
     char *html_path;  /**< <dir>/html/<id>.html */
-    char *gold_path;  /**< <dir>/gold/<id>.txt */
+    char *gold_path;  /**< <dir>/gold/<id>.txt (a snippet set has none) */
+    ps_snippets *snippets; /**< snippet set: the page's entry of
+                                evaldata.json; NULL in a gold set */
 } ps_dataset_page;
 
 /** A data set: <dir>/index.tsv (header row naming the columns id, url,
- *  site, lang, ...; tab-separated, no quoting) with html/ and gold/. */
+ *  site, lang, ...; tab-separated, no quoting) with html/ and either gold/
+ *  (a gold set) or evaldata.json (a snippet set: {id: {"url", "with":
+ *  [...], "without": [...]}}, the trafilatura-eval layout). */
 typedef struct ps_dataset {
     char *dir;
     char *name;             /**< last component of dir */
     ps_dataset_page *pages; /**< rows in file order */
     size_t n_pages;
+    int snippet_set;        /**< 1: <dir>/evaldata.json exists and every
+                                 page has its snippets */
 } ps_dataset;
 
-/** Read <dir>/index.tsv.  Errors name the file and line. */
+/** Read <dir>/index.tsv (and <dir>/evaldata.json when it exists: every row
+ *  of the index must have an entry there).  Errors name the file and line
+ *  (or id). */
 PS_EXPORT ps_dataset *ps_dataset_load(const char *dir, ps_error *err);
 PS_EXPORT void ps_dataset_free(ps_dataset *ds);
+
+/** A page filter by site folds, for cross-validation grouped by site: fold
+ *  of a page = FNV-1a 64-bit hash of the bytes of its site key (the site column,
+ *  or the id when the site is empty) mod n, plus 1.  n == 0: no filter. */
+typedef struct ps_fold {
+    unsigned k, n;   /**< fold k of n, 1 <= k <= n */
+    int complement;  /**< 1: keep the pages NOT in fold k */
+} ps_fold;
+
+/** Parse "K/N" (1 <= K <= N <= 1000) into @p f (complement left as is).
+ *  Returns 0, or -1 with err set (a message naming the text). */
+PS_EXPORT int ps_fold_parse(const char *spec, ps_fold *f, ps_error *err);
+/** The fold (1..n) of a page among n folds. */
+PS_EXPORT unsigned ps_dataset_page_fold(const ps_dataset_page *p, unsigned n);
+/** Keep only the pages the filter selects (order kept); returns how many
+ *  remain.  A filter with n == 0 keeps every page. */
+PS_EXPORT size_t ps_dataset_filter(ps_dataset *ds, const ps_fold *f);
 
 
 /* ------------------------------------------------------------------------ */
@@ -433,6 +496,9 @@ typedef struct ps_source_options {
     int jsonl_stdin;    /**< "-" is JSON Lines: one record per line,
                              {"url":..,"html":..[,"id":..][,"charset":..]};
                              blank lines are ignored */
+    ps_fold fold;       /**< data set folders: only the pages of this site
+                             fold (ps_dataset_filter); other inputs are not
+                             filtered.  n == 0: every page */
 } ps_source_options;
 
 /** One input: a page, a failed page, or a skipped WARC record.
@@ -460,6 +526,10 @@ typedef struct ps_input {
                             empty, else NULL (derive it with ps_site_key) */
     char *dataset;     /**< data set name (folder name) for data set pages,
                             else NULL */
+    const ps_snippets *snippets; /**< a snippet set's page: its snippets
+                            (owned by the source, valid until the next
+                            ps_source_next; gold_path is then NULL), else
+                            NULL */
     char *data;        /**< raw page bytes (the HTTP body for WARC),
                             NUL-terminated (not counted in len); NULL unless
                             status == PS_OK and skipped == 0 */
@@ -772,6 +842,16 @@ typedef struct ps_label_stats {
                                     removed leaves */
     uint64_t gold_text_chars;  /**< token characters of the gold texts */
     uint64_t gold_text_found;  /**< of which aligned with the page */
+    /* pages labelled from snippets (ps_block_csv_page_snippets) */
+    uint64_t pages_snippets;   /**< pages written with snippets */
+    uint64_t with_snippets, with_found;       /**< 'with' snippets, of which
+                                                   found in the page text */
+    uint64_t without_snippets, without_found; /**< the same for 'without' */
+    uint64_t conflict_blocks;  /**< blocks with votes of both kinds (left
+                                    unlabelled; counted in blocks[2]) */
+    uint64_t oracle_tp, oracle_fp, oracle_fn, oracle_tn; /**< the snippet rule
+                                    on the text of the blocks labelled 1:
+                                    how well the labels fit the snippets */
 } ps_label_stats;
 
 typedef struct ps_block_csv ps_block_csv;
@@ -796,6 +876,17 @@ PS_EXPORT ps_block_csv *ps_block_csv_new(FILE *out, const ps_block_csv_options *
 PS_EXPORT int ps_block_csv_page(ps_block_csv *w, const char *dataset, const char *page_id,
                       const char *site, const ps_page *page, const char *gold, size_t gold_len,
                       ps_label_stats *stats, ps_error *err);
+
+/** The same for a page of a snippet set: labels from its snippets
+ *  (docs/BLOCK_CSV.md: in the page's white-space-collapsed text, every
+ *  occurrence of a 'with' snippet votes content for each block it touches,
+ *  every occurrence of a 'without' snippet votes noise for the blocks holding
+ *  at least half of their own characters or half of the snippet's; 1 =
+ *  content votes only, 0 = noise votes only, empty otherwise); gold_share is
+ *  empty. */
+PS_EXPORT int ps_block_csv_page_snippets(ps_block_csv *w, const char *dataset, const char *page_id,
+                               const char *site, const ps_page *page, const ps_snippets *sn,
+                               ps_label_stats *stats, ps_error *err);
 
 /** Flush; returns 0 or -1 when a write failed.  Frees the writer. */
 PS_EXPORT int ps_block_csv_finish(ps_block_csv *w, ps_error *err);

@@ -357,7 +357,7 @@ static void test_wiehf_scope_subtree_or_own(void **state)
 static void test_deep_page_and_empty_page(void **state)
 {
     (void)state;
-    size_t depth = 100000;
+    size_t depth = PS_PAGE_MAX_DEPTH - 10; /* the deepest page accepted */
     char *s = malloc(depth * 5 + 64);
     size_t k = 0;
     for (size_t i = 0; i < depth; i++) {

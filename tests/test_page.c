@@ -245,7 +245,9 @@ static void test_bad_inputs(void **state)
 static void test_deep_nesting_does_not_crash(void **state)
 {
     (void)state;
-    size_t depth = 100000;
+    /* under the depth bound (PS_PAGE_MAX_DEPTH); deeper pages are refused
+     * (tests/test_page_bounds.c) */
+    size_t depth = PS_PAGE_MAX_DEPTH - 10;
     char *s = malloc(depth * 5 + 64);
     size_t k = 0;
     for (size_t i = 0; i < depth; i++) {
@@ -267,8 +269,18 @@ static void test_deep_nesting_does_not_crash(void **state)
 static void test_large_page(void **state)
 {
     (void)state;
-    /* 50 MB page: parses (or is refused by a limit) without crashing */
-    const char *para = "<p>Some paragraph text of a very long page, repeated many times.</p>\n";
+    /* 50 MB page: parses (or is refused by a limit) without crashing;
+     * 80 000 paragraphs, under PS_PAGE_MAX_ELEMENTS */
+    const char *para = "<p>Some paragraph text of a very long page, repeated many times. "
+                       "Some paragraph text of a very long page, repeated many times. "
+                       "Some paragraph text of a very long page, repeated many times. "
+                       "Some paragraph text of a very long page, repeated many times. "
+                       "Some paragraph text of a very long page, repeated many times. "
+                       "Some paragraph text of a very long page, repeated many times. "
+                       "Some paragraph text of a very long page, repeated many times. "
+                       "Some paragraph text of a very long page, repeated many times. "
+                       "Some paragraph text of a very long page, repeated many times. "
+                       "Some paragraph text of a very long page, repeated many times.</p>\n";
     size_t pl = strlen(para), n = (50u << 20) / pl;
     char *s = malloc(n * pl + 32);
     char *p = s;

@@ -17,6 +17,8 @@ static void usage(FILE *f)
     fputs("Usage: pagesift-eval --dataset DIR [--dataset DIR]... (--method LIST | --pred DIR)...\n"
           "Run extraction methods over data sets (index.tsv, html/, gold/) and score\n"
           "their output against the gold text, or score an existing output folder.\n"
+          "A snippet set (index.tsv, html/, evaldata.json: per page text that must and\n"
+          "must not be in the output, e.g. trafilatura-eval) is scored by its own rule.\n"
           "\n"
           "  -d, --dataset DIR        a data set folder (repeatable)\n"
           "  -m, --method LIST        methods, comma-separated (see --list-methods);\n"
@@ -34,6 +36,14 @@ static void usage(FILE *f)
           "      --json               print JSON on stdout instead of the table\n"
           "      --chart FILE         write an SVG chart of token F1 per method per set\n"
           "      --write DIR          also write each output to DIR/<set>/<method>/<id>.txt\n"
+          "      --fold K/N           only the pages of site fold K of N (every data set;\n"
+          "                           docs/INPUTS.md: a fixed hash of the site column, or\n"
+          "                           of the id when the site is empty)\n"
+          "      --not-fold K/N       only the pages NOT in site fold K of N\n"
+          "      --snippets FILE      snippet sets: write a per-page report, TSV ('-' =\n"
+          "                           stdout): set, method, id, site, output (ok, empty,\n"
+          "                           failed), with present/total, without present/total,\n"
+          "                           the with snippets missing, the without present\n"
           "      --protocol TEXT      a note appended to the protocol of every figure\n"
           "      --tag TEXT           appended to every method's label (e.g. +loso)\n"
           "      --train-protocol     for methods with a model, say in each figure's\n"
@@ -56,6 +66,11 @@ static void usage(FILE *f)
           "scores P = R = 0, the F1b column uses the benchmark's rule that leaves such\n"
           "pages out of P); single tokens; characters in common (LCS); page level\n"
           "qualified/excellent; empty outputs, failures, pages/s (CPU, per core).\n"
+          "Snippet sets: white space collapsed in output and snippets, a snippet is\n"
+          "present when it is a substring of the output; tp/fn = with present/missing,\n"
+          "fp/tn = without present/absent, summed over pages; P = tp/(tp+fp),\n"
+          "R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn); a failed page counts every with as\n"
+          "missing and every without as absent (docs/EVALUATION.md).\n"
           "\n"
           "Exit status: 0 ok (pages a method failed on are counted in the table), 1 a\n"
           "gold file could not be read (page skipped), 2 usage error, 3 a data set,\n"
@@ -114,6 +129,8 @@ static int merge_json(const char *const *files, size_t n, const char *chart)
             const char *set = json_string_value(json_object_get(r, "set"));
             const char *label = json_string_value(json_object_get(r, "label"));
             json_t *f1 = json_object_get(json_object_get(r, "token"), "f1");
+            if (!f1) /* a snippet set */
+                f1 = json_object_get(json_object_get(r, "snippets"), "f1");
             if (set && label && json_is_number(f1))
                 pts[np++] = (ps_eval_point){set, label, json_number_value(f1)};
         }
@@ -135,7 +152,7 @@ static int merge_json(const char *const *files, size_t n, const char *chart)
 int main(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_OPTIONS, O_ICU, O_BY, O_JSON, O_CHART, O_WRITE, O_PROTOCOL, O_LIST,
-           O_TAG, O_MERGE, O_TRAINP, O_PERSITE };
+           O_TAG, O_MERGE, O_TRAINP, O_PERSITE, O_FOLD, O_NOTFOLD, O_SNIPPETS };
     static const struct option opts[] = {
         {"dataset", required_argument, 0, 'd'}, {"method", required_argument, 0, 'm'},
         {"pred", required_argument, 0, 'p'},     {"model", required_argument, 0, O_MODEL},
@@ -145,6 +162,8 @@ int main(int argc, char **argv)
         {"protocol", required_argument, 0, O_PROTOCOL}, {"jobs", required_argument, 0, 'j'},
         {"list-methods", no_argument, 0, O_LIST}, {"quiet", no_argument, 0, 'q'},
         {"per-site", required_argument, 0, O_PERSITE},
+        {"fold", required_argument, 0, O_FOLD}, {"not-fold", required_argument, 0, O_NOTFOLD},
+        {"snippets", required_argument, 0, O_SNIPPETS},
         {"tag", required_argument, 0, O_TAG},    {"train-protocol", no_argument, 0, O_TRAINP},    {"merge-json", required_argument, 0, O_MERGE},
         {"help", no_argument, 0, 'h'},           {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
@@ -157,6 +176,9 @@ int main(int argc, char **argv)
     const char *chart = NULL;
     const char *merge[64];
     size_t nmerge = 0;
+    ps_fold fold = {0};            /* --fold / --not-fold */
+    const char *snip_report = NULL; /* --snippets */
+    char protocol[1200];
     while ((c = getopt_long(argc, argv, "d:m:p:j:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'd':
@@ -234,6 +256,21 @@ int main(int argc, char **argv)
             cfg.per_site = (unsigned)v;
             break;
         }
+        case O_FOLD:
+        case O_NOTFOLD: {
+            ps_error fe = {0};
+            if (fold.n) {
+                fprintf(stderr, "pagesift-eval: one --fold or --not-fold only\n");
+                return 2;
+            }
+            if (ps_fold_parse(optarg, &fold, &fe) < 0) {
+                fprintf(stderr, "pagesift-eval: --%s: %s\n", c == O_FOLD ? "fold" : "not-fold", fe.msg);
+                return 2;
+            }
+            fold.complement = c == O_NOTFOLD;
+            break;
+        }
+        case O_SNIPPETS: snip_report = optarg; break;
         case O_MERGE:
             if (nmerge == 64) {
                 fprintf(stderr, "pagesift-eval: at most 64 --merge-json files\n");
@@ -290,6 +327,12 @@ int main(int argc, char **argv)
                 ps_dataset_free(ds[j]);
             return 3;
         }
+        ps_dataset_filter(ds[i], &fold); /* --fold / --not-fold */
+    }
+    if (fold.n) { /* the protocol of every figure names the fold */
+        snprintf(protocol, sizeof protocol, ", pages %sin site fold %u/%u%s",
+                 fold.complement ? "not " : "", fold.k, fold.n, cfg.protocol ? cfg.protocol : "");
+        cfg.protocol = protocol;
     }
     /* A method or folder that cannot be set up is reported and skipped; the
      * others still run (exit status 3 at the end). */
@@ -329,6 +372,10 @@ int main(int argc, char **argv)
                 ps_eval_print_breakdown(stdout, runs, nruns, by);
         }
         if (chart && ps_eval_chart_svg(chart, runs, nruns, &err) < 0) {
+            fprintf(stderr, "pagesift-eval: %s\n", err.msg);
+            rc = 3;
+        }
+        if (snip_report && ps_eval_snip_report(snip_report, runs, nruns, &err) < 0) {
             fprintf(stderr, "pagesift-eval: %s\n", err.msg);
             rc = 3;
         }

@@ -23,7 +23,10 @@ static void usage(FILE *f)
           "response), a directory (searched for pages and WARC files, sorted), '-'\n"
           "(standard input: a page or a WARC stream), or a data set folder with\n"
           "index.tsv (gold from gold/<id>.txt; the data set name is the folder name).\n"
-          "Several data set folders may be given at once (docs/INPUTS.md).\n"
+          "Several data set folders may be given at once (docs/INPUTS.md).  A snippet\n"
+          "set (evaldata.json instead of gold/, e.g. trafilatura-eval) gives partial\n"
+          "labels: a block holding a 'with' snippet (or mostly inside one) is 1, one\n"
+          "holding a 'without' snippet 0, the others empty (docs/BLOCK_CSV.md).\n"
           "\n"
           "  -l, --list FILE          pages listed in FILE, one per line:\n"
           "                           PATH<TAB>URL[<TAB>GOLD_PATH] (gold labels the\n"
@@ -47,6 +50,10 @@ static void usage(FILE *f)
           "                           of its own text is aligned with the gold\n"
           "                           (default 0.5)\n"
           "  -n, --preview N          characters of the text column (default 200)\n"
+          "      --fold K/N           data set folders: only the pages of site fold K of\n"
+          "                           N (docs/INPUTS.md: a fixed hash of the site column,\n"
+          "                           or of the id when the site is empty)\n"
+          "      --not-fold K/N       data set folders: only the pages NOT in that fold\n"
           "  -o, --output FILE        write the CSV to FILE (atomically) instead of\n"
           "                           standard output\n"
           "  -q, --quiet              no progress and no summary on standard error\n"
@@ -56,13 +63,16 @@ static void usage(FILE *f)
           "Columns: dataset,page_id,url,site,block_id,block_path,tag,inner_len,\n"
           "inner_link_len,inner_link_num,inner_pic_num,outer_len,outer_link_len,\n"
           "outer_link_num,outer_pic_num,R1,R2,R3,R4,R5,[x_*],label,gold_share,text.\n"
-          "label is 1 (content), 0 (noise) or empty (no gold, or --for-annotation).\n"
+          "label is 1 (content), 0 (noise) or empty (no gold, or --for-annotation, or\n"
+          "a block of a snippet set that no snippet labels).\n"
           "\n"
           "Summary: 'gold in content' is the share of page characters aligned with\n"
           "the gold that lie in blocks labelled content; 'other in noise' the share\n"
           "of the other characters in blocks labelled noise; 'gold found' the share\n"
           "of the gold's characters found on the page at all (characters of word\n"
-          "tokens).\n"
+          "tokens).  Snippet sets get a second table: snippets found in the page text,\n"
+          "blocks with votes of both kinds (left unlabelled), and P/R/F1 of the text of\n"
+          "the blocks labelled 1 by the corpus's own rule (how well the labels fit).\n"
           "\n"
           "Exit status: 0 ok, 1 some page could not be read (the others are written),\n"
           "2 usage error, 3 the output cannot be written.\n",
@@ -87,6 +97,7 @@ typedef struct run {
     const char *tmp;
     ps_template_store *store;     /* --templates / --learn-templates */
     ps_template_builder *builder; /* --learn-templates, first pass */
+    ps_source_options sopt;       /* --fold / --not-fold */
     size_t templated, removed;    /* pages with a library, leaves removed */
 } run;
 
@@ -169,8 +180,10 @@ static void do_input(run *r, const ps_input *in)
         r->templated++;
         r->removed += k;
     }
-    if (ps_block_csv_page(r->csv, in->dataset, in->id, site, pg, gold, gold_len, &set->st,
-                          &err)) {
+    if (in->snippets ? ps_block_csv_page_snippets(r->csv, in->dataset, in->id, site, pg,
+                                                  in->snippets, &set->st, &err)
+                     : ps_block_csv_page(r->csv, in->dataset, in->id, site, pg, gold, gold_len,
+                                         &set->st, &err)) {
         if (err.code != PS_ERR_IO) { /* this page only */
             ps_page_free(pg);
             goto fail;
@@ -199,7 +212,7 @@ fail:
 static int do_source(run *r, const char *const *args, size_t n_args, const char *list)
 {
     ps_error err = {0};
-    ps_source *src = ps_source_open(args, n_args, list, NULL, &err);
+    ps_source *src = ps_source_open(args, n_args, list, &r->sopt, &err);
     if (!src) {
         fprintf(stderr, "pagesift-features: %s\n", err.msg);
         return -1;
@@ -264,6 +277,25 @@ static void summary(const run *r)
                 (unsigned long long)all.blocks[1], (unsigned long long)all.blocks[2],
                 pct(all.gold_in_content, all.gold_chars), pct(all.other_in_noise, all.other_chars),
                 pct(all.gold_text_found, all.gold_text_chars));
+    int head = 0;
+    for (size_t i = 0; i < r->n_sets; i++) { /* snippet sets */
+        const ps_label_stats *t = &r->sets[i].st;
+        if (!t->pages_snippets)
+            continue;
+        if (!head++)
+            fprintf(stderr, "\n%-16s %6s %11s %11s %9s   %s\n", "snippet set", "pages",
+                    "with found", "w/o found", "conflict", "blocks labelled 1 as output: P R F1 "
+                    "(tp fp fn)");
+        double tp = (double)t->oracle_tp, fp = (double)t->oracle_fp, fn = (double)t->oracle_fn;
+        fprintf(stderr, "%-16s %6llu %10.1f%% %10.1f%% %9llu   %.3f %.3f %.3f (%llu %llu %llu)\n",
+                r->sets[i].name, (unsigned long long)t->pages_snippets,
+                pct(t->with_found, t->with_snippets), pct(t->without_found, t->without_snippets),
+                (unsigned long long)t->conflict_blocks, tp + fp > 0 ? tp / (tp + fp) : 0.0,
+                tp + fn > 0 ? tp / (tp + fn) : 0.0,
+                2 * tp + fp + fn > 0 ? 2 * tp / (2 * tp + fp + fn) : 0.0,
+                (unsigned long long)t->oracle_tp, (unsigned long long)t->oracle_fp,
+                (unsigned long long)t->oracle_fn);
+    }
 }
 
 static int parse_num(const char *s, double lo, double hi, double *out)
@@ -286,7 +318,8 @@ int main(int argc, char **argv)
         {"preview", required_argument, 0, 'n'}, {"output", required_argument, 0, 'o'},
         {"templates", required_argument, 0, 'T'}, {"learn-templates", no_argument, 0, 'L'},
         {"quiet", no_argument, 0, 'q'},         {"help", no_argument, 0, 'h'},
-        {"version", no_argument, 0, 'V'},       {0, 0, 0, 0}};
+        {"version", no_argument, 0, 'V'},       {"fold", required_argument, 0, 'F'},
+        {"not-fold", required_argument, 0, 'N'}, {0, 0, 0, 0}};
     run r = {0};
     ps_block_csv_options co = {.min_text = 1};
     const char **tags = NULL;
@@ -338,6 +371,20 @@ int main(int argc, char **argv)
         case 'q': r.quiet = 1; break;
         case 'T': tpl_dir = optarg; break;
         case 'L': learn = 1; break;
+        case 'F':
+        case 'N': {
+            ps_error fe = {0};
+            if (r.sopt.fold.n) {
+                fprintf(stderr, "pagesift-features: one --fold or --not-fold only\n");
+                { rc = 2; goto out; }
+            }
+            if (ps_fold_parse(optarg, &r.sopt.fold, &fe) < 0) {
+                fprintf(stderr, "pagesift-features: --%s: %s\n", c == 'F' ? "fold" : "not-fold", fe.msg);
+                { rc = 2; goto out; }
+            }
+            r.sopt.fold.complement = c == 'N';
+            break;
+        }
         case 'h': usage(stdout); { rc = 0; goto out; }
         case 'V': printf("pagesift-features %s\n", ps_version()); { rc = 0; goto out; }
         default: usage(stderr); { rc = 2; goto out; }

@@ -15,7 +15,8 @@
 extern "C" {
 #endif
 
-struct json_t; /* jansson's json_t (ps_eval_json) */
+struct json_t;       /* jansson's json_t (ps_eval_json) */
+struct ps_eval_snip; /* a snippet set's page scores (eval/snippets.h) */
 
 /** How a run is set up. */
 typedef struct ps_eval_config {
@@ -44,6 +45,10 @@ typedef struct ps_eval_run {
     ps_eval_summary sum;
     double wall_seconds;      /**< the whole run, elapsed */
     int templates_sites;      /**< sites given templates (--per-site) */
+    /* snippet sets (ds->snippet_set): scored by eval/snippets.c instead of
+     * the gold metrics (scores[] then hold only failed/empty/seconds) */
+    struct ps_eval_snip *snip;     /**< per page, NULL for a gold set */
+    ps_snippet_counts snip_sum;
 } ps_eval_run;
 
 /** Run method @p method (a name of ps_method_name) over @p ds.  Page
@@ -60,6 +65,10 @@ PS_EXPORT int ps_eval_run_pred(const ps_eval_config *cfg, const char *label, con
                      const ps_dataset *ds, ps_eval_run *run, ps_error *err);
 
 PS_EXPORT void ps_eval_run_clear(ps_eval_run *run);
+
+/** The per-page report of every snippet run, TSV, to @p path ("-" =
+ *  stdout), written atomically.  0 or -1 with err. */
+PS_EXPORT int ps_eval_snip_report(const char *path, const ps_eval_run *runs, size_t n, ps_error *err);
 
 /** Breakdown keys. */
 enum { PS_BY_NONE = 0, PS_BY_SITE = 1, PS_BY_LANG = 2 };

@@ -1,0 +1,325 @@
+/* extract/page_guard.c — the pre-parse guard: a linear scan of a page's
+ * markup, before libxml2 sees it, that refuses what would make libxml2's
+ * HTML parser quadratic.
+ *
+ * libxml2 (2.9.14) checks every attribute of an element against the ones
+ * before it (n^2 / 2 compares per element), and an end tag that matches no
+ * open element is looked for down the whole stack of open elements, twice
+ * (htmlAutoCloseOnClose, htmlParseEndTag): 50 000 "<b>" then 50 000 "</i>"
+ * take 5 s, 200 000 of each 80 s, where a normal page of that size takes
+ * milliseconds.  The scan simulates libxml2's stack of open elements well
+ * enough to bound both costs:
+ *
+ * - tags as libxml2 reads them: comments, <!...> and <?...> skipped; the
+ *   content of script and style is text; void elements (br, img, ...) and
+ *   "<x/>" open nothing; html, head and body are not counted;
+ * - a start tag of p, li, dt/dd, td/th, tr, option (...) closes an open
+ *   sibling on top of the stack (as libxml2 does), so unclosed <p>, <li>
+ *   and table cells do not count as nesting;
+ * - an end tag pops up to the matching open element, or, matching none,
+ *   costs the depth of the stack.
+ *
+ * Limits (PS_PAGE_MAX_*, include/pagesift.h): depth of the simulated stack,
+ * attributes per element, the sum of the squared attribute counts and the
+ * sum of the depths at unmatched end tags.  The simulation errs towards
+ * more depth than libxml2 builds (libxml2 closes more elements implicitly
+ * than the rules above), never towards less; the limits are far above what
+ * real pages reach (docs/EXTRACTION.md, "Bounds"). */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "extract/page_internal.h"
+
+typedef struct name_tab {
+    uint64_t *key;   /* hash of the name, 0 = empty slot */
+    uint32_t *open;  /* elements of that name on the stack */
+    size_t cap, n;
+} name_tab;
+
+static size_t tab_slot(name_tab *t, uint64_t h)
+{
+    size_t i = (size_t)h & (t->cap - 1);
+    while (t->key[i] && t->key[i] != h)
+        i = (i + 1) & (t->cap - 1);
+    return i;
+}
+
+/* Slot of @p h, inserted if new; (size_t)-1 when out of memory. */
+static size_t tab_get(name_tab *t, uint64_t h)
+{
+    if ((t->n + 1) * 2 > t->cap) {
+        name_tab nt = {0};
+        nt.cap = t->cap ? t->cap * 2 : 256;
+        nt.key = calloc(nt.cap, sizeof *nt.key);
+        nt.open = calloc(nt.cap, sizeof *nt.open);
+        if (!nt.key || !nt.open) {
+            free(nt.key);
+            free(nt.open);
+            return (size_t)-1;
+        }
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->key[i]) {
+                size_t j = tab_slot(&nt, t->key[i]);
+                nt.key[j] = t->key[i];
+                nt.open[j] = t->open[i];
+            }
+        nt.n = t->n;
+        free(t->key);
+        free(t->open);
+        *t = nt;
+    }
+    size_t i = tab_slot(t, h);
+    if (!t->key[i]) {
+        t->key[i] = h;
+        t->n++;
+    }
+    return i;
+}
+
+static int is_alpha(unsigned char c)
+{
+    return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+}
+
+static int is_space(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/* The tag name at s[i..]: lower-cased into @p name (at most 31 bytes kept),
+ * returns the index after it. */
+static size_t read_name(const char *s, size_t i, size_t n, char *name)
+{
+    size_t k = 0;
+    while (i < n && !is_space((unsigned char)s[i]) && s[i] != '>' && s[i] != '/') {
+        if (k < 31)
+            name[k++] = (char)((unsigned char)s[i] >= 'A' && (unsigned char)s[i] <= 'Z' ? s[i] | 0x20 : s[i]);
+        i++;
+    }
+    name[k] = '\0';
+    return i;
+}
+
+static int in_list(const char *name, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(name, *list) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *const void_tags[] = {"area", "base", "basefont", "bgsound", "br", "col",
+                                        "embed", "frame", "hr", "img", "input", "isindex",
+                                        "keygen", "link", "meta", "param", "source", "track",
+                                        "wbr", NULL};
+static const char *const root_tags[] = {"html", "head", "body", NULL};
+
+/* Elements that libxml2 closes when a sibling starts: a group and a rank;
+ * a start tag of the group closes the open elements of its group and of a
+ * rank up to its own on top of the stack (a <tr> closes an open <td> and
+ * <tr>, an <li> an open <p> and <li>).  Returns group << 4 | rank, 0 for
+ * none. */
+static uint8_t sibling_kind(const char *name)
+{
+    static const struct {
+        const char *name;
+        uint8_t code;
+    } kinds[] = {{"p", 0x21},      {"li", 0x22},     {"dt", 0x22},    {"dd", 0x22},
+                 {"td", 0x31},     {"th", 0x31},     {"tr", 0x32},    {"thead", 0x33},
+                 {"tbody", 0x33},  {"tfoot", 0x33},  {"colgroup", 0x33}, {"option", 0x41},
+                 {"optgroup", 0x42}, {"rt", 0x51},   {"rp", 0x51}};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+        if (strcmp(name, kinds[k].name) == 0)
+            return kinds[k].code;
+    return 0;
+}
+
+int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *err)
+{
+    ps_page_guard_stats local;
+    if (!st)
+        st = &local;
+    memset(st, 0, sizeof *st);
+    name_tab tab = {0};
+    uint64_t *stack = NULL;   /* name hashes of the open elements */
+    uint8_t *kind = NULL;     /* their sibling_kind() */
+    size_t depth = 0, cap = 0;
+    int rc = 0;
+    uint64_t attr_work = 0, close_work = 0;
+    for (size_t i = 0; i < n && rc == 0;) {
+        const char *lt = memchr(s + i, '<', n - i);
+        if (!lt)
+            break;
+        i = (size_t)(lt - s) + 1;
+        if (i >= n)
+            break;
+        unsigned char c = (unsigned char)s[i];
+        if (c == '!' || c == '?') {
+            const char *end;
+            if (c == '!' && i + 2 < n && s[i + 1] == '-' && s[i + 2] == '-') {
+                end = memmem(s + i + 3, n - i - 3, "-->", 3);
+                i = end ? (size_t)(end - s) + 3 : n;
+            } else {
+                end = memchr(s + i, '>', n - i);
+                i = end ? (size_t)(end - s) + 1 : n;
+            }
+            continue;
+        }
+        int closing = c == '/';
+        if (closing)
+            i++;
+        if (i >= n || !is_alpha((unsigned char)s[i]))
+            continue; /* a '<' in text */
+        char name[32];
+        size_t tag_at = i - 1 - (size_t)closing;
+        i = read_name(s, i, n, name);
+        /* attributes: names, '=', values quoted or not; up to '>' */
+        size_t attrs = 0;
+        int self_close = 0;
+        while (i < n && s[i] != '>') {
+            unsigned char a = (unsigned char)s[i];
+            if (is_space(a)) {
+                i++;
+                continue;
+            }
+            if (a == '/') {
+                self_close = i + 1 < n && s[i + 1] == '>';
+                i++;
+                continue;
+            }
+            if (a == '=') { /* a value */
+                i++;
+                while (i < n && is_space((unsigned char)s[i]))
+                    i++;
+                if (i < n && (s[i] == '"' || s[i] == '\'')) {
+                    const char *q = memchr(s + i + 1, s[i], n - i - 1);
+                    i = q ? (size_t)(q - s) + 1 : n;
+                } else {
+                    while (i < n && !is_space((unsigned char)s[i]) && s[i] != '>')
+                        i++;
+                }
+                continue;
+            }
+            attrs++;
+            while (i < n && !is_space((unsigned char)s[i]) && s[i] != '>' && s[i] != '=' && s[i] != '/')
+                i++;
+        }
+        if (i < n)
+            i++; /* '>' */
+        if (attrs > st->max_attrs)
+            st->max_attrs = attrs;
+        if (attrs > PS_PAGE_MAX_ATTRS) {
+            rc = ps_set_error(err, PS_ERR_TOO_LARGE,
+                              "an element with more than %d attributes (<%s> at byte %zu): refused "
+                              "before parsing",
+                              PS_PAGE_MAX_ATTRS, name, tag_at);
+            break;
+        }
+        attr_work += (uint64_t)attrs * attrs;
+        if (attr_work > PS_PAGE_MAX_ATTR_WORK) {
+            rc = ps_set_error(err, PS_ERR_TOO_LARGE,
+                              "too many attributes on too many elements (sum of squared counts over "
+                              "%llu at byte %zu): refused before parsing",
+                              (unsigned long long)PS_PAGE_MAX_ATTR_WORK, tag_at);
+            break;
+        }
+        if (!closing && ++st->elements > PS_PAGE_MAX_ELEMENTS) {
+            rc = ps_set_error(err, PS_ERR_TOO_LARGE,
+                              "more than %d elements (at byte %zu): refused before parsing",
+                              PS_PAGE_MAX_ELEMENTS, tag_at);
+            break;
+        }
+        if (in_list(name, root_tags))
+            continue;
+        uint64_t h = ps_hash64(name, strlen(name)) | 1;
+        if (closing) {
+            size_t slot = tab_get(&tab, h);
+            if (slot == (size_t)-1) {
+                rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+                break;
+            }
+            if (tab.open[slot]) {
+                while (depth > 0) {
+                    uint64_t top = stack[--depth];
+                    tab.open[tab_slot(&tab, top)]--;
+                    if (top == h)
+                        break;
+                }
+            } else {
+                st->unmatched++;
+                close_work += depth;
+                if (close_work > PS_PAGE_MAX_CLOSE_WORK) {
+                    rc = ps_set_error(err, PS_ERR_TOO_LARGE,
+                                      "end tags that close nothing under %zu open elements "
+                                      "(sum of depths over %llu at byte %zu): refused before parsing",
+                                      depth, (unsigned long long)PS_PAGE_MAX_CLOSE_WORK, tag_at);
+                    break;
+                }
+            }
+            continue;
+        }
+        if ((strcmp(name, "script") == 0 || strcmp(name, "style") == 0) && !self_close) {
+            /* raw text up to the end tag */
+            size_t k = i;
+            for (; k + 1 < n; k++) {
+                const char *p = memchr(s + k, '<', n - k);
+                if (!p)
+                    break;
+                k = (size_t)(p - s);
+                if (k + 2 + strlen(name) <= n && s[k + 1] == '/' &&
+                    ps_ascii_ncasecmp(s + k + 2, name, strlen(name)) == 0)
+                    break;
+            }
+            i = k;
+            continue;
+        }
+        if (self_close || in_list(name, void_tags))
+            continue;
+        uint8_t code = sibling_kind(name);
+        while (code && depth > 0 && (kind[depth - 1] >> 4) == (code >> 4) &&
+               (kind[depth - 1] & 15) <= (code & 15)) {
+            uint64_t top = stack[--depth];
+            tab.open[tab_slot(&tab, top)]--;
+        }
+        size_t slot = tab_get(&tab, h);
+        if (slot == (size_t)-1) {
+            rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            break;
+        }
+        if (depth >= cap) {
+            size_t nc = cap ? cap * 2 : 256;
+            uint64_t *ns = realloc(stack, nc * sizeof *ns);
+            uint8_t *nk = ns ? realloc(kind, nc) : NULL;
+            if (ns)
+                stack = ns;
+            if (!nk) {
+                rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+                break;
+            }
+            kind = nk;
+            cap = nc;
+        }
+        stack[depth] = h;
+        kind[depth] = code;
+        depth++;
+        tab.open[slot]++;
+        if (depth > st->max_depth)
+            st->max_depth = depth;
+        if (depth > PS_PAGE_MAX_DEPTH) {
+            rc = ps_set_error(err, PS_ERR_TOO_LARGE,
+                              "elements nested more than %d deep (<%s> at byte %zu): refused before "
+                              "parsing",
+                              PS_PAGE_MAX_DEPTH, name, tag_at);
+            break;
+        }
+    }
+    st->attr_work = attr_work;
+    st->close_work = close_work;
+    free(tab.key);
+    free(tab.open);
+    free(stack);
+    free(kind);
+    return rc;
+}

@@ -1,0 +1,195 @@
+/* tests/test_page_bounds.c — the bounds of one page (docs/EXTRACTION.md,
+ * "Bounds"): pages past a bound are refused with a message naming it, fast,
+ * before libxml2 sees them where libxml2 itself would be quadratic; pages
+ * just under a bound parse, with the right block tree; a deadline fails the
+ * page with PS_ERR_TIMEOUT. */
+#include <stdlib.h>
+
+#include "common/util.h"
+#include "tests/test_util.h"
+
+/* "<html><body>" + @p n times @p unit (+ @p tail) in a malloc'ed string */
+static char *repeat(const char *head, const char *unit, size_t n, const char *tail)
+{
+    size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail);
+    char *s = malloc(hl + ul * n + tl + 1);
+    assert_non_null(s);
+    memcpy(s, head, hl);
+    char *p = s + hl;
+    for (size_t i = 0; i < n; i++, p += ul)
+        memcpy(p, unit, ul);
+    memcpy(p, tail, tl + 1);
+    return s;
+}
+
+/* Parse @p s; expect a refusal with @p code and @p words in the message. */
+static void expect_refused(char *s, ps_status code, const char *words)
+{
+    ps_error err = {0};
+    ps_page *pg = ps_page_parse(s, strlen(s), NULL, &err);
+    if (pg)
+        fail_msg("page accepted, expected refusal (%s)", words);
+    assert_int_equal(err.code, code);
+    if (!strstr(err.msg, words))
+        fail_msg("message '%s' does not say '%s'", err.msg, words);
+    free(s);
+}
+
+static ps_page *expect_parsed(const char *s)
+{
+    ps_error err = {0};
+    ps_page *pg = ps_page_parse(s, strlen(s), NULL, &err);
+    if (!pg)
+        fail_msg("page refused: %s", err.msg);
+    return pg;
+}
+
+static void test_depth_past_bound_refused(void **state)
+{
+    (void)state;
+    /* 100 000 nested divs took 18 s in the block tree (a walk to the root
+     * per block); now refused before parsing */
+    expect_refused(repeat("<html><body>", "<div>", 100000, "x"), PS_ERR_TOO_LARGE, "nested more than 10000");
+    /* unclosed formatting tags nest in libxml2 too */
+    expect_refused(repeat("<html><body>", "<font>", 20000, "x"), PS_ERR_TOO_LARGE, "nested more than");
+    /* an end tag that closes nothing does not lower the depth in libxml2 */
+    expect_refused(repeat("<html><body>", "<b></i>", 20000, "x"), PS_ERR_TOO_LARGE, "nested more than");
+}
+
+static void test_depth_under_bound_right(void **state)
+{
+    (void)state;
+    /* blocks know their DOM depth from the walk's stack: html 0, body 1 */
+    size_t depth = 5000;
+    char *s = repeat("<html><body>", "<div>a", depth, "<div></div>");
+    ps_page *pg = expect_parsed(s);
+    size_t nb;
+    const ps_block *b = ps_page_blocks(pg, &nb);
+    assert_int_equal(nb, depth + 2);
+    for (size_t i = 0; i < nb; i++) {
+        assert_int_equal(b[i].dom_depth, (int32_t)i + 1);
+        assert_int_equal(b[i].depth, (int32_t)i);
+    }
+    ps_page_free(pg);
+    free(s);
+}
+
+static void test_unmatched_end_tags_refused(void **state)
+{
+    (void)state;
+    /* 9 000 open elements, then 20 000 end tags closing none: libxml2 looks
+     * for each down the whole stack (50 000 x 50 000 took 5 s) */
+    char *open = repeat("<html><body>", "<b>", 9000, "");
+    char *s = repeat(open, "</i>", 20000, "x");
+    free(open);
+    expect_refused(s, PS_ERR_TOO_LARGE, "close nothing");
+    /* the same end tags under a shallow stack cost nothing: accepted */
+    s = repeat("<html><body><b>", "</i>", 20000, "x");
+    ps_page *pg = expect_parsed(s);
+    ps_page_free(pg);
+    free(s);
+}
+
+static void test_unclosed_siblings_are_not_nesting(void **state)
+{
+    (void)state;
+    /* libxml2 closes an open p, li, td, tr, option, dt/dd when the next
+     * starts: 20 000 of them unclosed are a flat page, not 20 000 deep */
+    static const char *const units[] = {"<p>para ", "<li>item ", "<tr><td>cell<td>cell ",
+                                        "<dt>term<dd>definition ", "<option>o "};
+    for (size_t k = 0; k < sizeof units / sizeof *units; k++) {
+        char *s = repeat("<html><body><table><ul><select>", units[k], 20000, "");
+        ps_page *pg = expect_parsed(s);
+        ps_page_free(pg);
+        free(s);
+    }
+    /* markup inside script is text: not counted */
+    char *s = repeat("<html><body><script>", "<div>", 20000, "</script><p>text</p>");
+    ps_page *pg = expect_parsed(s);
+    ps_page_free(pg);
+    free(s);
+}
+
+static void test_attributes_past_bound_refused(void **state)
+{
+    (void)state;
+    /* a tag with 1 000 000 attributes ran past 300 s in libxml2 */
+    ps_buf b = {0};
+    ps_buf_printf(&b, "<html><body><div");
+    for (int i = 0; i < 1001; i++)
+        ps_buf_printf(&b, " a%d=\"v>%d\"", i, i); /* '>' inside a quoted value */
+    ps_buf_printf(&b, ">text</div>");
+    expect_refused(ps_buf_take(&b, NULL), PS_ERR_TOO_LARGE, "more than 1000 attributes");
+    /* 900 attributes on one element: accepted; on 100 elements: refused */
+    ps_buf one = {0};
+    ps_buf_printf(&one, "<span");
+    for (int i = 0; i < 900; i++)
+        ps_buf_printf(&one, " a%d=%d", i, i);
+    ps_buf_printf(&one, ">x</span>");
+    char *s = repeat("<html><body>", one.data, 1, "");
+    ps_page *pg = expect_parsed(s);
+    ps_page_free(pg);
+    free(s);
+    expect_refused(repeat("<html><body>", one.data, 100, ""), PS_ERR_TOO_LARGE, "too many attributes");
+    ps_buf_free(&one);
+}
+
+static void test_elements_past_bound_refused(void **state)
+{
+    (void)state;
+    /* 12 MB of tiny elements took 979 MB: the element count is bounded
+     * before parsing (libxml2's DOM takes ~500 bytes an element) */
+    expect_refused(repeat("<html><body>", "<b>x</b>", PS_PAGE_MAX_ELEMENTS + 1, ""), PS_ERR_TOO_LARGE,
+                   "more than 250000 elements");
+    char *s = repeat("<html><body>", "<b>x</b>", PS_PAGE_MAX_ELEMENTS - 10, "");
+    ps_page *pg = expect_parsed(s);
+    ps_page_free(pg);
+    free(s);
+}
+
+static void test_blocks_past_bound_refused(void **state)
+{
+    (void)state;
+    expect_refused(repeat("<html><body>", "<div>x</div>", PS_PAGE_MAX_BLOCKS + 1, ""), PS_ERR_TOO_LARGE,
+                   "more than 100000 blocks");
+    char *s = repeat("<html><body>", "<div>x</div>", PS_PAGE_MAX_BLOCKS - 1, "");
+    ps_page *pg = expect_parsed(s);
+    size_t nb;
+    ps_page_blocks(pg, &nb);
+    assert_int_equal(nb, PS_PAGE_MAX_BLOCKS);
+    ps_page_free(pg);
+    free(s);
+}
+
+static void test_deadline(void **state)
+{
+    (void)state;
+    char *s = repeat("<html><body>", "<p>para</p>", 20000, "");
+    ps_page_options o = {0};
+    o.deadline = ps_now() - 1; /* already past */
+    ps_error err = {0};
+    assert_null(ps_page_parse(s, strlen(s), &o, &err));
+    assert_int_equal(err.code, PS_ERR_TIMEOUT);
+    assert_non_null(strstr(err.msg, "time limit"));
+    o.deadline = ps_now() + 3600;
+    ps_page *pg = ps_page_parse(s, strlen(s), &o, &err);
+    assert_non_null(pg);
+    ps_page_free(pg);
+    free(s);
+}
+
+int main(void)
+{
+    ps_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_depth_past_bound_refused),
+        cmocka_unit_test(test_depth_under_bound_right),
+        cmocka_unit_test(test_unmatched_end_tags_refused),
+        cmocka_unit_test(test_unclosed_siblings_are_not_nesting),
+        cmocka_unit_test(test_attributes_past_bound_refused),
+        cmocka_unit_test(test_elements_past_bound_refused),
+        cmocka_unit_test(test_blocks_past_bound_refused),
+        cmocka_unit_test(test_deadline),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

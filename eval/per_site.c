@@ -21,10 +21,10 @@ static int cmp_str(const void *a, const void *b)
 
 void ps_eval_site_of(const ps_dataset_page *p, char *out, size_t cap)
 {
-    if (p->site && *p->site)
-        snprintf(out, cap, "%s", p->site);
-    else if (ps_site_key(p->url ? p->url : "", PS_SITE_HOST, out, cap) < 0)
-        out[0] = '\0';
+    ps_input in = {0};
+    in.url = p->url;
+    in.site = p->site;
+    ps_input_site(&in, PS_SITE_HOST, out, cap); /* the rule of every tool */
 }
 
 int ps_eval_learn_templates(const ps_dataset *ds, unsigned min_pages, char *dir, size_t cap,

@@ -549,6 +549,17 @@ void ps_source_free(ps_source *src)
     free(src);
 }
 
+ps_source *ps_source_reopen(const ps_source *src, ps_error *err)
+{
+    for (size_t i = 0; i < src->n_args; i++)
+        if (strcmp(src->args[i], "-") == 0) {
+            ps_set_error(err, PS_ERR_USAGE, "standard input cannot be read twice");
+            return NULL;
+        }
+    ps_source_options opt = {.max_bytes = src->max_bytes, .jsonl_stdin = src->jsonl_stdin, .fold = src->fold};
+    return ps_source_open((const char *const *)src->args, src->n_args, src->list_path, &opt, err);
+}
+
 size_t ps_source_total_hint(const ps_source *src)
 {
     return src ? src->total : 0;

@@ -572,6 +572,24 @@ PS_EXPORT void ps_source_free(ps_source *src);
  *  the folders once for it. */
 PS_EXPORT size_t ps_source_total_hint(const ps_source *src);
 
+/** A new source over the same arguments, list file and options as @p src,
+ *  from the first input (a second pass, e.g. after learning templates).
+ *  NULL with err set when "-" (standard input, read once) is among them,
+ *  or the list file cannot be opened again. */
+PS_EXPORT ps_source *ps_source_reopen(const ps_source *src, ps_error *err);
+
+/** The site key of an input, the one rule of every tool, training and
+ *  inference alike: the key of its URL by @p rule; else, under the host
+ *  rule, the site given with the page (a data set's site column); else ""
+ *  (no template step). */
+PS_EXPORT void ps_input_site(const ps_input *in, ps_site_rule rule, char *out, size_t cap);
+
+/** Parse an input (in->status PS_OK, not skipped): its bytes with its
+ *  charset and URL, @p block_tags (NULL = the default) and @p max_bytes
+ *  (0 = PS_DEFAULT_MAX_BYTES).  NULL with err set (the parser's message). */
+PS_EXPORT ps_page *ps_input_page(const ps_input *in, const char *const *block_tags, size_t max_bytes,
+                                 ps_error *err);
+
 /* [/INPUTS] */
 
 /* ------------------------------------------------------------------------ */
@@ -659,6 +677,15 @@ PS_EXPORT int ps_template_builder_write_dir(ps_template_builder *b, const char *
 PS_EXPORT ps_template_store *ps_template_builder_finish(ps_template_builder *b);
 
 PS_EXPORT void ps_template_builder_free(ps_template_builder *b);
+
+/** Pages a site needs for its library to be applied: a library learnt from
+ *  fewer pages is left out, by training (the block CSV) and inference
+ *  alike (METHODS.md §1.1; template-svm's min_pages option defaults to it). */
+#define PS_TEMPLATE_MIN_PAGES 5
+
+/** 1 when @p lib (may be NULL: 0) was learnt from at least
+ *  PS_TEMPLATE_MIN_PAGES pages, so it is applied; else 0. */
+PS_EXPORT int ps_template_applies(const ps_template_lib *lib);
 
 /** Load every library file (*.tpl) of @p dir.  A corrupt, truncated or
  *  other-version file is an error naming the file (PS_ERR_FORMAT,
@@ -1186,6 +1213,21 @@ PS_EXPORT int ps_extract(ps_extractor *ex, ps_page *page, const char *site,
 
 /** Free the contents of @p out (not @p out itself) and zero it. */
 PS_EXPORT void ps_extraction_free(ps_extraction *out);
+
+/** The page step every tool, the batch and the evaluation share: parse the
+ *  input with the extractor's block tags (ps_input_page), work out its site
+ *  (ps_input_site by @p rule; @p site gets it, @p cap bytes) and extract
+ *  (ps_extract: the site's template library is applied when the method
+ *  uses templates and the library applies, ps_template_applies).  *page
+ *  gets the parsed page (NULL when it could not be parsed), which the
+ *  caller frees: its title, charset, the HTML view, leaf scores.  The
+ *  input's bytes are freed once parsed (in->data is then NULL; in->len is
+ *  kept), so a batch holds DOMs, not bytes and DOMs.  Returns 0 with @p out
+ *  filled, or -1 with err set and @p out empty (parse or method failed;
+ *  *site is set either way). */
+PS_EXPORT int ps_extract_input(ps_extractor *ex, ps_input *in, ps_site_rule rule, size_t max_bytes,
+                               char *site, size_t cap, ps_page **page, ps_extraction *out,
+                               ps_error *err);
 
 PS_EXPORT void ps_extractor_free(ps_extractor *ex);
 

@@ -112,6 +112,19 @@ int ps_extract(ps_extractor *ex, ps_page *page, const char *site, ps_extraction 
     return 0;
 }
 
+int ps_extract_input(ps_extractor *ex, ps_input *in, ps_site_rule rule, size_t max_bytes, char *site,
+                     size_t cap, ps_page **page, ps_extraction *out, ps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    ps_input_site(in, rule, site, cap);
+    *page = ps_input_page(in, ps_extractor_block_tags(ex), max_bytes, err);
+    free(in->data); /* the DOM holds what is needed from here */
+    in->data = NULL;
+    if (!*page)
+        return -1;
+    return ps_extract(ex, *page, site, out, err);
+}
+
 void ps_extraction_free(ps_extraction *out)
 {
     if (!out)

@@ -327,6 +327,11 @@ ps_template_lib *ps_template_lib_load(const char *path, ps_error *err)
     return lib;
 }
 
+int ps_template_applies(const ps_template_lib *lib)
+{
+    return lib && lib->pages >= PS_TEMPLATE_MIN_PAGES;
+}
+
 void ps_template_lib_get_info(const ps_template_lib *lib, ps_template_lib_info *info)
 {
     info->site = lib->site;

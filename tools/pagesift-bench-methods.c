@@ -70,20 +70,29 @@ static double pass(const ps_dataset *ds, size_t limit, const char *m, const char
     double scoring = 0;
     for (size_t i = 0; i < n; i++) {
         const ps_dataset_page *dp = &ds->pages[i];
-        ps_page_options po = {0};
-        po.url = dp->url;
-        po.block_tags = ex ? ps_extractor_block_tags(ex) : NULL;
-        ps_page *pg = ps_page_load_file(dp->html_path, &po, &err);
-        if (!pg) {
+        ps_input in = {0};
+        in.url = dp->url;
+        in.site = dp->site;
+        in.data = ps_read_file(dp->html_path, 0, &in.len, &err);
+        ps_page *pg = NULL;
+        ps_extraction out = {0};
+        char site[512];
+        int failed = !in.data;
+        if (in.data && ex) /* the page step of every tool: parse, site, extract */
+            failed = ps_extract_input(ex, &in, PS_SITE_HOST, 0, site, sizeof site, &pg, &out, &err) != 0;
+        else if (in.data) /* load only */
+            failed = !(pg = ps_input_page(&in, NULL, 0, &err));
+        free(in.data);
+        if (failed && (!ex || !pg)) { /* not read or not parsed */
             if (res) {
                 res->failed++;
-                fprintf(stderr, "pagesift-bench-methods: %s\n", err.msg);
+                fprintf(stderr, "pagesift-bench-methods: %s: %s\n", dp->html_path, err.msg);
             }
+            ps_page_free(pg);
             continue;
         }
         if (m) {
-            ps_extraction out = {0};
-            if (ps_extract(ex, pg, dp->site, &out, &err)) {
+            if (failed) {
                 if (res) {
                     res->failed++;
                     fprintf(stderr, "pagesift-bench-methods: %s: %s: %s\n", dp->html_path, m, err.msg);

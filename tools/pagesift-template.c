@@ -150,19 +150,13 @@ static const char *input_site(const options *o, const ps_input *in, char *buf, s
 {
     if (o->site)
         return o->site;
-    if (in->url && in->url[0] && ps_site_key(in->url, o->site_rule, buf, cap) == 0)
-        return buf;
-    if (in->site && in->site[0] && o->site_rule == PS_SITE_HOST)
-        return in->site;
-    return NULL;
+    ps_input_site(in, o->site_rule, buf, cap); /* the one rule of every tool */
+    return buf[0] ? buf : NULL;
 }
 
 static ps_page *input_page(const ps_input *in, ps_error *err)
 {
-    ps_page_options po = {0};
-    po.url = in->url && in->url[0] ? in->url : NULL;
-    po.charset = in->charset;
-    ps_page *pg = ps_page_parse(in->data, in->len, &po, err);
+    ps_page *pg = ps_input_page(in, NULL, 0, err);
     if (!pg) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);

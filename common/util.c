@@ -247,15 +247,19 @@ int ps_ascii_ncasecmp(const char *a, const char *b, size_t n)
     return 0;
 }
 
-uint64_t ps_hash64(const void *data, size_t n)
+uint64_t ps_hash64_update(uint64_t h, const void *data, size_t n)
 {
     const unsigned char *p = data;
-    uint64_t h = 1469598103934665603ULL;
     for (size_t i = 0; i < n; i++) {
         h ^= p[i];
         h *= 1099511628211ULL;
     }
     return h;
+}
+
+uint64_t ps_hash64(const void *data, size_t n)
+{
+    return ps_hash64_update(1469598103934665603ULL, data, n);
 }
 
 const char **ps_split_list(char *list)

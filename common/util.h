@@ -21,7 +21,10 @@ int ps_ascii_ncasecmp(const char *a, const char *b, size_t n);
 #define PS_STR_(x) #x
 #define PS_STR(x) PS_STR_(x)
 
-/** 64-bit FNV-1a hash. */
+/** 64-bit FNV-1a hash: the one hash of the library's tables. */
 uint64_t ps_hash64(const void *data, size_t n);
+/** FNV-1a continued from @p h over @p n more bytes (ps_hash64 starts from
+ *  the offset basis), to hash several pieces without joining them. */
+uint64_t ps_hash64_update(uint64_t h, const void *data, size_t n);
 
 #endif

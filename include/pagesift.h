@@ -183,7 +183,7 @@ PS_EXPORT int ps_decode(const void *bytes, size_t len, const char *declared,
 PS_EXPORT const char *ps_charset_source_name(ps_charset_source s);
 
 /* ------------------------------------------------------------------------ */
-/* Page model (extract/page.c, extract/blocks.c, extract/text.c)             */
+/* Page model (extract/page.c, extract/text.c)                              */
 /* ------------------------------------------------------------------------ */
 
 /** Options for loading a page.  Zero-initialise, then set what you need. */
@@ -436,7 +436,6 @@ PS_EXPORT size_t ps_dataset_filter(ps_dataset *ds, const ps_fold *f);
 /* ------------------------------------------------------------------------ */
 /* Inputs (extract/inputs.c, extract/warc.c) — pages from files, folders, list files, WARC, JSON Lines, data sets */
 /* ------------------------------------------------------------------------ */
-/* [INPUTS] declarations of this section go between these markers. */
 
 /**
  * Every tool reads its pages through one streaming source:
@@ -590,12 +589,10 @@ PS_EXPORT void ps_input_site(const ps_input *in, ps_site_rule rule, char *out, s
 PS_EXPORT ps_page *ps_input_page(const ps_input *in, const char *const *block_tags, size_t max_bytes,
                                  ps_error *err);
 
-/* [/INPUTS] */
 
 /* ------------------------------------------------------------------------ */
 /* Template libraries (templates/) — per-site common noise */
 /* ------------------------------------------------------------------------ */
-/* [TEMPLATES] declarations of this section go between these markers. */
 
 /* Per-site template libraries (METHODS.md §1.1).  A site's pages are read in
  * batches of n1 pages; every leaf (tag name + own text) is compared with a
@@ -777,12 +774,10 @@ PS_EXPORT int ps_template_text_similar(const char *a, const char *b);
  *  distinct sites differ.  Returns 0, or -1 when it does not fit in @p cap. */
 PS_EXPORT int ps_template_file_name(const char *site, char *out, size_t cap);
 
-/* [/TEMPLATES] */
 
 /* ------------------------------------------------------------------------ */
 /* Block features and labels (features/) */
 /* ------------------------------------------------------------------------ */
-/* [FEATURES] declarations of this section go between these markers. */
 #include <stdio.h> /* FILE, for the block CSV writer */
 
 /** Features are named: "R1".."R5" are the paper's (METHODS.md §1.2);
@@ -957,12 +952,10 @@ PS_EXPORT int ps_csv_write_field(FILE *f, const char *s, size_t n);
  *  allowed); else -1 with "FILE: line N: column 'C': 'X' is not a number". */
 PS_EXPORT int ps_csv_number(const ps_csv *csv, size_t col, double *out, ps_error *err);
 
-/* [/FEATURES] */
 
 /* ------------------------------------------------------------------------ */
 /* Models (train/) — RBF SVM bundles: train, save, load, predict */
 /* ------------------------------------------------------------------------ */
-/* [MODELS] declarations of this section go between these markers. */
 
 /* A model bundle (docs/MODEL_FORMAT.md) is one text file: a header line
  * "pagesift-model 1", key-value lines (features, scaling, C, gamma, CV
@@ -1123,12 +1116,10 @@ PS_EXPORT int ps_train_write_grid_csv(const ps_train_grid *g, const char *path, 
 PS_EXPORT int ps_train_write_grid_svg(const ps_train_grid *g, const char *title,
                             const char *path, ps_error *err);
 
-/* [/MODELS] */
 
 /* ------------------------------------------------------------------------ */
 /* Extraction methods (methods/) — template-svm, svm and the baselines */
 /* ------------------------------------------------------------------------ */
-/* [METHODS] declarations of this section go between these markers. */
 
 /** An extractor: one extraction method set up once (model loaded, template
  *  libraries opened) and then applied to many pages.
@@ -1231,12 +1222,10 @@ PS_EXPORT int ps_extract_input(ps_extractor *ex, ps_input *in, ps_site_rule rule
 
 PS_EXPORT void ps_extractor_free(ps_extractor *ex);
 
-/* [/METHODS] */
 
 /* ------------------------------------------------------------------------ */
 /* Evaluation (eval/) — metrics against gold text */
 /* ------------------------------------------------------------------------ */
-/* [EVALUATION] declarations of this section go between these markers. */
 
 /* Metrics of an extracted text against its gold text (eval/).  Every
  * metric is computed per page; ps_eval_acc averages pages and pools counts.
@@ -1401,7 +1390,6 @@ PS_EXPORT int ps_eval_acc_add(ps_eval_acc *a, const ps_page_score *s);
 PS_EXPORT void ps_eval_acc_summary(const ps_eval_acc *a, ps_eval_summary *out);
 PS_EXPORT void ps_eval_acc_free(ps_eval_acc *a);
 
-/* [/EVALUATION] */
 
 #ifdef __cplusplus
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""scripts/quality-sample.py - a seeded sample of whole pages from block CSVs.
+"""scripts/sample-pages.py - a seeded sample of whole pages from block CSVs.
 
 Keeps the training of the issue-9 recipe search fast on 2 cores: from every
 input CSV (one data set each), whole pages in a seeded random order until
 about ROWS labelled rows, written as one CSV without the text column.
 
-Usage: quality-sample.py --rows N [--seed S] -o OUT IN.csv...
+Usage: sample-pages.py --rows N [--seed S] -o OUT IN.csv...
 """
 import argparse
 import csv

@@ -6,6 +6,13 @@
 #include "eval/run.h"
 #include "eval/snippets.h"
 
+/* A figure of a model measured on its own training data: the protocol says
+ * so (pagesift-eval --train-protocol, eval/train_protocol.c). */
+static int training_set_figure(const ps_eval_run *r)
+{
+    return r->protocol && strstr(r->protocol, "TRAINING-SET figure") != NULL;
+}
+
 void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n)
 {
     size_t n_snip = 0;
@@ -25,9 +32,11 @@ void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n)
     fprintf(f, "%-16s %-22s %5s  %5s %5s %5s  %5s %5s %5s  %5s %5s  %5s %5s  %5s %4s %8s\n", "set",
             "method", "pages", "F1", "P", "R", "F1b", "F1t1", "F1chr", "qual%", "exc%", "leafP",
             "leafR", "empty", "fail", "pages/s");
-    int icu = 0;
-    for (size_t i = 0; i < n; i++)
+    int icu = 0, marked = 0;
+    for (size_t i = 0; i < n; i++) {
         icu |= runs[i].sum.icu_pages > 0;
+        marked |= training_set_figure(&runs[i]);
+    }
     for (size_t i = 0; i < n; i++) {
         const ps_eval_run *r = &runs[i];
         const ps_eval_summary *s = &r->sum;
@@ -41,8 +50,10 @@ void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n)
         if (s->pages_per_s > 0)
             snprintf(ps, sizeof ps, "%.1f", s->pages_per_s);
         double np = s->pages ? (double)s->pages : 1.0;
+        char label[64];
+        snprintf(label, sizeof label, "%s%s", r->label, training_set_figure(r) ? " *" : "");
         fprintf(f, "%-16s %-22s %5zu  %.3f %.3f %.3f  %.3f %.3f %.3f  %5.1f %5.1f  %5s %5s  %5zu %4zu %8s\n",
-                r->ds->name, r->label, s->pages, s->sh4.f1, s->sh4.p, s->sh4.r, s->sh4_bench.f1,
+                r->ds->name, label, s->pages, s->sh4.f1, s->sh4.p, s->sh4.r, s->sh4_bench.f1,
                 s->tok1.f1, s->chars.f1, 100.0 * (double)s->qualified / np,
                 100.0 * (double)s->excellent / np, lp, lr, s->empty_outputs, s->failed, ps);
         if (icu)
@@ -55,6 +66,10 @@ void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n)
           "pages qualified / excellent (recall >= 0.98, noise <= 5 % / < 2 %); leafP/R:\n"
           "leaves, content positive; pages/s: per core, CPU time of parse + extract.\n",
           f);
+    if (marked)
+        fputs("* TRAINING-SET figure: the model was trained on this set (--train-protocol);\n"
+              "  held-out figures come from scripts/eval-all --loso.\n",
+              f);
 }
 
 /* Keys of a breakdown, sorted and unique, and the key index of each page. */

@@ -254,8 +254,9 @@ int ps_fold_parse(const char *spec, ps_fold *f, ps_error *err)
 unsigned ps_dataset_page_fold(const ps_dataset_page *p, unsigned n)
 {
     const char *key = p->site && *p->site ? p->site : p->id;
-    /* FNV-1a, 64 bits (docs/INPUTS.md gives it: other tools may recompute it) */
-    uint64_t h = 1469598103934665603ULL;
+    /* FNV-1a, 64 bits, the standard offset basis (0xcbf29ce484222325; docs/INPUTS.md
+     * gives it: other tools may recompute it) */
+    uint64_t h = 14695981039346656037ULL;
     for (const unsigned char *c = (const unsigned char *)key; *c; c++)
         h = (h ^ *c) * 1099511628211ULL;
     return n ? (unsigned)(h % n) + 1 : 1;

@@ -1,13 +1,19 @@
 /* extract/dirwalk.c — recursive directory walk in byte-wise sorted order
  * (reproducible whatever the file system or locale), yielding pages
- * (.html, .htm, .xhtml), WARC files (.warc, .warc.gz) and data set folders
- * (a folder holding index.tsv is not searched: it is one data set).  Names
+ * (.html, .htm, .xhtml, .html.gz, .htm.gz, and any other file whose first
+ * bytes are an HTML document: article.php, index.html?p=2, no extension —
+ * what wget and httrack mirrors hold), WARC files (.warc, .warc.gz, or
+ * starting "WARC/"), data set folders (a folder holding index.tsv is not
+ * searched: it is one data set), and every other file as skipped, with the
+ * reason, so that callers can count and name them.  Names
  * starting with '.' are ignored; symbolic links are followed, a link back
  * to a folder being searched is reported once and not followed.  Memory: one
  * sorted name list per open folder level, not the whole tree. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -100,13 +106,38 @@ static int has_suffix(const char *name, const char *suffix)
     return n > k && !ps_ascii_casecmp(name + n - k, suffix);
 }
 
+/* A page or WARC file by its name, else PS_WALK_END. */
 static ps_walk_kind file_kind(const char *name)
 {
-    if (has_suffix(name, ".html") || has_suffix(name, ".htm") || has_suffix(name, ".xhtml"))
+    if (has_suffix(name, ".html") || has_suffix(name, ".htm") || has_suffix(name, ".xhtml") ||
+        has_suffix(name, ".html.gz") || has_suffix(name, ".htm.gz"))
         return PS_WALK_PAGE;
     if (ps_warc_name(name))
         return PS_WALK_WARC;
     return PS_WALK_END;
+}
+
+/* Any other file: a page or a WARC file by its first bytes, else skipped
+ * (msg says why). */
+static ps_walk_kind sniff_kind(const char *path, char *msg, size_t cap)
+{
+    char head[1024];
+    ssize_t n = -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0) {
+        n = read(fd, head, sizeof head);
+        close(fd);
+    }
+    if (n < 0) {
+        snprintf(msg, cap, "cannot be read: %s", strerror(errno));
+        return PS_WALK_SKIPPED;
+    }
+    if (n >= 5 && memcmp(head, "WARC/", 5) == 0)
+        return PS_WALK_WARC;
+    if (ps_http_looks_like_html(head, (size_t)n))
+        return PS_WALK_PAGE;
+    snprintf(msg, cap, n == 0 ? "an empty file" : "not an HTML page (by name and first bytes)");
+    return PS_WALK_SKIPPED;
 }
 
 int ps_is_dataset_dir(const char *dir)
@@ -181,8 +212,10 @@ ps_walk_kind ps_dirwalk_next(ps_dirwalk *w, const char **path, const char **rel,
         *rel = w->rel.data;
         struct stat st;
         if (stat(w->path.data, &st) != 0) {
-            if (file_kind(name) == PS_WALK_END)
-                continue;
+            if (file_kind(name) == PS_WALK_END) {
+                snprintf(msg, cap, "%s", strerror(errno)); /* a dangling link */
+                return PS_WALK_SKIPPED;
+            }
             snprintf(msg, cap, "%s: %s", w->path.data, strerror(errno));
             return PS_WALK_ERROR;
         }
@@ -204,9 +237,12 @@ ps_walk_kind ps_dirwalk_next(ps_dirwalk *w, const char **path, const char **rel,
             w->depth++;
             continue;
         }
-        ps_walk_kind k = S_ISREG(st.st_mode) ? file_kind(name) : PS_WALK_END;
-        if (k != PS_WALK_END)
-            return k;
+        if (!S_ISREG(st.st_mode)) {
+            snprintf(msg, cap, "not a regular file");
+            return PS_WALK_SKIPPED;
+        }
+        ps_walk_kind k = file_kind(name);
+        return k != PS_WALK_END ? k : sniff_kind(w->path.data, msg, cap);
     }
     return PS_WALK_END;
 }

@@ -22,6 +22,9 @@ struct ps_source {
     ps_fold fold;            /* data set pages: this site fold only */
     int stdin_used;
     size_t total;            /* ps_source_total_hint */
+    uint64_t total_bytes;    /* ps_source_total_bytes: sizes of the argument files */
+    uint64_t bytes_before;   /* sizes of the arguments before the current one */
+    uint64_t cur_size;       /* size of the current argument (0: not a file) */
     /* the readers open now, innermost last: the list file, a folder walk,
      * a WARC file or data set found in it (see "readers" below) */
     struct open_reader {
@@ -92,7 +95,15 @@ static char *file_id(const char *path, int whole_path)
     const char *base = whole_path || !slash ? path : slash + 1;
     const char *name = slash && slash + 1 > base ? slash + 1 : base; /* the last component */
     const char *dot = strrchr(name, '.');
-    size_t n = dot && dot > name ? (size_t)(dot - base) : strlen(base);
+    size_t len = strlen(base);
+    if (dot && dot > name && !ps_ascii_casecmp(dot, ".gz")) { /* page.html.gz: page */
+        const char *d = dot;
+        while (d > name && d[-1] != '.')
+            d--;
+        if (d > name + 1)
+            dot = d - 1;
+    }
+    size_t n = dot && dot > name ? (size_t)(dot - base) : len;
     return ps_safe_id(base, n);
 }
 
@@ -108,6 +119,53 @@ static char *path_join(const char *dir, const char *rel)
 }
 
 /* ---- pages from files ------------------------------------------------- */
+
+/* A page file stored gzip'ed (.html.gz; a mirror's compressed page): its
+ * inflated bytes replace in->data.  Returns 1, or -1 (no memory). */
+static int inflate_page(ps_source *src, const char *path, ps_input *in, ps_error *err)
+{
+    ps_error e = {0};
+    ps_instream *s = ps_instream_open(path, &e);
+    if (!s) {
+        if (e.code == PS_ERR_NOMEM)
+            return ps_set_error(err, PS_ERR_NOMEM, "%s", e.msg);
+        ps_input_fail(in, e.code, "%s", e.msg);
+        return 1;
+    }
+    ps_buf b = {0};
+    for (;;) {
+        if (ps_buf_reserve(&b, 65536)) {
+            ps_buf_free(&b);
+            ps_instream_free(s);
+            return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", path);
+        }
+        size_t n = ps_instream_read(s, b.data + b.len, b.cap - b.len - 1, NULL);
+        b.len += n;
+        b.data[b.len] = '\0';
+        if (b.len > src->max_bytes) {
+            ps_buf_free(&b);
+            ps_instream_free(s);
+            ps_input_fail(in, PS_ERR_TOO_LARGE, "%s: page larger than the limit of %zu bytes once unpacked",
+                          path, src->max_bytes);
+            return 1;
+        }
+        if (n == 0)
+            break;
+    }
+    if (ps_instream_error(s)[0] || ps_instream_truncated(s)) {
+        ps_input_fail(in, PS_ERR_FORMAT, "%s: %s", path,
+                      ps_instream_error(s)[0] ? ps_instream_error(s) : "gzip data truncated");
+        ps_buf_free(&b);
+        ps_instream_free(s);
+        return 1;
+    }
+    ps_instream_free(s);
+    if (!b.data && !(b.data = calloc(1, 1)))
+        return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", path);
+    free(in->data);
+    in->data = ps_buf_take(&b, &in->len);
+    return 1;
+}
 
 /* A page file.  id, url, gold: may be NULL.  Returns 1, or -1 (no memory). */
 static int page_from_file(ps_source *src, const char *path, char *id, const char *url,
@@ -125,6 +183,8 @@ static int page_from_file(ps_source *src, const char *path, char *id, const char
         if (e.code == PS_ERR_NOMEM)
             return ps_set_error(err, PS_ERR_NOMEM, "%s", e.msg);
         ps_input_fail(in, e.code, "%s", e.msg);
+    } else if (in->len >= 2 && (unsigned char)in->data[0] == 0x1f && (unsigned char)in->data[1] == 0x8b) {
+        return inflate_page(src, path, in, err);
     }
     return 1;
 }
@@ -439,6 +499,15 @@ static int walk_next(ps_source *src, void *self, ps_input *in, ps_error *err)
     case PS_WALK_DATASET:
         r = open_dataset(src, path, in, err);
         return r == 0 ? 2 : r;
+    case PS_WALK_SKIPPED:
+        in->id = file_id(rel, 1);
+        in->origin = strdup(path);
+        in->url = strdup("");
+        if (!in->id || !in->origin || !in->url)
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        in->skipped = 1;
+        snprintf(in->msg, sizeof in->msg, "%s", msg);
+        return 1;
     }
     return 0;
 }
@@ -600,6 +669,15 @@ ps_source *ps_source_open(const char *const *args, size_t n_args, const char *li
     for (size_t i = 0; i < n_args; i++)
         total += count_arg(args[i], &unknown, &src->fold);
     src->total = unknown ? 0 : total;
+    /* by bytes: when every argument is a file (WARC files, pages) */
+    for (size_t i = 0; i < n_args && !src->list; i++) {
+        struct stat st;
+        if (!strcmp(args[i], "-") || stat(args[i], &st) != 0 || !S_ISREG(st.st_mode)) {
+            src->total_bytes = 0;
+            break;
+        }
+        src->total_bytes += (uint64_t)st.st_size;
+    }
     return src;
 nomem:
     ps_source_free(src);
@@ -622,7 +700,11 @@ int ps_source_next(ps_source *src, ps_input *in, ps_error *err)
             return r;
         }
         if (src->next_arg < src->n_args) {
-            if ((r = open_arg(src, src->args[src->next_arg++], in, err)) != 0)
+            struct stat st;
+            src->bytes_before += src->cur_size;
+            const char *a = src->args[src->next_arg++];
+            src->cur_size = strcmp(a, "-") && stat(a, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+            if ((r = open_arg(src, a, in, err)) != 0)
                 return r;
         } else if (src->list && !src->list_started) {
             src->list_started = 1;
@@ -665,4 +747,22 @@ ps_source *ps_source_reopen(const ps_source *src, ps_error *err)
 size_t ps_source_total_hint(const ps_source *src)
 {
     return src ? src->total : 0;
+}
+
+uint64_t ps_source_total_bytes(const ps_source *src)
+{
+    return src ? src->total_bytes : 0;
+}
+
+uint64_t ps_source_bytes_done(const ps_source *src)
+{
+    if (!src || !src->total_bytes)
+        return 0;
+    uint64_t cur = src->cur_size;
+    for (int i = 0; i < src->depth; i++) /* an argument's WARC file being read */
+        if (src->stack[i].ops == &warc_reader) {
+            uint64_t off = ps_warc_file_offset(src->stack[i].self);
+            cur = off < cur ? off : cur;
+        }
+    return src->bytes_before + cur;
 }

@@ -28,6 +28,8 @@ void ps_instream_free(ps_instream *s);
 int ps_instream_is_gzip(const ps_instream *s);
 /** Uncompressed offset of the next byte to be read. */
 uint64_t ps_instream_offset(const ps_instream *s);
+/** Bytes of the file consumed so far (compressed ones for gzip): progress. */
+uint64_t ps_instream_file_offset(const ps_instream *s);
 /** When a gzip member begins at uncompressed offset @p off (among the
  *  recent ones), its offset in the compressed file; else -1. */
 int64_t ps_instream_member_offset(const ps_instream *s, uint64_t off);
@@ -65,6 +67,8 @@ ps_warc *ps_warc_new(ps_instream *s, const char *name, size_t max_bytes);
  *  file, -1: out of memory (err set). */
 int ps_warc_next(ps_warc *w, ps_input *in, ps_error *err);
 void ps_warc_free(ps_warc *w);
+/** Bytes of the WARC file read so far (compressed ones for gzip). */
+uint64_t ps_warc_file_offset(const ps_warc *w);
 
 /** 1 when the name ends in .warc or .warc.gz (any case). */
 int ps_warc_name(const char *path);
@@ -93,17 +97,20 @@ int ps_http_looks_like_html(const char *data, size_t len);
 
 typedef enum ps_walk_kind {
     PS_WALK_END = 0,
-    PS_WALK_PAGE,     /**< .html, .htm, .xhtml */
-    PS_WALK_WARC,     /**< .warc, .warc.gz */
+    PS_WALK_PAGE,     /**< .html, .htm, .xhtml, .html.gz, .htm.gz, or HTML
+                           by its first bytes */
+    PS_WALK_WARC,     /**< .warc, .warc.gz, or starting "WARC/" */
     PS_WALK_DATASET,  /**< a folder holding index.tsv */
-    PS_WALK_ERROR     /**< a folder that could not be read (message set) */
+    PS_WALK_ERROR,    /**< a folder that could not be read (message set) */
+    PS_WALK_SKIPPED   /**< any other file (msg: why it is not a page) */
 } ps_walk_kind;
 
 typedef struct ps_dirwalk ps_dirwalk;
 
 ps_dirwalk *ps_dirwalk_new(const char *root);
 /** Next entry: *path (full path) and *rel (relative to the root) stay
- *  valid until the next call.  On PS_WALK_ERROR, msg names the folder. */
+ *  valid until the next call.  On PS_WALK_ERROR, msg names the folder; on
+ *  PS_WALK_SKIPPED it says why the file is not read. */
 ps_walk_kind ps_dirwalk_next(ps_dirwalk *w, const char **path, const char **rel,
                              char *msg, size_t cap);
 void ps_dirwalk_free(ps_dirwalk *w);

@@ -225,6 +225,10 @@ void ps_instream_free(ps_instream *s)
 
 int ps_instream_is_gzip(const ps_instream *s) { return s->gzip; }
 uint64_t ps_instream_offset(const ps_instream *s) { return s->offset; }
+uint64_t ps_instream_file_offset(const ps_instream *s)
+{
+    return s->gzip && s->z_live && s->z.next_in ? raw_offset(s) : s->offset;
+}
 const char *ps_instream_error(const ps_instream *s) { return s->err; }
 int ps_instream_truncated(const ps_instream *s) { return s->truncated; }
 

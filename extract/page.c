@@ -12,6 +12,7 @@
 #include <libxml/parser.h>
 
 #include "extract/decode_internal.h"
+#include "extract/meta_internal.h"
 #include "extract/page_internal.h"
 
 const char *const ps_default_block_tags[] = {"body", "section", "div", NULL};
@@ -972,6 +973,7 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
         xmlNewChild(h, NULL, (const xmlChar *)"body", NULL);
     }
     pg->title = title_of(pg->doc);
+    pg->meta = ps_meta_collect(pg->doc); /* before cleaning removes head and scripts */
     xmlNodePtr root = xmlDocGetRootElement(pg->doc);
     xmlNodePtr body = find_body(root);
     if (!body && root->next) { /* the body may be in a second root element */
@@ -1059,6 +1061,7 @@ void ps_page_free(ps_page *pg)
     free(pg->dec.utf8);
     free(pg->url);
     free(pg->title);
+    ps_meta_raw_free(pg->meta);
     if (pg->doc)
         xmlFreeDoc(pg->doc);
     free(pg->blocks);

@@ -24,6 +24,8 @@ struct ps_page {
     ps_decoded dec;
     char *url;
     char *title;
+    struct ps_meta_raw *meta; /**< metadata items collected before cleaning
+                                   (extract/metadata.c), NULL if none */
     htmlDocPtr doc;           /**< cleaned DOM (script, style, ... removed) */
 
     ps_block *blocks;

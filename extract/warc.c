@@ -74,6 +74,11 @@ ps_warc *ps_warc_new(ps_instream *s, const char *name, size_t max_bytes)
     return w;
 }
 
+uint64_t ps_warc_file_offset(const ps_warc *w)
+{
+    return ps_instream_file_offset(w->s);
+}
+
 void ps_warc_free(ps_warc *w)
 {
     if (!w)

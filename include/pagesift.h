@@ -570,6 +570,13 @@ PS_EXPORT void ps_source_free(ps_source *src);
  *  (a WARC file or stdin among the inputs).  Computed at open, which walks
  *  the folders once for it. */
 PS_EXPORT size_t ps_source_total_hint(const ps_source *src);
+/** Progress by bytes, for when the page count is not known ahead (WARC
+ *  files): the summed size of the arguments when every one is a file (0
+ *  otherwise: stdin, a folder, a list), and how many of those bytes have
+ *  been read so far (compressed bytes of a gzip file).  Call from the thread
+ *  that calls ps_source_next. */
+PS_EXPORT uint64_t ps_source_total_bytes(const ps_source *src);
+PS_EXPORT uint64_t ps_source_bytes_done(const ps_source *src);
 
 /** A new source over the same arguments, list file and options as @p src,
  *  from the first input (a second pass, e.g. after learning templates).
@@ -978,9 +985,15 @@ PS_EXPORT ps_model *ps_model_load(const char *path, ps_error *err);
 PS_EXPORT ps_model *ps_model_parse(const char *text, size_t len, const char *name, ps_error *err);
 /** Write the bundle atomically (temporary file, fsync, rename). */
 PS_EXPORT int ps_model_save(const ps_model *m, const char *path, ps_error *err);
-/** $PAGESIFT_MODEL if set; else the installed models folder's default.model
- *  if it exists; else the source tree's models/default.model. */
+/** $PAGESIFT_MODEL if set; else the first readable of: default.model in
+ *  the models folder installed beside libpagesift (lib/../share/pagesift/
+ *  models), the same beside the program (bin/../share/...), and, for the
+ *  library of a build folder, the source tree's models/default.model.  When
+ *  none is there, the first place (a load then fails naming it). */
 PS_EXPORT const char *ps_model_default_path(void);
+/** The places ps_model_default_path() looked at, for a message
+ *  ("PATH (beside libpagesift), PATH (beside the program)"). */
+PS_EXPORT const char *ps_model_default_searched(void);
 /** Number of features, their ps_feature_lookup ids in model order, and
  *  their names comma-separated ("R1,R2,R3,R4,R5"). */
 PS_EXPORT size_t ps_model_n_features(const ps_model *m);
@@ -1224,6 +1237,72 @@ PS_EXPORT void ps_extractor_free(ps_extractor *ex);
 
 
 /* ------------------------------------------------------------------------ */
+/* Metadata and structured output (extract/metadata.c, methods/structure.c) */
+/* ------------------------------------------------------------------------ */
+/* [METADATA] declarations of this section go between these markers. */
+
+/** What a page says about itself.  Every string is UTF-8, malloc'ed, NULL
+ *  when absent; docs/JSONL.md gives each field's sources in order. */
+typedef struct ps_metadata {
+    char *title;          /**< the article's headline (og:title, JSON-LD
+                               headline, the h1 that the <title> holds, the
+                               <title>), site-name part removed */
+    char *page_title;     /**< the <title> as written (whitespace collapsed) */
+    char *author;         /**< authors, "; "-separated */
+    char *date;           /**< publication date, YYYY-MM-DD */
+    char *date_modified;  /**< last modification date, YYYY-MM-DD */
+    char *site_name;      /**< og:site_name, JSON-LD publisher name */
+    char *description;    /**< og:description, meta description */
+    char *lang;           /**< language: the text's (CLD2) when reliable, else
+                               the declared one */
+    char *lang_declared;  /**< the page's declared language (html lang,
+                               Content-Language, og:locale), lower case */
+    double lang_confidence; /**< 0..1: share of the text in `lang` when it was
+                               identified from the text; -1 when `lang` is
+                               the declared one or absent */
+    char *canonical_url;  /**< rel=canonical (resolved), og:url */
+    char *image;          /**< og:image, JSON-LD image */
+    char **categories;    /**< article:section, JSON-LD articleSection,
+                               rel=category links */
+    size_t n_categories;
+    char **tags;          /**< article:tag, JSON-LD keywords, rel=tag links */
+    size_t n_tags;
+} ps_metadata;
+
+/** The metadata of @p page into @p out (overwritten).  @p x (may be NULL)
+ *  is the page's extraction: its text is what the language is identified
+ *  on and the last place a date is looked for.  Malformed JSON-LD is
+ *  ignored.  Returns 0, or -1 with err (out of memory). */
+PS_EXPORT int ps_page_metadata(const ps_page *page, const ps_extraction *x, ps_metadata *out,
+                     ps_error *err);
+
+/** Free the contents of @p m (not @p m itself) and zero it. */
+PS_EXPORT void ps_metadata_free(ps_metadata *m);
+
+/** Structured output formats of the kept content. */
+typedef enum ps_struct_format {
+    PS_STRUCT_MARKDOWN = 0, /**< CommonMark with GitHub tables */
+    PS_STRUCT_XML = 1,      /**< <doc> with <main> and <comments> (docs/XML.md) */
+    PS_STRUCT_HTML = 2      /**< a clean HTML document of the kept content */
+} ps_struct_format;
+
+/** Options of ps_render. */
+enum {
+    PS_RENDER_LINKS = 1,  /**< keep links (Markdown [text](url), <ref>, <a>) */
+    PS_RENDER_IMAGES = 2  /**< keep images inside the kept content, with alt */
+};
+
+/** The kept content of @p page (the leaves @p x keeps: its leaf_kept) with
+ *  its structure — headings, paragraphs, lists, quotes, code, tables — as
+ *  @p fmt.  @p meta (may be NULL) gives XML's attributes and the HTML head.
+ *  Returns a malloc'ed NUL-terminated string (*len its bytes), or NULL with
+ *  err. */
+PS_EXPORT char *ps_render(const ps_page *page, const ps_extraction *x, const ps_metadata *meta,
+                ps_struct_format fmt, unsigned flags, size_t *len, ps_error *err);
+
+/* [/METADATA] */
+
+/* ------------------------------------------------------------------------ */
 /* Evaluation (eval/) — metrics against gold text */
 /* ------------------------------------------------------------------------ */
 
@@ -1390,6 +1469,63 @@ PS_EXPORT int ps_eval_acc_add(ps_eval_acc *a, const ps_page_score *s);
 PS_EXPORT void ps_eval_acc_summary(const ps_eval_acc *a, ps_eval_summary *out);
 PS_EXPORT void ps_eval_acc_free(ps_eval_acc *a);
 
+
+/* ------------------------------------------------------------------------ */
+/* Annotation workspace (annotate/) — label blocks by clicking the page      */
+/* ------------------------------------------------------------------------ */
+/* [ANNOTATE] declarations of this section go between these markers. */
+#include <signal.h> /* sig_atomic_t, for ps_annotate_serve */
+
+/** Options of an annotation workspace.  Zero-initialise, then set what you
+ *  need. */
+typedef struct ps_annotate_options {
+    const char *model_path;    /**< pre-label blocks with this model bundle
+                                    (the svm method, second passes included)
+                                    and show its scores; NULL: no pre-labels */
+    const char *templates_dir; /**< per-site template libraries: matching
+                                    leaves are removed first, as
+                                    pagesift-features --templates does */
+    const char *const *block_tags; /**< NULL: the model's, else the default */
+    int extended;              /**< the CSV carries the x_* features */
+    size_t preview_chars;      /**< text column; 0 = 200 */
+    const char *resume_path;   /**< labels JSON of an earlier export (its
+                                    labels become confirmed labels), or NULL */
+} ps_annotate_options;
+
+typedef struct ps_annotate ps_annotate;
+
+/** Start a workspace in folder @p dir (created; an existing folder must be
+ *  empty or a workspace).  Loads the model, template libraries and resume
+ *  file.  NULL with err set (PS_ERR_IO for the folder, the loaders' codes). */
+PS_EXPORT ps_annotate *ps_annotate_new(const char *dir, const ps_annotate_options *opt, ps_error *err);
+/** The block tags pages are parsed with (the model's when it has some). */
+PS_EXPORT const char *const *ps_annotate_block_tags(const ps_annotate *a);
+/** Add one page (@p in as ps_source_next filled it, status PS_OK): its HTML
+ *  file (sanitised, every CSV block marked, CSP), its block data and CSV
+ *  rows.  Returns 0, or -1 with err set: PS_ERR_IO means the workspace
+ *  cannot be written (stop), any other code concerns this page only. */
+PS_EXPORT int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err);
+/** Write index.html, data/workspace.js, data/rows.js, data/blocks.json and
+ *  the scripts.  Returns 0 or -1 (err set). */
+PS_EXPORT int ps_annotate_finish(ps_annotate *a, ps_error *err);
+/** Pages and blocks added, blocks pre-labelled, labels taken from resume. */
+PS_EXPORT void ps_annotate_counts(const ps_annotate *a, size_t *pages, size_t *blocks, size_t *prelabelled,
+                        size_t *resumed);
+PS_EXPORT void ps_annotate_free(ps_annotate *a);
+
+/** Serve workspace @p dir on 127.0.0.1:@p port (0: any free port) until
+ *  *@p stop becomes non-zero (a signal handler sets it): GET of the
+ *  workspace's files (paths checked, no listing), POST /save with
+ *  {"labels": {...}, "csv": "..."} writes labels.json and labels.csv
+ *  atomically into @p dir.  One connection at a time, requests bounded in
+ *  size and time, Host and a custom header checked (no other web site can
+ *  post to it).  @p on_ready (may be NULL) is called with the port once
+ *  listening; @p log (may be NULL) gets one line per request.  Returns 0 on
+ *  a clean stop, -1 with err set when the socket cannot be set up. */
+PS_EXPORT int ps_annotate_serve(const char *dir, int port, volatile sig_atomic_t *stop,
+                      void (*on_ready)(int port, void *ctx), void *ctx, FILE *log, ps_error *err);
+
+/* [/ANNOTATE] */
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,7 @@ static const char *const rec_status[] = {"ok", "empty", "failed", "skipped"};
 
 typedef struct batch_job {
     ps_input in;
+    uint64_t pos;      /* input bytes read when it was (progress by bytes) */
     char *stem;        /* unique output file stem (output_dir) */
     int status;        /* REC_* */
     char msg[512];     /* when failed */
@@ -42,6 +43,7 @@ typedef struct batch_ctx {
     const ps_batch_config *cfg;
     ps_batch_read_fn read;
     void *read_ctx;
+    ps_source *src;    /* the source behind read, when it is one (bytes done) */
     ps_batch_counts counts;
     name_set names;
     ps_progress *prog;
@@ -140,6 +142,10 @@ static int batch_read(void *vctx, void *vjob, ps_error *err)
     int r = c->read(c->read_ctx, &j->in, err);
     if (r != 1)
         return r;
+    j->pos = c->src ? ps_source_bytes_done(c->src) : 0;
+    if (j->in.skipped && c->cfg->verbose && !c->cfg->quiet)
+        fprintf(stderr, "pagesift: skipped %s: %s\n", j->in.origin ? j->in.origin : j->in.id,
+                j->in.msg[0] ? j->in.msg : "not a page");
     if (c->cfg->output_dir && !j->in.skipped) {
         j->stem = unique_stem(&c->names, j->in.id);
         if (!j->stem) {
@@ -209,7 +215,10 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
             rc = ps_buf_append(&j->out, x.text, x.len);
         break;
     case PS_FORMAT_JSONL: {
+        ps_metadata meta;
+        int have_meta = page && ps_page_metadata(page, &x, &meta, &e) == 0;
         ps_record r = {0};
+        r.meta = have_meta ? &meta : NULL;
         r.id = id;
         r.url = j->in.url;
         r.site = site[0] ? site : NULL;
@@ -223,6 +232,38 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
         r.status = rec_status[j->status];
         r.error = j->status == REC_FAILED ? j->msg : NULL;
         rc = ps_record_jsonl(&j->out, &r);
+        if (have_meta)
+            ps_metadata_free(&meta);
+        break;
+    }
+    case PS_FORMAT_MARKDOWN:
+    case PS_FORMAT_XML:
+    case PS_FORMAT_CLEAN_HTML: {
+        int comment = cfg->format != PS_FORMAT_MARKDOWN; /* <!-- --> for XML and HTML */
+        if (j->status == REC_FAILED) {
+            if (cfg->output_dir)
+                rc = ps_buf_printf(&j->out, "%s\n", j->msg);
+            else if (comment)
+                rc = ps_buf_printf(&j->out, "<!-- pagesift: %s failed: %s -->\n", id, j->msg);
+            else
+                rc = ps_buf_printf(&j->out, "<!-- pagesift: %s failed: %s -->\n\n", id, j->msg);
+            break;
+        }
+        ps_metadata meta;
+        if (ps_page_metadata(page, &x, &meta, &e) != 0) {
+            rc = -1;
+            break;
+        }
+        if (cfg->text_headers && !cfg->output_dir)
+            rc = ps_buf_printf(&j->out, "<!-- pagesift: %s -->\n", id);
+        ps_struct_format sf = cfg->format == PS_FORMAT_MARKDOWN ? PS_STRUCT_MARKDOWN
+                              : cfg->format == PS_FORMAT_XML    ? PS_STRUCT_XML
+                                                                : PS_STRUCT_HTML;
+        if (rc == 0 && ps_render_into(page, &x, &meta, sf, cfg->render_flags, &j->out, &e) != 0)
+            rc = -1;
+        if (rc == 0 && cfg->text_headers && !cfg->output_dir && sf == PS_STRUCT_MARKDOWN)
+            rc = ps_buf_putc(&j->out, '\n');
+        ps_metadata_free(&meta);
         break;
     }
     case PS_FORMAT_HTML:
@@ -233,8 +274,8 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
                 rc = ps_buf_append(&j->out, "<!-- pagesift: failed: ", 23) ||
                      ps_buf_append(&j->out, j->msg, strlen(j->msg)) ||
                      ps_buf_append(&j->out, " -->\n", 5);
-        } else if (ps_html_view(page, x.block_class, ps_extractor_method(cfg->extractor), &j->out,
-                                &e) != 0) {
+        } else if (ps_html_view(page, x.block_class, ps_extractor_method(cfg->extractor),
+                                j->in.id, &j->out, &e) != 0) {
             fail_at(j, e.msg);
             j->out.len = 0;
             rc = ps_buf_printf(&j->out, cfg->output_dir ? "%s\n" : "<!-- pagesift: failed: %s -->\n",
@@ -309,7 +350,7 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
         fprintf(stderr, "pagesift: %s\n", j->msg);
     if (j->status != REC_SKIPPED) {
         if (cfg->output_dir) {
-            static const char *const ext[] = {".txt", ".json", ".html"};
+            static const char *const ext[] = {".txt", ".json", ".html", ".md", ".xml", ".html"};
             const char *x = cfg->format == PS_FORMAT_JSONL ? ext[1]
                             : j->status == REC_FAILED     ? ".error"
                                                           : ext[cfg->format];
@@ -320,7 +361,7 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
             rc = ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
         }
     }
-    ps_progress_update(c->prog, c->counts.read, NULL);
+    ps_progress_report(c->prog, c->counts.read, c->counts.failed, j->pos);
     job_release(j);
     return rc;
 }
@@ -344,17 +385,20 @@ int ps_batch_prepare_output_dir(const char *dir, ps_error *err)
     return 0;
 }
 
-int ps_batch_run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_ctx,
-                      ps_batch_counts *counts, ps_error *err)
+static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_ctx,
+                    ps_source *src, ps_batch_counts *counts, ps_error *err)
 {
     batch_ctx c;
     memset(&c, 0, sizeof c);
     c.cfg = cfg;
     c.read = read;
     c.read_ctx = read_ctx;
+    c.src = src;
     if (cfg->output_dir && ps_batch_prepare_output_dir(cfg->output_dir, err) != 0)
         return -1;
     c.prog = ps_progress_new("pages", cfg->total_hint, cfg->quiet);
+    if (!cfg->total_hint && cfg->total_bytes)
+        ps_progress_set_bytes(c.prog, cfg->total_bytes);
     ps_pipeline_ops ops = {
         .ctx = &c,
         .job_size = sizeof(batch_job),
@@ -377,6 +421,12 @@ int ps_batch_run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *r
     return rc;
 }
 
+int ps_batch_run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_ctx,
+                      ps_batch_counts *counts, ps_error *err)
+{
+    return run_pass(cfg, read, read_ctx, NULL, counts, err);
+}
+
 /* ---- ps_batch_run: a source, optionally two passes ---------------------- */
 
 static int source_read(void *ctx, ps_input *in, ps_error *err)
@@ -392,7 +442,7 @@ int ps_batch_run(const ps_batch_config *cfg, ps_source *src, ps_batch_counts *co
     if (!cfg->learn_templates) {
         if (!cfg->extractor)
             return ps_set_error(err, PS_ERR_USAGE, "ps_batch_run: no extractor");
-        return ps_batch_run_pass(cfg, source_read, src, counts, err);
+        return run_pass(cfg, source_read, src, src, counts, err);
     }
     /* first pass: the site libraries, from the inputs themselves */
     double t0 = ps_clock(PS_CLOCK_WALL);
@@ -434,7 +484,7 @@ int ps_batch_run(const ps_batch_config *cfg, ps_source *src, ps_batch_counts *co
         c2.extractor = ex;
         c2.learn_templates = 0;
         ps_batch_counts n2 = {0};
-        rc = ps_batch_run_pass(&c2, source_read, again, &n2, err);
+        rc = run_pass(&c2, source_read, again, again, &n2, err);
         n2.learnt_pages = n.learnt_pages;
         n2.learnt_sites = n.learnt_sites;
         n = n2;

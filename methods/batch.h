@@ -1,6 +1,7 @@
 /* methods/batch.h — batch extraction (declared in the public
- * include/pagesift/batch.h) and its internal pieces: JSON records and the
- * HTML view. */
+ * include/pagesift/batch.h) and its internal pieces: the one-pass entry over
+ * a reader callback, the learning pass, JSON records, structured output and
+ * the HTML view. */
 #ifndef PS_BATCH_H
 #define PS_BATCH_H
 
@@ -43,18 +44,32 @@ typedef struct ps_record {
     uint32_t blocks_kept, blocks_removed;
     const char *status;   /**< "ok", "empty", "failed" */
     const char *error;    /**< message when failed, else NULL */
+    const ps_metadata *meta; /**< the page's metadata (title, author, ...);
+                                  NULL: every field null, title from `title` */
 } ps_record;
 
-/** Append @p r as one JSON line ('\n'-ended). */
+/** Append @p r as one JSON line ('\n'-ended): the schema of docs/JSONL.md,
+ *  absent values null. */
 int ps_record_jsonl(ps_buf *b, const ps_record *r);
+
+/* ---- structured output (methods/structure.c) -------------------------- */
+
+/** ps_render appending to @p out. */
+int ps_render_into(const ps_page *page, const ps_extraction *x, const ps_metadata *meta,
+                   ps_struct_format fmt, unsigned flags, ps_buf *out, ps_error *err);
 
 /* ---- HTML view (methods/html_view.c) ----------------------------------- */
 
 /** The page's DOM with every block marked by class (block_class per block,
- *  NULL = all content): a data-pagesift attribute and an inline outline and
- *  tint, a legend at the top; serialised as UTF-8 HTML into @p out.
- *  Modifies the page's DOM.  Returns 0 or -1 with err. */
+ *  NULL = all content): data-pagesift (class), data-pagesift-block (block_id
+ *  of @p page_id and the path, as in the block CSV), data-pagesift-path, a
+ *  tooltip, an inline outline and tint; a summary bar at the top; link lists
+ *  collapsed; made safe to open (no script, event handler, javascript:/data:
+ *  URL, object/embed/applet; a Content-Security-Policy forbidding scripts
+ *  and remote loads); serialised as UTF-8 HTML into @p out.  Modifies the
+ *  page's DOM (use the page only to free it afterwards).  Returns 0 or -1
+ *  with err. */
 int ps_html_view(ps_page *page, const uint8_t *block_class, const char *method,
-                 ps_buf *out, ps_error *err);
+                 const char *page_id, ps_buf *out, ps_error *err);
 
 #endif

@@ -1,6 +1,7 @@
 /* methods/records.c — output records of a batch run: the JSON Lines record
- * of a page (id, url, site, title, text, blocks kept/removed, status, error,
- * charset) with a JSON string writer that never emits invalid UTF-8. */
+ * of a page (the schema of docs/JSONL.md: id, url, site, the metadata, text,
+ * blocks kept/removed, status, error, charset, origin; absent values null)
+ * with a JSON string writer that never emits invalid UTF-8. */
 #include <string.h>
 
 #include "methods/batch.h"
@@ -92,22 +93,54 @@ static int field(ps_buf *b, const char *name, const char *value, int *first)
     return ps_json_string(b, value, strlen(value));
 }
 
+static int list_field(ps_buf *b, const char *name, char *const *items, size_t n)
+{
+    if (ps_buf_printf(b, ",\"%s\":", name) != 0)
+        return -1;
+    if (!n)
+        return ps_buf_append(b, "null", 4);
+    if (ps_buf_putc(b, '[') != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if ((i && ps_buf_putc(b, ',') != 0) || ps_json_string(b, items[i], strlen(items[i])) != 0)
+            return -1;
+    return ps_buf_putc(b, ']');
+}
+
 int ps_record_jsonl(ps_buf *b, const ps_record *r)
 {
     int first = 1;
+    const ps_metadata *m = r->meta;
+    /* absent is null, never "" */
+    const char *url = r->url && *r->url ? r->url : NULL;
     if (ps_buf_putc(b, '{') != 0 || field(b, "id", r->id ? r->id : "", &first) != 0 ||
-        field(b, "url", r->url, &first) != 0 || field(b, "site", r->site, &first) != 0 ||
-        field(b, "title", r->title, &first) != 0)
+        field(b, "url", url, &first) != 0 || field(b, "site", r->site, &first) != 0 ||
+        field(b, "title", m ? m->title : r->title, &first) != 0 ||
+        field(b, "page_title", m ? m->page_title : NULL, &first) != 0 ||
+        field(b, "author", m ? m->author : NULL, &first) != 0 ||
+        field(b, "date", m ? m->date : NULL, &first) != 0 ||
+        field(b, "date_modified", m ? m->date_modified : NULL, &first) != 0 ||
+        field(b, "site_name", m ? m->site_name : NULL, &first) != 0 ||
+        field(b, "description", m ? m->description : NULL, &first) != 0 ||
+        field(b, "lang", m ? m->lang : NULL, &first) != 0 ||
+        field(b, "lang_declared", m ? m->lang_declared : NULL, &first) != 0)
         return -1;
-    if (ps_buf_append(b, ",\"text\":", 8) != 0 ||
-        ps_json_string(b, r->text ? r->text : "", r->text ? r->text_len : 0) != 0)
+    if (m && m->lang && m->lang_confidence >= 0 ? ps_buf_printf(b, ",\"lang_confidence\":%.2f", m->lang_confidence)
+                                               : ps_buf_append(b, ",\"lang_confidence\":null", 23))
+        return -1;
+    if (field(b, "canonical_url", m ? m->canonical_url : NULL, &first) != 0 ||
+        field(b, "image", m ? m->image : NULL, &first) != 0 ||
+        list_field(b, "categories", m ? m->categories : NULL, m ? m->n_categories : 0) != 0 ||
+        list_field(b, "tags", m ? m->tags : NULL, m ? m->n_tags : 0) != 0)
+        return -1;
+    if (ps_buf_append(b, ",\"text\":", 8) != 0)
+        return -1;
+    if (r->text ? ps_json_string(b, r->text, r->text_len) != 0 : ps_buf_append(b, "null", 4) != 0)
         return -1;
     if (ps_buf_printf(b, ",\"blocks_kept\":%u,\"blocks_removed\":%u", (unsigned)r->blocks_kept,
                       (unsigned)r->blocks_removed) != 0)
         return -1;
-    if (field(b, "status", r->status, &first) != 0)
-        return -1;
-    if (r->error && field(b, "error", r->error, &first) != 0)
+    if (field(b, "status", r->status, &first) != 0 || field(b, "error", r->error, &first) != 0)
         return -1;
     if (field(b, "charset", r->charset, &first) != 0 || field(b, "origin", r->origin, &first) != 0)
         return -1;

@@ -543,20 +543,61 @@ static void test_dir_recursion_order(void **state)
     }
     inputs r;
     read_all(&r, dir);
-    /* byte-wise order of the names at each level; c.txt and .hidden ignored */
+    /* byte-wise order of the names at each level; .hidden ignored; c.txt
+     * (not HTML by name or content) a skipped record saying why */
     const char *ids[] = {"A", "a_b", "a_deeper_x", "a_z", "a0", "b"};
     const char *content[] = {"A.html", "a/b.htm", "a/deeper/x.xhtml", "a/z.html", "a0.HTML", "b.html"};
-    assert_int_equal(r.n, 6);
+    assert_int_equal(r.n, 7);
     for (size_t i = 0; i < 6; i++) {
+        assert_int_equal(r.in[i].skipped, 0);
         assert_string_equal(r.in[i].id, ids[i]);
         assert_int_equal(r.in[i].len, strlen(content[i]));
         assert_memory_equal(r.in[i].data, content[i], r.in[i].len);
     }
+    assert_int_equal(r.in[6].skipped, 1);
+    assert_non_null(strstr(r.in[6].origin, "c.txt"));
+    assert_non_null(strstr(r.in[6].msg, "not an HTML page"));
     ps_error err = {0};
     const char *args[] = {dir};
     ps_source *src = ps_source_open(args, 1, NULL, NULL, &err);
-    assert_int_equal(ps_source_total_hint(src), 6);
+    assert_int_equal(ps_source_total_hint(src), 7);
     ps_source_free(src);
+    free_all(&r);
+}
+
+/* A mirror's folder (wget, httrack): pages named without .html are read by
+ * their content, .html.gz unpacked, the rest skipped with a reason. */
+static void test_dir_sniff(void **state)
+{
+    (void)state;
+    assert_int_equal(mkdir(tpath("mirror"), 0755), 0);
+    write_bytes(tpath("mirror/article.php"), PAGE1, strlen(PAGE1));
+    write_bytes(tpath("mirror/index.html?p=2"), PAGE2, strlen(PAGE2));
+    static const char noext[] = "\xEF\xBB\xBF  <!DOCTYPE html><p>x</p>";
+    write_bytes(tpath("mirror/noext"), noext, sizeof noext - 1);
+    write_bytes(tpath("mirror/style.css"), "body{color:red}", 15);
+    write_bytes(tpath("mirror/empty"), "", 0);
+    ps_buf gz = {0};
+    gzip_append(&gz, PAGE3, strlen(PAGE3));
+    write_bytes(tpath("mirror/z.html.gz"), gz.data, gz.len);
+    ps_buf_free(&gz);
+    inputs r;
+    read_all(&r, tpath("mirror"));
+    assert_int_equal(r.n, 6);
+    /* sorted: article.php empty index.html?p=2 noext style.css z.html.gz */
+    assert_int_equal(r.in[0].skipped, 0);
+    assert_memory_equal(r.in[0].data, PAGE1, strlen(PAGE1));
+    assert_int_equal(r.in[1].skipped, 1);
+    assert_non_null(strstr(r.in[1].msg, "empty"));
+    assert_int_equal(r.in[2].skipped, 0);
+    assert_memory_equal(r.in[2].data, PAGE2, strlen(PAGE2));
+    assert_int_equal(r.in[3].skipped, 0);
+    assert_int_equal(r.in[4].skipped, 1);
+    assert_int_equal(r.in[5].skipped, 0);
+    assert_int_equal(r.in[5].status, PS_OK);
+    assert_string_equal(r.in[5].id, "z");
+    assert_int_equal(r.in[5].len, strlen(PAGE3));
+    assert_memory_equal(r.in[5].data, PAGE3, strlen(PAGE3));
     free_all(&r);
 }
 
@@ -786,6 +827,7 @@ int main(void)
         cmocka_unit_test(test_warc_not_a_warc),
         cmocka_unit_test(test_max_bytes),
         cmocka_unit_test(test_dir_recursion_order),
+        cmocka_unit_test(test_dir_sniff),
         cmocka_unit_test(test_dir_with_warc),
         cmocka_unit_test(test_dir_symlink_loop),
         cmocka_unit_test(test_warc_ids),

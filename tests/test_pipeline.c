@@ -155,7 +155,7 @@ static void test_ordered_output_with_workers(void **state)
         char site[32];
         snprintf(site, sizeof site, "site%zu.example.com", i % 3);
         assert_string_equal(jstr(recs[i], "site"), site);
-        assert_null(json_object_get(recs[i], "error"));
+        assert_true(json_is_null(json_object_get(recs[i], "error"))); /* absent = null */
         json_decref(recs[i]);
     }
     assert_int_equal(n.read, 300);
@@ -362,7 +362,7 @@ static void test_html_view_marks_blocks(void **state)
     ps_page_remove_leaf(pg, 2);
     uint8_t cls[4] = {PS_CLASS_NOISE, PS_CLASS_CONTENT, PS_CLASS_NOISE, PS_CLASS_TEMPLATE};
     ps_buf b = {0};
-    assert_int_equal(ps_html_view(pg, cls, "test", &b, NULL), 0);
+    assert_int_equal(ps_html_view(pg, cls, "test", "p1", &b, NULL), 0);
     assert_non_null(strstr(b.data, "<meta charset=\"utf-8\">"));
     assert_non_null(strstr(b.data, "id=\"a\""));
     /* each block element carries its class, the legend names all three */

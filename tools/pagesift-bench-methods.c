@@ -11,6 +11,7 @@
 
 #include "pagesift.h"
 #include "pagesift/util.h"
+#include "cli.h"
 
 static void usage(FILE *f)
 {
@@ -156,7 +157,8 @@ int main(int argc, char **argv)
     size_t n_methods = 0, limit = 0;
     int repeat = 1, quiet = 0, c;
     const char *options = NULL, *per_page_path = NULL;
-    while ((c = getopt_long(argc, argv, "m:o:n:r:p:O:qhV", longopts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":m:o:n:r:p:O:qhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'm': {
             const char *m = NULL;
@@ -194,7 +196,7 @@ int main(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-bench-methods %s\n", ps_version()); return 0;
-        default: usage(stderr); return 2;
+        default: return ps_cli_bad_option("pagesift-bench-methods", c, argv);
         }
     }
     if (optind >= argc) {

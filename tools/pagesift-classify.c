@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pagesift.h"
+#include "cli.h"
 
 static void usage(FILE *f)
 {
@@ -113,14 +114,15 @@ int main(int argc, char **argv)
     };
     const char *model_path = NULL, *out_path = NULL;
     int quiet = 0, c;
-    while ((c = getopt_long(argc, argv, "m:o:qhV", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":m:o:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'm': model_path = optarg; break;
         case 'o': out_path = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-classify %s\n", ps_version()); return 0;
-        default: usage(stderr); return 2;
+        default: return ps_cli_bad_option("pagesift-classify", c, argv);
         }
     }
     if (!model_path || optind >= argc) {

@@ -8,6 +8,7 @@
 
 #include "pagesift/util.h"
 #include "pagesift.h"
+#include "cli.h"
 
 static void usage(FILE *f)
 {
@@ -58,7 +59,8 @@ int main(int argc, char **argv)
     long pv = 60;
     ps_page_options po = {0};
     const char **tags = NULL;
-    while ((c = getopt_long(argc, argv, "jb:c:u:tn:hV", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":jb:c:u:tn:hV", opts, NULL)) != -1) {
         switch (c) {
         case 'j': json = 1; break;
         case 'b': tags = ps_split_list(optarg); po.block_tags = tags; break;
@@ -68,7 +70,7 @@ int main(int argc, char **argv)
         case 'n': pv = strtol(optarg, NULL, 10); if (pv < 0) pv = 0; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-dump %s\n", ps_version()); return 0;
-        default: usage(stderr); return 2;
+        default: return ps_cli_bad_option("pagesift-dump", c, argv);
         }
     }
     if (optind != argc - 1) {

@@ -12,6 +12,8 @@
 #include "pagesift.h"
 #include "pagesift/eval.h"
 
+#include "cli.h"
+
 static void usage(FILE *f)
 {
     fputs("Usage: pagesift-eval --dataset DIR [--dataset DIR]... (--method LIST | --pred DIR)...\n"
@@ -128,11 +130,15 @@ static int merge_json(const char *const *files, size_t n, const char *chart)
             json_t *r = json_array_get(runs, i);
             const char *set = json_string_value(json_object_get(r, "set"));
             const char *label = json_string_value(json_object_get(r, "label"));
-            json_t *f1 = json_object_get(json_object_get(r, "token"), "f1");
-            if (!f1) /* a snippet set */
-                f1 = json_object_get(json_object_get(r, "snippets"), "f1");
+            json_t *tok = json_object_get(r, "token");
+            if (!json_object_get(tok, "f1")) /* a snippet set */
+                tok = json_object_get(r, "snippets");
+            json_t *f1 = json_object_get(tok, "f1"), *p = json_object_get(tok, "p"),
+                   *rc = json_object_get(tok, "r");
             if (set && label && json_is_number(f1))
-                pts[np++] = (ps_eval_point){set, label, json_number_value(f1)};
+                pts[np++] = (ps_eval_point){set, label, json_number_value(f1),
+                                            json_is_number(p) ? json_number_value(p) : -1,
+                                            json_is_number(rc) ? json_number_value(rc) : -1};
         }
         ps_error err = {0};
         if (!pts || ps_eval_chart_svg_points(chart, pts, np, &err) < 0) {
@@ -179,7 +185,8 @@ int main(int argc, char **argv)
     ps_fold fold = {0};            /* --fold / --not-fold */
     const char *snip_report = NULL; /* --snippets */
     char protocol[1200];
-    while ((c = getopt_long(argc, argv, "d:m:p:j:qhV", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":d:m:p:j:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'd':
             if (nsets == 64) {
@@ -296,7 +303,7 @@ int main(int argc, char **argv)
         case 'q': cfg.quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-eval %s\n", ps_version()); return 0;
-        default: usage(stderr); return 2;
+        default: return ps_cli_bad_option("pagesift-eval", c, argv);
         }
     }
     if (optind < argc) {

@@ -10,6 +10,7 @@
 
 #include "pagesift/util.h"
 #include "pagesift.h"
+#include "cli.h"
 
 static void usage(FILE *f)
 {
@@ -321,7 +322,8 @@ int main(int argc, char **argv)
     if (!lists)
         return 3;
     int rc = 0;
-    while ((c = getopt_long(argc, argv, "l:xb:am:t:n:o:T:LqhV", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":l:xb:am:t:n:o:T:LqhV", opts, NULL)) != -1) {
         switch (c) {
         case 'l': lists[n_lists++] = optarg; break;
         case 'x': co.extended = 1; break;
@@ -376,7 +378,7 @@ int main(int argc, char **argv)
         }
         case 'h': usage(stdout); { rc = 0; goto out; }
         case 'V': printf("pagesift-features %s\n", ps_version()); { rc = 0; goto out; }
-        default: usage(stderr); { rc = 2; goto out; }
+        default: rc = ps_cli_bad_option("pagesift-features", c, argv); goto out;
         }
     }
     if (optind == argc && n_lists == 0) {

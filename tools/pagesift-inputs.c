@@ -13,6 +13,7 @@
 
 #include "pagesift/util.h"
 #include "pagesift.h"
+#include "cli.h"
 
 static void usage(FILE *f)
 {
@@ -70,7 +71,8 @@ int main(int argc, char **argv)
     ps_source_options so = {0};
     const char *list = NULL, *xdir = NULL;
     int count_only = 0, quiet = 0, c;
-    while ((c = getopt_long(argc, argv, "l:x:cqhV", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":l:x:cqhV", opts, NULL)) != -1) {
         switch (c) {
         case 'l': list = optarg; break;
         case OPT_JSONL: so.jsonl_stdin = 1; break;
@@ -90,7 +92,7 @@ int main(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-inputs %s\n", ps_version()); return 0;
-        default: usage(stderr); return 2;
+        default: return ps_cli_bad_option("pagesift-inputs", c, argv);
         }
     }
     if (optind == argc && !list) {

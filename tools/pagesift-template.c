@@ -13,6 +13,8 @@
 #include "pagesift.h"
 #include "pagesift/template_eval.h"
 
+#include "cli.h"
+
 static const char *prog = "pagesift-template";
 
 static void usage(FILE *f)
@@ -702,11 +704,12 @@ int main(int argc, char **argv)
     o.min_pages = 10;
     o.gold_test = PS_TPL_GOLD_ALIGN;
     int c;
-    while ((c = getopt_long(argc, argv, "+o:l:qu:ahV", long_opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:o:l:qu:ahV", long_opts, NULL)) != -1) {
         switch (c) {
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-template %s\n", ps_version()); return 0;
-        default: usage(stderr); return 2;
+        default: return ps_cli_bad_option("pagesift-template", c, argv);
         }
     }
     if (optind >= argc)
@@ -716,7 +719,8 @@ int main(int argc, char **argv)
     int sub_argc = argc - optind + 1;
     char **sub_argv = argv + optind - 1;
     optind = 1;
-    while ((c = getopt_long(sub_argc, sub_argv, "o:l:qu:ahV", long_opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(sub_argc, sub_argv, ":o:l:qu:ahV", long_opts, NULL)) != -1) {
         switch (c) {
         case 'o': o.out = optarg; break;
         case 'l': o.list = optarg; break;
@@ -755,7 +759,7 @@ int main(int argc, char **argv)
             break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-template %s\n", ps_version()); return 0;
-        default: usage(stderr); return 2;
+        default: return ps_cli_bad_option("pagesift-template", c, sub_argv);
         }
     }
     ps_init();

@@ -12,6 +12,7 @@
 
 #include "pagesift.h"
 #include "pagesift/util.h"
+#include "cli.h"
 
 static void usage(FILE *f)
 {
@@ -38,7 +39,8 @@ static void usage(FILE *f)
           "                           has rows on both sides of a fold\n"
           "      --select METRIC      f1 (of the content class, default) or accuracy\n"
           "      --c-range A:B:S      log2 C from A to B step S (default -5:15:2)\n"
-          "      --gamma-range A:B:S  log2 gamma (default -15:3:2)\n"
+          "      --gamma-range A:B:S  log2 gamma (default -15:3:2).  A warning says when\n"
+          "                           the chosen point is on the edge of the grid\n"
           "      --search MODE        full (default) or coarse-fine: every other grid\n"
           "                           point, then the full step around the best\n"
           "      --cv-rows N          run the grid CV on a seeded sample of whole groups\n"
@@ -100,7 +102,8 @@ int main(int argc, char **argv)
     ps_train_group group = PS_GROUP_PAGE;
     int stamp = 0, c;
     char *e;
-    while ((c = getopt_long(argc, argv, "o:f:b:s:k:g:j:qvhV", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:f:b:s:k:g:j:qvhV", opts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'f': features = optarg; break;
@@ -188,7 +191,7 @@ int main(int argc, char **argv)
         case 'v': o.verbose = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-train %s\n", ps_version()); return 0;
-        default: usage(stderr); return 2;
+        default: return ps_cli_bad_option("pagesift-train", c, argv);
         }
     }
     if (!out || optind >= argc) {
@@ -253,6 +256,16 @@ int main(int argc, char **argv)
            best->log2c, best->log2g, exp2(best->log2c), exp2(best->log2g), best->precision, best->recall,
            best->f1, best->accuracy, o.select_accuracy ? "accuracy" : "F1");
     fflush(stdout);
+    /* A point on the edge of the grid: the best may lie beyond what was tried. */
+    size_t bi = g.best / g.n_g, bj = g.best % g.n_g;
+    const char *c_edge = g.n_c < 2 ? NULL : bi == 0 ? "smallest" : bi == g.n_c - 1 ? "largest" : NULL;
+    const char *g_edge = g.n_g < 2 ? NULL : bj == 0 ? "smallest" : bj == g.n_g - 1 ? "largest" : NULL;
+    if (c_edge)
+        fprintf(stderr, "pagesift-train: warning: the chosen log2 C=%g is the %s of the grid: "
+                        "the best may lie beyond it; widen --c-range\n", best->log2c, c_edge);
+    if (g_edge)
+        fprintf(stderr, "pagesift-train: warning: the chosen log2 gamma=%g is the %s of the grid: "
+                        "the best may lie beyond it; widen --gamma-range\n", best->log2g, g_edge);
     int rc = 0;
     if (grid_csv && ps_train_write_grid_csv(&g, grid_csv, &err)) {
         fprintf(stderr, "pagesift-train: %s\n", err.msg);

@@ -16,6 +16,8 @@
 #include "pagesift/batch.h"
 #include "pagesift/util.h"
 
+#include "cli.h"
+
 static void usage(FILE *f)
 {
     fputs(
@@ -28,7 +30,11 @@ static void usage(FILE *f)
         "data set, read in index order with its URLs); a WARC file (.warc or\n"
         ".warc.gz, WARC 1.0/1.1, plain or gzip: HTML response records are pages,\n"
         "other records are counted as skipped); or '-', standard input (the default\n"
-        "when no INPUT is given): one page, a WARC stream, or JSON Lines with --jsonl.\n"
+        "when no INPUT is given, unless it is a terminal): one page, a WARC stream,\n"
+        "or JSON Lines with --jsonl.  In a folder, other files are read when their\n"
+        "content is HTML (article.php, index.html?p=2, no extension: wget and\n"
+        "httrack mirrors), .html.gz/.htm.gz are unpacked, and the rest is counted\n"
+        "as skipped (-v names each).  No page at all in the inputs is an error.\n"
         "  -l, --list FILE         also the pages listed in FILE, one per line:\n"
         "                          PATH<TAB>URL (paths relative to FILE's folder)\n"
         "      --jsonl             standard input is JSON Lines, one page per line:\n"
@@ -37,20 +43,34 @@ static void usage(FILE *f)
         "without a URL get no template step, only the SVM.\n"
         "\n"
         "Output:\n"
-        "  -f, --format FMT        text, jsonl or html.  Default: text for one page\n"
-        "                          (the main text on standard output) or with\n"
-        "                          --output-dir, jsonl otherwise.\n"
+        "  -f, --format FMT        text, jsonl, markdown, xml, clean-html or html.\n"
+        "                          Default: text when the input is one page, when\n"
+        "                          standard output is a terminal or with\n"
+        "                          --output-dir; jsonl otherwise (several pages\n"
+        "                          into a pipe or a file).\n"
         "                          text with several pages: a line '==> ID <==' before\n"
         "                          each page's text.  jsonl: one object per page with\n"
-        "                          id, url, site, title, text, blocks_kept,\n"
-        "                          blocks_removed, status (ok, empty, failed), error\n"
-        "                          (when failed), charset, origin.  html: the page with\n"
+        "                          id, url, site, title (the headline), page_title,\n"
+        "                          author, date, date_modified, site_name,\n"
+        "                          description, lang, lang_declared, lang_confidence,\n"
+        "                          canonical_url, image, categories, tags, text,\n"
+        "                          blocks_kept, blocks_removed, status (ok, empty,\n"
+        "                          failed), error, charset, origin; absent values are\n"
+        "                          null (docs/JSONL.md).  markdown: the kept content\n"
+        "                          with headings, lists, quotes, code and tables\n"
+        "                          (CommonMark, GitHub tables); xml: the same in a\n"
+        "                          <doc> with the metadata as attributes (docs/XML.md);\n"
+        "                          clean-html: the same as a clean HTML document.\n"
+        "                          html: the page with\n"
         "                          each block outlined content (green), noise (red) or\n"
         "                          template (purple, dashed), to check in a browser.\n"
+        "      --links             markdown, xml, clean-html: keep links\n"
+        "      --images            markdown, xml, clean-html: keep images (with alt)\n"
         "  -o, --output-dir DIR    one file per page in DIR (created with\n"
-           "                          its parents): ID.txt, ID.json\n"
-        "                          or ID.html by format; ID.error (the message) for a\n"
-        "                          page that failed in text/html format.  ID is the\n"
+           "                          its parents): ID.txt, ID.json, ID.md,\n"
+        "                          ID.xml or ID.html by format; ID.error (the message)\n"
+        "                          for a page that failed in another format than\n"
+        "                          jsonl.  ID is the\n"
         "                          file name without extension; characters other than\n"
         "                          letters, digits, . - _ become _, and a repeated ID\n"
         "                          gets -2, -3, ... in input order.\n"
@@ -66,6 +86,9 @@ static void usage(FILE *f)
         "                          (the paper's setting), then extract: reads the\n"
         "                          inputs twice, so not standard input\n"
         "      --options LIST      method options, key=value,key=value\n"
+        "      --no-comments       drop comment threads under the article (default;\n"
+        "                          svm and template-svm: --options comments=1)\n"
+        "      --with-comments     keep them (--options comments=0)\n"
         "      --site-rule RULE    site key of a URL: host (default) or host+path1\n"
         "\n"
         "Running:\n"
@@ -74,15 +97,18 @@ static void usage(FILE *f)
         "      --unordered         write records as they finish, not in input order\n"
         "      --max-bytes N       pages larger than N bytes fail (default 64 MiB)\n"
         "  -q, --quiet             no progress, no per-page error lines, no summary\n"
+        "  -v, --verbose           name each skipped file or record and why\n"
         "  -h, --help              this help\n"
         "  -V, --version           version\n"
         "\n"
         "Every input page yields one output record, also when it fails.  At the end\n"
         "a summary goes to standard error (not for a single page): records read =\n"
-        "extracted + empty + failed + skipped.\n"
+        "extracted + empty + failed + skipped.  On a terminal, progress shows pages\n"
+        "done of the total (when known), rate, time left and failures so far.\n"
         "\n"
         "Exit status: 0 every page extracted (or empty), 1 some page failed or the\n"
-        "output could not be written, 2 usage error, 3 setup error (missing or\n"
+        "output could not be written, 2 usage error (also: no input at a terminal,\n"
+        "no page in the inputs), 3 setup error (missing or\n"
         "corrupt model or template library, output folder not writable).\n",
         f);
 }
@@ -135,7 +161,8 @@ static int method_known(const char *name)
 }
 
 enum {
-    OPT_OPTIONS = 256, OPT_SITE_RULE, OPT_UNORDERED, OPT_MAX_BYTES, OPT_JSONL, OPT_LEARN
+    OPT_OPTIONS = 256, OPT_SITE_RULE, OPT_UNORDERED, OPT_MAX_BYTES, OPT_JSONL, OPT_LEARN,
+    OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES
 };
 
 /* Does the argument name something ps_source reads as several pages? */
@@ -163,16 +190,21 @@ int main(int argc, char **argv)
         {"list", required_argument, 0, 'l'},     {"jsonl", no_argument, 0, OPT_JSONL},
         {"jobs", required_argument, 0, 'j'},     {"unordered", no_argument, 0, OPT_UNORDERED},
         {"max-bytes", required_argument, 0, OPT_MAX_BYTES},
+        {"with-comments", no_argument, 0, OPT_WITH_COMMENTS},
+        {"no-comments", no_argument, 0, OPT_NO_COMMENTS},
+        {"verbose", no_argument, 0, 'v'},
+        {"links", no_argument, 0, OPT_LINKS},    {"images", no_argument, 0, OPT_IMAGES},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
     const char *format = NULL, *method = NULL, *list = NULL;
     ps_extractor_config xc = {0};
     ps_batch_config bc = {0};
     ps_source_options so = {0};
-    int learn = 0;
+    int learn = 0, verbose = 0, comments = -1;
     long jobs = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "f:o:m:M:T:l:j:qhV", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":f:o:m:M:T:l:j:qvhV", opts, NULL)) != -1) {
         switch (c) {
         case 'f': format = optarg; break;
         case 'o': bc.output_dir = optarg; break;
@@ -203,6 +235,8 @@ int main(int argc, char **argv)
             break;
         }
         case OPT_UNORDERED: bc.unordered = 1; break;
+        case OPT_LINKS: bc.render_flags |= PS_RENDER_LINKS; break;
+        case OPT_IMAGES: bc.render_flags |= PS_RENDER_IMAGES; break;
         case OPT_MAX_BYTES:
             if (parse_size(optarg, &bc.max_bytes) != 0) {
                 fprintf(stderr, "pagesift: --max-bytes: '%s' is not a size (e.g. 8M)\n", optarg);
@@ -210,9 +244,12 @@ int main(int argc, char **argv)
             }
             break;
         case 'q': bc.quiet = 1; break;
+        case 'v': verbose = 1; break;
+        case OPT_WITH_COMMENTS: comments = 0; break;
+        case OPT_NO_COMMENTS: comments = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift %s\n", ps_version()); return 0;
-        default: usage(stderr); return 2;
+        default: return ps_cli_bad_option("pagesift", c, argv);
         }
     }
     if (method && strcmp(method, "help") == 0) {
@@ -227,15 +264,34 @@ int main(int argc, char **argv)
         bc.format = PS_FORMAT_JSONL;
     else if (strcmp(format, "html") == 0)
         bc.format = PS_FORMAT_HTML;
+    else if (strcmp(format, "markdown") == 0 || strcmp(format, "md") == 0)
+        bc.format = PS_FORMAT_MARKDOWN;
+    else if (strcmp(format, "xml") == 0)
+        bc.format = PS_FORMAT_XML;
+    else if (strcmp(format, "clean-html") == 0)
+        bc.format = PS_FORMAT_CLEAN_HTML;
     else {
-        fprintf(stderr, "pagesift: --format: '%s' is not text, jsonl or html\n", format);
+        fprintf(stderr, "pagesift: --format: '%s' is not text, jsonl, markdown, xml, clean-html "
+                        "or html\n", format);
         return 2;
+    }
+    /* --with-comments / --no-comments: the comments= option of the passes */
+    char optbuf[1024];
+    if (comments >= 0) {
+        snprintf(optbuf, sizeof optbuf, "%s%scomments=%d", xc.options ? xc.options : "",
+                 xc.options && *xc.options ? "," : "", comments);
+        xc.options = optbuf;
     }
     char **args = argv + optind;
     size_t n_args = (size_t)(argc - optind);
     int n_stdin = n_args == 0 && !list;
     for (size_t i = 0; i < n_args; i++)
         n_stdin += strcmp(args[i], "-") == 0;
+    if (n_args == 0 && !list && isatty(STDIN_FILENO)) {
+        fprintf(stderr, "pagesift: no input: give a page, a folder or a WARC file, or pipe one "
+                        "in; try --help\n");
+        return 2;
+    }
     if (n_stdin > 1) {
         fprintf(stderr, "pagesift: standard input ('-') can be given once\n");
         return 2;
@@ -265,11 +321,11 @@ int main(int argc, char **argv)
     /* Every setup error comes before any page is read. */
     ps_extractor *ex = NULL;
     if (learn) {
-        /* the extractor needs the learnt libraries (the batch makes it after
-         * its first pass): check the model now */
+        /* the extractor needs the learnt libraries: check the model now */
         ps_model *m = ps_model_load(xc.model_path ? xc.model_path : ps_model_default_path(), &err);
         if (!m) {
             fprintf(stderr, "pagesift: %s\n", err.msg);
+            ps_cli_model_hint("pagesift", xc.model_path);
             return 3;
         }
         ps_model_free(m);
@@ -282,6 +338,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "pagesift: %s\n", err.msg);
             if (err.code == PS_ERR_USAGE && !method_known(method))
                 list_methods(stderr);
+            if (err.code != PS_ERR_USAGE)
+                ps_cli_model_hint("pagesift", xc.model_path);
             return err.code == PS_ERR_USAGE ? 2 : 3;
         }
     }
@@ -297,11 +355,13 @@ int main(int argc, char **argv)
         return 3;
     }
     int single = !list && !so.jsonl_stdin && n_args <= 1 && (n_args == 0 || !is_collection(args[0]));
-    if (!format && !single && !bc.output_dir)
+    if (!format && !single && !bc.output_dir && !isatty(STDOUT_FILENO))
         bc.format = PS_FORMAT_JSONL;
     bc.out = stdout;
     bc.text_headers = !single;
     bc.total_hint = ps_source_total_hint(src);
+    bc.total_bytes = ps_source_total_bytes(src);
+    bc.verbose = verbose;
     bc.extractor = ex;
 
     double t0 = ps_clock(PS_CLOCK_WALL);
@@ -322,5 +382,14 @@ int main(int argc, char **argv)
                 n.read, n.extracted, n.empty, n.failed, n.skipped, dt,
                 dt > 0 ? (double)n.read / dt : 0.0, dt > 0 ? (double)n.bytes / dt / 1e6 : 0.0,
                 method, bc.workers, bc.workers == 1 ? "" : "s");
+    if (rc == 0 && n.read == n.skipped && !n_stdin) { /* no page at all */
+        if (n.skipped)
+            fprintf(stderr, "pagesift: no page in the input: %zu file%s or record%s skipped as "
+                            "not HTML%s\n", n.skipped, n.skipped == 1 ? "" : "s",
+                    n.skipped == 1 ? "" : "s", verbose ? "" : " (-v names them)");
+        else
+            fprintf(stderr, "pagesift: no page in the input (an empty folder?)\n");
+        return 2;
+    }
     return rc != 0 || n.failed ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 /* train/model.c — model bundles (docs/MODEL_FORMAT.md): parse, load, save,
- * the default path, and prediction.
+ * and prediction (the default path: train/model_path.c).
  *
  * Prediction (train/predict.c) evaluates the RBF decision function itself
  * from a dense copy of the support vectors made here at load. */
@@ -19,16 +19,7 @@
 #define SVM_BYTES_KEY "libsvm-model-bytes"
 #define END_LINE "end pagesift-model\n"
 
-const char *ps_model_default_path(void)
-{
-    const char *env = getenv("PAGESIFT_MODEL");
-    if (env && *env)
-        return env;
-    static const char installed[] = PS_INSTALL_MODEL_DIR "/default.model";
-    if (access(installed, R_OK) == 0)
-        return installed;
-    return PS_SOURCE_MODEL_DIR "/default.model";
-}
+/* ps_model_default_path: train/model_path.c */
 
 void ps_model_free(ps_model *m)
 {

@@ -64,8 +64,10 @@ static void xml_text(ps_buf *b, const char *s)
 int ps_train_write_grid_svg(const ps_train_grid *g, const char *title, const char *path,
                             ps_error *err)
 {
-    const int cell = 46, left = 90, top = 60, legend_w = 90, bottom = 70;
+    const int cell = 46, left = 90, top = 60, legend_w = 110, bottom = 70;
     int w = left + (int)g->n_c * cell + legend_w + 20, h = top + (int)g->n_g * cell + bottom;
+    if (w < 780) /* the title and the caption line fit */
+        w = 780;
     /* colour scale: the F1 range of the evaluated points */
     double lo = 1, hi = 0;
     for (size_t i = 0; i < g->n_c * g->n_g; i++)
@@ -77,7 +79,8 @@ int ps_train_write_grid_svg(const ps_train_grid *g, const char *title, const cha
         }
     if (hi < lo)
         lo = 0, hi = 1;
-    if (hi - lo < 1e-6)
+    double min_f1 = lo, max_f1 = hi; /* what the labels say */
+    if (hi - lo < 1e-6) /* every point alike: one colour, the scale still drawn */
         lo = hi - 0.01;
     ps_buf b = {0};
     ps_buf_printf(&b,
@@ -140,9 +143,16 @@ int ps_train_write_grid_svg(const ps_train_grid *g, const char *title, const cha
         ps_buf_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"18\" height=\"%d\" fill=\"rgb(%d,%d,%d)\"/>\n", lx,
                       top + k * lh / 50, lh / 50 + 1, r, gr, bl);
     }
-    ps_buf_printf(&b, "<text x=\"%d\" y=\"%d\">%.3f</text>\n", lx + 22, top + 10, hi);
-    ps_buf_printf(&b, "<text x=\"%d\" y=\"%d\">%.3f</text>\n", lx + 22, top + lh, lo);
-    ps_buf_printf(&b, "<text x=\"%d\" y=\"%d\">F1</text>\n", lx, top - 6);
+    /* the scale's range: its ends and middle, with the meaning of the ends */
+    ps_buf_printf(&b, "<text x=\"%d\" y=\"%d\" data-scale=\"max\">%.3f max</text>\n", lx + 22, top + 10,
+                  max_f1);
+    if (max_f1 > min_f1)
+        ps_buf_printf(&b, "<text x=\"%d\" y=\"%d\" data-scale=\"mid\">%.3f</text>\n", lx + 22,
+                      top + lh / 2 + 4, (min_f1 + max_f1) / 2);
+    ps_buf_printf(&b, "<text x=\"%d\" y=\"%d\" data-scale=\"min\">%.3f min</text>\n", lx + 22, top + lh,
+                  min_f1);
+    ps_buf_printf(&b, "<text x=\"%d\" y=\"%d\" data-scale=\"range\">colour: F1 from %.3f to %.3f</text>\n",
+                  lx, top - 6, min_f1, max_f1);
     ps_buf_printf(&b, "</svg>\n");
     if (!b.data)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");

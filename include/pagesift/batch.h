@@ -19,7 +19,10 @@ extern "C" {
 typedef enum ps_out_format {
     PS_FORMAT_TEXT = 0,  /**< the main text */
     PS_FORMAT_JSONL = 1, /**< one JSON object per page and line */
-    PS_FORMAT_HTML = 2   /**< the page with its blocks marked, for a person */
+    PS_FORMAT_HTML = 2,  /**< the page with its blocks marked, for a person */
+    PS_FORMAT_MARKDOWN = 3, /**< the kept content as Markdown (ps_render) */
+    PS_FORMAT_XML = 4,      /**< ... as XML, <doc> with metadata (docs/XML.md) */
+    PS_FORMAT_CLEAN_HTML = 5 /**< ... as a clean HTML document */
 } ps_out_format;
 
 typedef struct ps_batch_config {
@@ -45,6 +48,11 @@ typedef struct ps_batch_config {
     int unordered;          /**< write records as they finish */
     int quiet;              /**< no progress line, no per-page messages */
     size_t total_hint;      /**< pages expected (progress), 0 unknown */
+    uint64_t total_bytes;   /**< when total_hint is 0: input bytes expected
+                                 (progress by ps_source_bytes_done), 0 unknown */
+    unsigned render_flags;  /**< PS_RENDER_LINKS | PS_RENDER_IMAGES for the
+                                 structured formats */
+    int verbose;            /**< name each skipped record and why on stderr */
 } ps_batch_config;
 
 /** What a run did: read = extracted + empty + failed + skipped. */

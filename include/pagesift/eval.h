@@ -86,6 +86,7 @@ PS_EXPORT int ps_eval_chart_svg(const char *path, const ps_eval_run *runs, size_
 typedef struct ps_eval_point {
     const char *set, *label;
     double f1;
+    double p, r;        /**< precision and recall, drawn beside F1; < 0 unknown */
 } ps_eval_point;
 /** The same chart from bars (e.g. read back from --json outputs). */
 PS_EXPORT int ps_eval_chart_svg_points(const char *path, const ps_eval_point *pts, size_t n, ps_error *err);

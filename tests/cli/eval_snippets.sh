@@ -18,51 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 # ---- a snippet set from the sample ---------------------------------------
 set1="$tmp/snipset"
 mkdir -p "$set1/html"
-"$py" - "$sample" "$set1" <<'PY'
-import html.parser, json, os, shutil, sys
-src, dst = sys.argv[1], sys.argv[2]
-rows = [l.split("\t") for l in open(os.path.join(src, "index.tsv"), encoding="utf-8").read().splitlines()]
-head, rows = rows[0], rows[1:9]
-
-class FirstLinks(html.parser.HTMLParser):
-    """texts of the first <a> elements: navigation, mostly noise"""
-    def __init__(self):
-        super().__init__()
-        self.depth, self.cur, self.links = 0, [], []
-    def handle_starttag(self, tag, attrs):
-        if tag == "a":
-            self.depth += 1
-    def handle_endtag(self, tag):
-        if tag == "a" and self.depth:
-            self.depth -= 1
-            t = " ".join("".join(self.cur).split())
-            if len(t) > 3:
-                self.links.append(t)
-            self.cur = []
-    def handle_data(self, d):
-        if self.depth:
-            self.cur.append(d)
-
-ev = {}
-out = ["\t".join(head)]
-for r in rows:
-    pid = r[0]
-    shutil.copy(os.path.join(src, "html", pid + ".html"), os.path.join(dst, "html", pid + ".html"))
-    gold = [l for l in open(os.path.join(src, "gold", pid + ".txt"), encoding="utf-8").read().splitlines() if l.strip()]
-    first = " ".join(gold[0].split()[:8])
-    # white space of the snippet differs from the page's: collapsed by the rule
-    first = first.replace(" ", " \n\u00a0 ", 1)
-    p = FirstLinks()
-    p.feed(open(os.path.join(src, "html", pid + ".html"), encoding="utf-8", errors="replace").read())
-    ev[pid] = {"url": r[1], "with": [first, " ".join(gold[-1].split()[-6:]), "zz not on the page"],
-               "without": p.links[:3] + ["qq absent text"]}
-    out.append("\t".join(r))
-# a page whose HTML is missing: the method fails on it
-out.append("\t".join(["missing-page", "", "", "en"] + [""] * (len(head) - 4)))
-ev["missing-page"] = {"url": "", "with": ["a", "b"], "without": ["c"]}
-open(os.path.join(dst, "index.tsv"), "w", encoding="utf-8").write("\n".join(out) + "\n")
-json.dump(ev, open(os.path.join(dst, "evaldata.json"), "w", encoding="utf-8"), ensure_ascii=False)
-PY
+"$py" "$PS_SOURCE_DIR/tests/cli/make-snippet-set.py" "$sample" "$set1"
 
 # the independent scorer: outputs of DIR/<id>.txt against evaldata.json
 cat > "$tmp/score.py" <<'PY'

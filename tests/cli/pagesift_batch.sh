@@ -47,12 +47,12 @@ for k in ("binary", "zz-oversized", "missing"):
     assert by[k]["status"] == "failed" and by[k]["error"], by[k]
 assert "binary" in by["binary"]["error"], by["binary"]["error"]
 assert sys.argv[3] in by["zz-oversized"]["error"], by["zz-oversized"]["error"]
-assert by["empty"]["status"] == "empty" and "error" not in by["empty"]
+assert by["empty"]["status"] == "empty" and by["empty"]["error"] is None
 for r in recs:
     assert set(("id", "url", "site", "title", "text", "blocks_kept", "blocks_removed",
                 "status", "charset")) <= set(r), r
     if r["status"] == "ok":
-        assert r["text"].strip() and "error" not in r
+        assert r["text"].strip() and r["error"] is None
 PY
 summary=$(grep 'records read' "$tmp/err") || fail "no summary on stderr"
 python3 - "$summary" <<'PY' || fail "counts do not add up: $summary"

@@ -128,8 +128,12 @@ PS_EXPORT void ps_sifter_free(ps_sifter *s);
 /** The main text: UTF-8, one paragraph per line, '\n'-ended unless empty;
  *  never NULL.  *len (may be NULL) gets its length in bytes. */
 PS_EXPORT const char *ps_result_text(const ps_result *r, size_t *len);
-/** The page's title (the method's headline, else <title>), "" when none. */
+/** The article's headline (ps_metadata.title: og:title, JSON-LD headline,
+ *  the h1 the <title> holds, the <title>), "" when none. */
 PS_EXPORT const char *ps_result_title(const ps_result *r);
+/** Everything known about the page (author, dates, site name, language,
+ *  ...: struct ps_metadata, the "Metadata" section below); owned by @p r. */
+PS_EXPORT const struct ps_metadata *ps_result_metadata(const ps_result *r);
 /** The charset the page was decoded from, e.g. "utf-8". */
 PS_EXPORT const char *ps_result_charset(const ps_result *r);
 /** Free the result.  NULL is a no-op. */

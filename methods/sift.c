@@ -1,5 +1,5 @@
 /* methods/sift.c — the one-call API (pagesift.h, "Main text in one call"):
- * HTML bytes in, text and title out.  A sifter is an extractor of the
+ * HTML bytes in, text, title and the page's metadata out.  A sifter is an extractor of the
  * default single-page pipeline (svm: no site templates for a lone page)
  * plus the page step that parses with the extractor's block tags; ps_sift
  * keeps one sifter with the shipped model for the whole process, made on
@@ -18,7 +18,7 @@ struct ps_sifter {
 struct ps_result {
     char *text;
     size_t len;
-    char *title;
+    ps_metadata meta; /* title (the headline), author, date, ... */
     char charset[32];
 };
 
@@ -73,16 +73,16 @@ ps_result *ps_sifter_extract(ps_sifter *s, const void *html, size_t len, const c
     ps_result *r = NULL;
     if (ps_extract(s->ex, page, site, &x, err) == 0) {
         r = calloc(1, sizeof *r);
-        const char *title = x.title ? x.title : ps_page_title(page);
-        if (r && (r->title = strdup(title ? title : "")) != NULL) {
+        if (!r) {
+            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        } else if (ps_page_metadata(page, &x, &r->meta, err) != 0) {
+            free(r);
+            r = NULL;
+        } else {
             r->text = x.text; /* never NULL after ps_extract */
             r->len = x.len;
             x.text = NULL;
             snprintf(r->charset, sizeof r->charset, "%s", ps_page_decoding(page)->charset);
-        } else {
-            free(r);
-            r = NULL;
-            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         }
     }
     ps_extraction_free(&x);
@@ -121,7 +121,12 @@ const char *ps_result_text(const ps_result *r, size_t *len)
 
 const char *ps_result_title(const ps_result *r)
 {
-    return r && r->title ? r->title : "";
+    return r && r->meta.title ? r->meta.title : "";
+}
+
+const struct ps_metadata *ps_result_metadata(const ps_result *r)
+{
+    return r ? &r->meta : NULL;
 }
 
 const char *ps_result_charset(const ps_result *r)
@@ -134,6 +139,6 @@ void ps_result_free(ps_result *r)
     if (!r)
         return;
     free(r->text);
-    free(r->title);
+    ps_metadata_free(&r->meta);
     free(r);
 }

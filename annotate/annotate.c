@@ -603,7 +603,7 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
     size_t fs[512], fl[512];
     json_t *feat_names = json_array();
     size_t first_feat = 15, n_feat = 0;
-    size_t k_row = 0;
+    size_t k_row = 0, cursor = 0;
     while (pos < memlen) {
         size_t e = pos;
         int q = 0;
@@ -642,11 +642,12 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
                 goto done;
             }
             /* which block: the id is page id + path, as ps_block_id makes it */
-            long bi = -1;
-            for (size_t b = 0; b < nb; b++) {
-                if (row_of[b] >= 0 || strcmp(bl[b].path, path) != 0)
+            long bi = -1; /* rows come in block order: search on from the last */
+            for (size_t b = cursor; b < nb; b++) {
+                if (strcmp(bl[b].path, path) != 0)
                     continue;
                 bi = (long)b;
+                cursor = b + 1;
                 break;
             }
             for (size_t k = 7; k < first_feat; k++)

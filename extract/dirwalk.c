@@ -96,7 +96,8 @@ static int frame_open(frame *f, const char *dir, const char *rel, char *msg, siz
         snprintf(msg, cap, "%s: out of memory", dir);
         return -1;
     }
-    qsort(f->names, f->n, sizeof *f->names, cmp_names);
+    if (f->n > 1) /* an empty folder has no list: qsort(NULL, 0) is undefined */
+        qsort(f->names, f->n, sizeof *f->names, cmp_names);
     return 0;
 }
 

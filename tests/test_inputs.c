@@ -565,6 +565,18 @@ static void test_dir_recursion_order(void **state)
     free_all(&r);
 }
 
+/* An empty folder: no record, no error (UBSan: no qsort of a NULL list). */
+static void test_dir_empty(void **state)
+{
+    (void)state;
+    assert_int_equal(mkdir(tpath("void"), 0755), 0);
+    inputs r;
+    read_all(&r, tpath("void"));
+    assert_int_equal(r.n, 0);
+    assert_int_equal(r.end, 0);
+    free_all(&r);
+}
+
 /* A mirror's folder (wget, httrack): pages named without .html are read by
  * their content, .html.gz unpacked, the rest skipped with a reason. */
 static void test_dir_sniff(void **state)
@@ -891,6 +903,7 @@ int main(void)
         cmocka_unit_test(test_warc_not_a_warc),
         cmocka_unit_test(test_max_bytes),
         cmocka_unit_test(test_dir_recursion_order),
+        cmocka_unit_test(test_dir_empty),
         cmocka_unit_test(test_dir_sniff),
         cmocka_unit_test(test_dir_with_warc),
         cmocka_unit_test(test_dir_symlink_loop),

@@ -1,5 +1,6 @@
 // Browser test 1 of pagesift-annotate (tests/cli/annotate_browser.sh runs it):
-// a workspace of two pages opened from file://: click three blocks, use keys
+// a workspace of two pages pre-labelled by a model, opened from file://: the
+// export asks first while pre-labels are unconfirmed; click three blocks, use keys
 // (rest noise, next page), shift-click a region on page 2, reload (labels
 // kept), undo, export labels.csv and labels.json from the index page (the
 // export asks first when model pre-labels are unconfirmed); then the same
@@ -17,7 +18,8 @@ const { launch, fail, check } = require('./lib');
 const [ws, outDir] = process.argv.slice(2);
 if (!ws || !outDir) fail('usage: annotate_roundtrip.js WORKSPACE OUTDIR');
 
-// Blocks that can be clicked on their own: on the page, visible, no block inside.
+// Blocks that can be clicked on their own (on the page, visible, no block
+// inside) and that a click makes content (unlabelled or pre-labelled noise).
 async function leafBlocks(page, n) {
   return page.evaluate((n) => {
     const out = [];
@@ -25,6 +27,8 @@ async function leafBlocks(page, n) {
     for (let k = 0; k < d.blocks.length && out.length < n; k++) {
       const el = window.psAnnotate.element(k);
       if (!el || el.querySelector('[data-ps]')) continue;
+      const st = window.psAnnotate.state(k);
+      if (st === 'c' || st === 'pc') continue; // a click makes these content: both classes on each page
       const r = el.getBoundingClientRect();
       if (r.width < 30 || r.height < 10 || r.right > window.innerWidth - 380) continue;
       out.push({ k, id: d.blocks[k].id });
@@ -43,25 +47,44 @@ const states = (page) => page.evaluate(() => {
   try {
     const page = await ctx.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
+    // the index first: every block still carries an unconfirmed model pre-label,
+    // so the export asks, and a "no" exports nothing
+    await page.goto('file://' + path.resolve(ws, 'index.html'));
+    await page.waitForSelector('#export-csv');
+    const dialogs = [];
+    page.once('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
+    let downloaded = false;
+    const onDl = () => { downloaded = true; };
+    page.on('download', onDl);
+    await page.click('#export-csv');
+    await page.waitForTimeout(500);
+    page.off('download', onDl);
+    check(dialogs.length === 1 && /pre-labels/.test(dialogs[0]), 'export with unconfirmed pre-labels did not ask first');
+    check(!downloaded, 'export went on after the user said no');
+
     const url1 = 'file://' + path.resolve(ws, 'pages/00001.html');
     await page.goto(url1);
     await page.waitForFunction(() => window.psAnnotate !== undefined);
+    let st = await states(page);
+    check(st.every((s) => s === 'pc' || s === 'pn'), 'blocks are not shown as unconfirmed model pre-labels');
     const pick = await leafBlocks(page, 3);
     check(pick.length === 3, 'page 1 has fewer than three clickable blocks');
+    // a click toggles the current (pre-)label and confirms it
+    for (const b of pick) b.want = st[b.k] === 'pc' ? 0 : 1;
     for (const b of pick) await page.click(`[data-ps="${b.k}"]`);
-    let st = await states(page);
-    for (const b of pick) check(st[b.k] === 'c', `a clicked block is not content: ${b.id} ${st[b.k]}`);
-    // toggle: a second click makes the first block noise, a third content again
+    st = await states(page);
+    for (const b of pick) check(st[b.k] === (b.want ? 'c' : 'n'), `a clicked block did not toggle: ${b.id} ${st[b.k]}`);
+    // a second click toggles again; undo restores
     await page.click(`[data-ps="${pick[0].k}"]`);
-    check((await states(page))[pick[0].k] === 'n', 'a second click did not make the block noise');
+    check((await states(page))[pick[0].k] === (pick[0].want ? 'n' : 'c'), 'a second click did not toggle the block');
     await page.keyboard.press('z'); // undo
-    check((await states(page))[pick[0].k] === 'c', 'undo (z) did not restore the label');
+    check((await states(page))[pick[0].k] === (pick[0].want ? 'c' : 'n'), 'undo (z) did not restore the label');
     // the outline colour follows the label
     const outline = await page.$eval(`[data-ps="${pick[0].k}"]`, (e) => getComputedStyle(e).outlineColor);
-    check(outline === 'rgb(21, 128, 61)', 'a content block is not outlined green: ' + outline);
+    check(outline === (pick[0].want ? 'rgb(21, 128, 61)' : 'rgb(185, 28, 28)'), 'the outline does not show the label: ' + outline);
     await page.keyboard.press('n'); // every other block: noise
     st = await states(page);
-    check(st.every((s, k) => pick.some((b) => b.k === k) ? s === 'c' : s === 'n'),
+    check(st.every((s, k) => { const b = pick.find((b) => b.k === k); return s === (b && b.want ? 'c' : 'n'); }),
           'key n did not label the rest noise');
     const n1 = st.length;
 
@@ -77,6 +100,8 @@ const states = (page) => page.evaluate(() => {
         if (!el) continue;
         const n = el.querySelectorAll('[data-ps]').length;
         const r = el.getBoundingClientRect();
+        const st = window.psAnnotate.state(k);
+        if (st === 'c' || st === 'pc') continue;
         if (n >= 2 && n < d.blocks.length / 2 && r.width > 30 && r.height > 10 && n > bestN) { best = k; bestN = n; }
       }
       if (best < 0) return null;
@@ -86,9 +111,11 @@ const states = (page) => page.evaluate(() => {
     });
     check(region, 'page 2 has no block with blocks inside it');
     // click the region's own top-left corner (inside it, not on a nested block if possible)
+    const before = (await states(page))[region.k];
+    region.want = before === 'c' || before === 'pc' ? 0 : 1;
     await page.click(`[data-ps="${region.k}"]`, { modifiers: ['Shift'], position: { x: 2, y: 2 } });
     st = await states(page);
-    const regionOk = region.inside.every((k) => st[k] === 'c');
+    const regionOk = region.inside.every((k) => st[k] === (region.want ? 'c' : 'n'));
     check(regionOk, 'shift-click did not label the block and every block inside it');
     await page.keyboard.press('n');
 
@@ -97,7 +124,7 @@ const states = (page) => page.evaluate(() => {
     await page.reload();
     await page.waitForFunction(() => window.psAnnotate !== undefined);
     st = await states(page);
-    check(st.length === n1 && st.every((s, k) => pick.some((b) => b.k === k) ? s === 'c' : s === 'n'),
+    check(st.length === n1 && st.every((s, k) => { const b = pick.find((b) => b.k === k); return s === (b && b.want ? 'c' : 'n'); }),
           'labels of page 1 lost after a reload');
 
     // index: progress and export
@@ -109,8 +136,10 @@ const states = (page) => page.evaluate(() => {
     await dl.saveAs(path.join(outDir, 'labels.csv'));
     const [dl2] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
     await dl2.saveAs(path.join(outDir, 'labels.json'));
-    fs.writeFileSync(path.join(outDir, 'clicked.json'), JSON.stringify({
-      content: pick.map((b) => b.id).concat(region.ids), page1_blocks: n1 }));
+    const want = {};
+    for (const b of pick) want[b.id] = b.want;
+    for (const id of region.ids) want[id] = region.want;
+    fs.writeFileSync(path.join(outDir, 'clicked.json'), JSON.stringify({ labels: want, page1_blocks: n1 }));
     check(errors.length === 0, 'script errors: ' + errors.join('; '));
 
     // --serve: the same workspace over http://127.0.0.1; a click lands in labels.json
@@ -132,7 +161,9 @@ const states = (page) => page.evaluate(() => {
       await page.goto(base + '/pages/00002.html');
       await page.waitForFunction(() => window.psAnnotate !== undefined);
       const pick2 = await leafBlocks(page, 1);
+      const s2 = (await states(page))[pick2[0].k];
       await page.click(`[data-ps="${pick2[0].k}"]`);
+      const want2 = s2 === 'c' || s2 === 'pc' ? 0 : 1;
       const lj = path.join(ws, 'labels.json');
       const t0 = Date.now();
       let saved = null;
@@ -140,7 +171,7 @@ const states = (page) => page.evaluate(() => {
         try {
           const j = JSON.parse(fs.readFileSync(lj, 'utf8'));
           const p2 = j.pages.find((p) => p.n === 2);
-          if (p2 && p2.labels[pick2[0].id] === 1) { saved = j; break; }
+          if (p2 && p2.labels[pick2[0].id] === want2) { saved = j; break; }
         } catch (e) { /* not yet */ }
         await page.waitForTimeout(200);
       }
@@ -148,16 +179,20 @@ const states = (page) => page.evaluate(() => {
       // the index's "Save to disk" asks first when pre-labels are unconfirmed (none here) and writes the CSV
       await page.goto(base + '/');
       await page.waitForSelector('#save');
+      // this origin's storage has only that click: the rest are unconfirmed pre-labels, so it asks; say yes
+      const asked = [];
+      page.once('dialog', (d) => { asked.push(d.message()); d.accept(); });
       await page.click('#save');
       const t1 = Date.now();
       while (!fs.existsSync(path.join(ws, 'labels.csv')) && Date.now() - t1 < 10000) await page.waitForTimeout(200);
       check(fs.existsSync(path.join(ws, 'labels.csv')), '"Save to disk" did not write labels.csv');
+      check(asked.length === 1, '"Save to disk" did not ask about the unconfirmed pre-labels');
       fs.copyFileSync(path.join(ws, 'labels.csv'), path.join(outDir, 'served.csv'));
     } finally {
       srv.kill('SIGTERM');
     }
     check(errors.length === 0, 'script errors: ' + errors.join('; '));
-    console.log(`ok: 3 blocks clicked, region of ${region.inside.length} blocks, keys n/j/k/z, reload kept labels, exported; served save works`);
+    console.log(`ok: export asked first, 3 blocks clicked, region of ${region.inside.length} blocks, keys n/j/k/z, reload kept labels, exported; served save works`);
   } catch (e) {
     fail(e.stack || String(e));
   } finally {

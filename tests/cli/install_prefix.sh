@@ -86,11 +86,14 @@ pkg-config --exists pagesift || fail "pkg-config does not find pagesift in $P"
 [[ $(pkg-config --variable=includedir pagesift) -ef $P/include ]] ||
     fail "pkg-config includedir $(pkg-config --variable=includedir pagesift) is not $P/include"
 pkg-config --static --libs pagesift | grep -q -- "-lsvm" || fail "pkg-config --static lacks -lsvm"
+# a sanitizer build's library (PS_SANITIZE) needs a program built with the sanitizer too
+san=()
+ldd "$P/lib/libpagesift.so" 2>/dev/null | grep -q libasan && san=(-fsanitize=address,undefined)
 # shellcheck disable=SC2046
-cc -o "$tmp/prog" "$tmp/prog.c" $(pkg-config --cflags --libs pagesift) 2> "$tmp/err" ||
+cc "${san[@]}" -o "$tmp/prog" "$tmp/prog.c" $(pkg-config --cflags --libs pagesift) 2> "$tmp/err" ||
     fail "cc with pkg-config: $(cat "$tmp/err")"
-LD_LIBRARY_PATH=$(pkg-config --variable=libdir pagesift) "$tmp/prog" "$model" > "$tmp/prog.out" ||
-    fail "the program does not find the installed model: $(cat "$tmp/prog.out")"
+LD_LIBRARY_PATH=$(pkg-config --variable=libdir pagesift) "$tmp/prog" "$model" > "$tmp/prog.out" 2> "$tmp/err" ||
+    fail "the program does not find the installed model: $(cat "$tmp/prog.out" "$tmp/err")"
 
 # --- the prefix moved elsewhere still works -------------------------------
 mv "$P" "$tmp/moved"

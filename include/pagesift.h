@@ -132,7 +132,7 @@ PS_EXPORT const char *ps_result_text(const ps_result *r, size_t *len);
  *  the h1 the <title> holds, the <title>), "" when none. */
 PS_EXPORT const char *ps_result_title(const ps_result *r);
 /** Everything known about the page (author, dates, site name, language,
- *  ...: struct ps_metadata, the "Metadata" section below); owned by @p r. */
+ *  ...: struct ps_metadata, the "Metadata and structured output" section below); owned by @p r. */
 PS_EXPORT const struct ps_metadata *ps_result_metadata(const ps_result *r);
 /** The charset the page was decoded from, e.g. "utf-8". */
 PS_EXPORT const char *ps_result_charset(const ps_result *r);

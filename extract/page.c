@@ -26,6 +26,7 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 static void init_libs(void)
 {
+    ps_xml_alloc_setup(); /* before libxml2 allocates anything */
     xmlInitParser();
 }
 
@@ -911,6 +912,7 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
         ps_set_error(err, PS_ERR_FORMAT, "binary data, not a web page");
         return NULL;
     }
+    ps_xml_failed_reset();
     ps_page *pg = calloc(1, sizeof *pg);
     if (!pg) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
@@ -944,12 +946,15 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     while (k < hlen && (html[k] == ' ' || html[k] == '\n' || html[k] == '\r' || html[k] == '\t'))
         k++;
     if (k < hlen) {
-        pg->doc = htmlReadMemory(html, (int)hlen, opt->url, "UTF-8",
+        pg->doc = ps_xml_read(html, hlen, opt->url,
                                  HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
                                      HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT | XML_PARSE_HUGE | HTML_PARSE_NOBLANKS);
         if (!pg->doc) {
             free(fixed);
-            ps_set_error(err, PS_ERR_PARSE, "libxml2 could not make a document of the page");
+            if (ps_xml_failed())
+                ps_set_error(err, PS_ERR_NOMEM, "out of memory while libxml2 parsed the page");
+            else
+                ps_set_error(err, PS_ERR_PARSE, "libxml2 could not make a document of the page");
             ps_page_free(pg);
             return NULL;
         }
@@ -1024,6 +1029,8 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     ps_buf_free(&b.runtext);
     ps_buf_free(&b.strs);
     ps_buf_free(&b.path);
+    if (rc == 0 && ps_xml_failed()) /* libxml2 failed an allocation on the tree */
+        rc = -1;
     if (rc && b.over) {
         ps_set_error(err, (ps_status)b.over, "%s: refused", b.over_msg);
         ps_page_free(pg);

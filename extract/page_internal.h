@@ -65,6 +65,17 @@ unsigned ps_tag_kind(const char *name);
  *  the bytes appended. */
 size_t ps_collapse_ws(ps_buf *b, const char *s, size_t n, int *lead, int *trail);
 
+/** libxml2 out of memory (extract/xml_alloc.c): ps_xml_alloc_setup routes
+ *  libxml2's allocations through wrappers that note a failure for the
+ *  thread and stop the parse running on it (call before xmlInitParser);
+ *  ps_xml_read parses like htmlReadMemory and returns NULL when an
+ *  allocation failed; ps_xml_failed says whether any libxml2 allocation
+ *  failed on this thread since ps_xml_failed_reset. */
+void ps_xml_alloc_setup(void);
+htmlDocPtr ps_xml_read(const char *html, size_t len, const char *url, int options);
+void ps_xml_failed_reset(void);
+int ps_xml_failed(void);
+
 /** What the pre-parse guard (extract/page_guard.c) saw of a page. */
 typedef struct ps_page_guard_stats {
     size_t elements;      /**< start tags */

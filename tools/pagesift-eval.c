@@ -353,6 +353,9 @@ int main(int argc, char **argv)
                              : ps_eval_run_pred(&cfg, src[k].label, src[k].dir, ds[s], &runs[nruns], &err);
             if (r < 0) {
                 fprintf(stderr, "pagesift-eval: %s / %s: %s\n", ds[s]->name, src[k].label, err.msg);
+                static int hinted;
+                if (src[k].m && !hinted++)
+                    ps_cli_model_hint("pagesift-eval", cfg.model_path);
                 json_array_append_new(errors, json_pack("{s:s,s:s,s:s}", "set", ds[s]->name, "label",
                                                         src[k].label, "error", err.msg));
                 rc = 3;

@@ -47,6 +47,9 @@ rm "$model"
 [[ $rc == 3 ]] || fail "no installed model: exit $rc, want 3"
 grep -qF "looked at $model" "$tmp/err" || fail "no model: the message does not say where it looked: $(cat "$tmp/err")"
 grep -q -- "--model FILE or PAGESIFT_MODEL=FILE" "$tmp/err" || fail "no model: no hint how to pass one: $(cat "$tmp/err")"
+"$P/bin/pagesift-eval" -q -d "$src/datasets/sample" -m svm > /dev/null 2> "$tmp/err"; rc=$?
+[[ $rc == 3 ]] && grep -qF "pagesift-eval: no model found: looked at $model" "$tmp/err" ||
+    fail "pagesift-eval without a model: exit $rc, $(cat "$tmp/err")"
 PAGESIFT_MODEL=$tmp/saved.model "$P/bin/pagesift" "$page" > "$tmp/env.txt" || fail "PAGESIFT_MODEL not used"
 cmp -s "$tmp/env.txt" "$tmp/out.txt" || fail "PAGESIFT_MODEL: another text"
 mv "$tmp/saved.model" "$model"

@@ -13,9 +13,13 @@
  *     next "WARC/" header): the record fails and the reader resynchronises at
  *     the next line starting with "WARC/1." (searching the block it read too
  *     far first, so the records it swallowed still come out);
+ *   - bytes between records that are not a record (garbage, also without a
+ *     newline before the next "WARC/1." line; zeros; a gzip member of
+ *     padding): one skipped input counting the bytes, then the next record
+ *     (blank lines are separators and skipped silently);
  *   - a file cut inside a record: the cut record fails ("truncated"), end;
  *   - corrupt gzip data: a failed input with zlib's message, end of file. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,12 +308,10 @@ static int check_trailer(ps_warc *w)
         i = 2;
     else
         return 0;
-    while (i < avail && (p[i] == '\r' || p[i] == '\n'))
-        i++;
-    int ok = i == avail ? avail < 64 : (avail - i >= 5 && !memcmp(p + i, "WARC/", 5));
-    if (ok)
-        ps_instream_read(w->s, NULL, i, NULL);
-    return ok;
+    /* What follows (blank lines, padding, garbage before the next record)
+     * is the next read's business: this record is intact. */
+    ps_instream_read(w->s, NULL, i, NULL);
+    return 1;
 }
 
 /* Read the block: all of it into w->block when it is at most @p cap bytes,
@@ -416,6 +418,37 @@ bad_length:
     return 1;
 }
 
+/* Bytes between records that are not a record (garbage, zeros, a gzip
+ * member of padding): skipped up to the next "WARC/1." wherever it starts
+ * (also inside a line: garbage without a newline before a record), and
+ * reported as one skipped input that counts them, so every intact record
+ * after them comes out.  The line read is in w->line. */
+static int skip_garbage(ps_warc *w, ps_input *in)
+{
+    uint64_t skipped = 0;
+    for (;;) {
+        const char *hit = w->line.len >= 7 ? memmem(w->line.data, w->line.len, "WARC/1.", 7) : NULL;
+        if (hit) {
+            size_t k = (size_t)(hit - w->line.data);
+            skipped += k;
+            ps_instream_unread(w->s, hit, w->line.len - k);
+            break;
+        }
+        skipped += w->line.len;
+        w->line.len = 0;
+        int r = ps_instream_getline(w->s, &w->line, MAX_HEADER);
+        if (r == -1 && ps_instream_error(w->s)[0])
+            return stream_failed(w, in);
+        if (r != 1 && r != -2)
+            break;
+    }
+    w->records--; /* not a record */
+    in->skipped = 1;
+    snprintf(in->msg, sizeof in->msg, "%" PRIu64 " bytes that are not a WARC record, skipped to the %s", skipped,
+             w->line.len ? "next record" : "end of the file");
+    return 1;
+}
+
 /* Where a record starts, before its header is read: origin, id
  * "record-<offset>", url "".  Returns -1 when out of memory. */
 static int default_identity(ps_warc *w, uint64_t start, ps_input *in)
@@ -458,6 +491,8 @@ int ps_warc_next(ps_warc *w, ps_input *in, ps_error *err)
         return 1;
     }
     int first = w->records++ == 0;
+    if (!first && r == 1 && (w->line.len < 7 || memcmp(w->line.data, "WARC/1.", 7)))
+        return skip_garbage(w, in);
     if (r == -2 || w->line.len < 7 || memcmp(w->line.data, "WARC/1.", 7)) {
         char shown[40];
         size_t n = r == 1 ? w->line.len : 0;

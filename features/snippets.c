@@ -247,6 +247,10 @@ int ps_snippet_block_labels(const ps_page *pg, const ps_snippets *sn, uint8_t *l
     L.votes = calloc(nb + 1, 1);
     if (!L.own || !L.ov || !L.touched || !L.votes || build_text(&L) < 0)
         goto done;
+    for (size_t i = 0; i < L.len; i++) /* a leaf outside every block: as a separator */
+        if (L.leaf[i] >= 0 && (pg->leaves[L.leaf[i]].block < 0 ||
+                               (size_t)pg->leaves[L.leaf[i]].block >= nb))
+            L.leaf[i] = -1;
     for (size_t i = 0; i < L.len; i++)
         if (L.leaf[i] >= 0 && lead_byte(L.text[i]))
             L.own[pg->leaves[L.leaf[i]].block]++;

@@ -375,6 +375,63 @@ static void test_warc_wrong_length(void **state)
     }
 }
 
+/* Garbage between records (without a newline before the next record), a
+ * gzip member of blank lines and one of zeros: every intact record comes
+ * out, the garbage is one skipped input that counts its bytes.  Before: the
+ * record before the garbage failed as "Content-Length does not match" and
+ * the record after it vanished; a padding member made the record before it
+ * fail. */
+static void test_warc_garbage_between_records(void **state)
+{
+    (void)state;
+    for (int gz = 0; gz < 2; gz++) {
+        ps_buf rec[4] = {{0}}, file = {0};
+        const char *h = "HTTP/1.1 200 OK\r\nContent-Type: text/html";
+        warc_response(&rec[0], "g1", "http://g/1", h, PAGE1, strlen(PAGE1), 0);
+        warc_response(&rec[1], "g2", "http://g/2", h, PAGE2, strlen(PAGE2), 0);
+        warc_response(&rec[2], "g3", "http://g/3", h, PAGE3, strlen(PAGE3), 0);
+        warc_response(&rec[3], "g4", "http://g/4", h, PAGE1, strlen(PAGE1), 0);
+        static const char junk[] = "garbage: no newline before the next record ->"; /* 45 bytes */
+        char blank[200], zeros[300];
+        for (size_t i = 0; i < sizeof blank; i += 2)
+            memcpy(blank + i, "\r\n", 2);
+        memset(zeros, 0, sizeof zeros);
+        /* g1, junk + g2 (one member when gzip), g3, blank lines, zeros, g4 */
+        ps_buf two = {0};
+        ps_buf_append(&two, junk, sizeof junk - 1);
+        ps_buf_append(&two, rec[1].data, rec[1].len);
+        const void *parts[] = {rec[0].data, two.data, rec[2].data, blank, zeros, rec[3].data};
+        size_t lens[] = {rec[0].len, two.len, rec[2].len, sizeof blank, sizeof zeros, rec[3].len};
+        for (int i = 0; i < 6; i++) {
+            if (gz)
+                gzip_append(&file, parts[i], lens[i]);
+            else
+                ps_buf_append(&file, parts[i], lens[i]);
+        }
+        const char *name = gz ? "junk.warc.gz" : "junk.warc";
+        write_bytes(tpath(name), file.data, file.len);
+        inputs r;
+        read_all(&r, tpath(name));
+        assert_int_equal(r.end, 0);
+        assert_int_equal(r.n, 6);
+        assert_page(&r.in[0], "g1", "http://g/1", PAGE1);
+        assert_int_equal(r.in[1].skipped, 1);
+        if (!strstr(r.in[1].msg, "45 bytes"))
+            fail_msg("skipped garbage: '%s'", r.in[1].msg);
+        assert_page(&r.in[2], "g2", "http://g/2", PAGE2);
+        assert_page(&r.in[3], "g3", "http://g/3", PAGE3);
+        assert_int_equal(r.in[4].skipped, 1); /* the zeros (blank lines are separators) */
+        if (!strstr(r.in[4].msg, "300 bytes"))
+            fail_msg("skipped zeros: '%s'", r.in[4].msg);
+        assert_page(&r.in[5], "g4", "http://g/4", PAGE1);
+        free_all(&r);
+        for (int i = 0; i < 4; i++)
+            ps_buf_free(&rec[i]);
+        ps_buf_free(&two);
+        ps_buf_free(&file);
+    }
+}
+
 /* The last record's Content-Length runs past the end of the file: it is
  * reported as truncated, the records before it come out. */
 static void test_warc_length_past_end(void **state)
@@ -908,6 +965,7 @@ int main(void)
         cmocka_unit_test(test_dir_with_warc),
         cmocka_unit_test(test_dir_symlink_loop),
         cmocka_unit_test(test_warc_ids),
+        cmocka_unit_test(test_warc_garbage_between_records),
         cmocka_unit_test(test_list_file),
         cmocka_unit_test(test_missing_argument),
         cmocka_unit_test(test_jsonl_stdin),

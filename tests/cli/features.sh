@@ -9,7 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 pagesift-features --version | grep -q '^pagesift-features ' || fail "--version"
-pagesift-features --help | grep -q -- '--for-annotation' || fail "--help"
+grep -q -- '--for-annotation' <<< "$(pagesift-features --help)" || fail "--help"
 
 pagesift-features "$src/datasets/sample" -o "$tmp/s.csv" 2> "$tmp/err" || fail "exit $? on the sample"
 head -1 "$tmp/s.csv" | tr -d '\r' > "$tmp/hdr"

@@ -110,10 +110,35 @@ static int write_file(const ps_annotate *a, const char *rel, const void *data, s
     return rc;
 }
 
-/* JSON for a <script> element or a .js file: "</" and U+2028/9 escaped. */
+/* JSON for a <script> element or a .js file: ASCII only (U+2028/9
+ * escaped), and '<' and '>' written \u003c / \u003e, so that nothing in it
+ * ("</script>", "<!--<script>") can end or re-enter the HTML parser's
+ * script states.  '<' and '>' occur only inside JSON strings. */
 static char *json_for_script(const json_t *j)
 {
-    return json_dumps(j, JSON_COMPACT | JSON_ESCAPE_SLASH | JSON_ENSURE_ASCII);
+    char *d = json_dumps(j, JSON_COMPACT | JSON_ESCAPE_SLASH | JSON_ENSURE_ASCII);
+    if (!d)
+        return NULL;
+    size_t n = 0, len = strlen(d);
+    for (size_t i = 0; i < len; i++)
+        n += d[i] == '<' || d[i] == '>';
+    if (!n)
+        return d;
+    char *o = malloc(len + 5 * n + 1), *w = o;
+    if (!o) {
+        free(d);
+        return NULL;
+    }
+    for (size_t i = 0; i < len; i++) {
+        if (d[i] == '<' || d[i] == '>') {
+            memcpy(w, d[i] == '<' ? "\\u003c" : "\\u003e", 6);
+            w += 6;
+        } else
+            *w++ = d[i];
+    }
+    *w = '\0';
+    free(d);
+    return o;
 }
 
 /* ------------------------------------------------------------------ */

@@ -137,15 +137,13 @@ int main(int argc, char **argv)
         }
     }
     if (!dir) {
-        fprintf(stderr, "pagesift-annotate: no workspace folder (give -o DIR)\n");
-        usage(stderr);
+        fprintf(stderr, "pagesift-annotate: no workspace folder (give -o DIR); try --help\n");
         rc = 2;
         goto out;
     }
     int have_input = optind < argc || list;
     if (!have_input && port < 0) {
-        fprintf(stderr, "pagesift-annotate: no input (give files, folders or --list FILE)\n");
-        usage(stderr);
+        fprintf(stderr, "pagesift-annotate: no input (give files, folders or --list FILE); try --help\n");
         rc = 2;
         goto out;
     }

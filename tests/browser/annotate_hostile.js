@@ -2,7 +2,8 @@
 // a hostile page — inline and external scripts, a script guessing a nonce,
 // onload/onerror/ontoggle handlers, javascript: links, iframes (src and
 // srcdoc), object/embed, remote images, CSS url()s and @import, a stylesheet
-// link, a meta refresh, a base element, a form, a spoofed data-ps block —
+// link, a meta refresh, a base element, a form, a spoofed data-ps block, text
+// quoting "<!--<script>" and "</script>" (block data embedded in the page) —
 // is made into a workspace and opened in Chromium.  Every remote reference
 // points at a local HTTP server that counts hits: nothing may reach it, no
 // flag a hostile script would set may be set, no dialog may open, the page
@@ -41,6 +42,7 @@ if (!work) fail('usage: annotate_hostile.js WORKDIR');
 <div id="nav" class="big"><a href="javascript:window.__pwned = 'javascript link'; console.log('PWNED')">Home</a> <a href="${R}/away">Away link</a> navigation links menu</div>
 <div id="main">
 <h1>A headline that is long enough to be a block of its own text</h1>
+<div>Text that quotes &lt;!--&lt;script&gt; and &lt;/script&gt; as words: the block data must not end the script element.</div>
 <p>Some article text. <img src="${R}/remote.png" onerror="window.__pwned = 'img onerror'; console.log('PWNED')"> More text of the article that a person reads.</p>
 <img src="x" onerror="window.__pwned = 'img x onerror'; console.log('PWNED'); fetch('${R}/onerror')">
 <div style="background-image: url(${R}/style-attr.png)">Text in a block with a remote background.</div>

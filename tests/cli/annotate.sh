@@ -3,8 +3,9 @@
 # the workspace marks exactly the blocks pagesift-features writes rows for,
 # under the same block ids; the page files hold no script but the
 # workspace's own, no event handler, and a CSP; the CSV rows are
-# pagesift-features'; --resume; the --serve server (loopback, Host check,
-# path check, custom header, size bound, saving).
+# pagesift-features'; --templates; a WARC input; --resume; the --serve
+# server (loopback, Host check, path check, custom header, size bound,
+# saving).
 set -euo pipefail
 src=${PS_SOURCE_DIR:?}
 tmp=$(mktemp -d)
@@ -89,6 +90,28 @@ for line, r in zip(raw, rows[1:]):
     assert before + ',,' + after == line, f"row of {r[bi]} differs"
 print(f"ok: {len(data)} pages, {len(rows)-1} blocks marked and pre-labelled")
 PY
+
+# --templates: the leaves of the site libraries are removed first, as
+# pagesift-features --templates does; blocks they empty are shown as template
+pagesift-template build -q -o "$tmp/tpl" "$sample" 2> /dev/null || true
+ls "$tmp/tpl"/*.tpl > /dev/null 2>&1 || fail "no template library built"
+expect 0 pagesift-annotate -T "$tmp/tpl" -o "$tmp/wst" "$sample"
+pagesift-features -q -T "$tmp/tpl" --for-annotation "$sample" > "$tmp/tblank.csv"
+/usr/bin/python3 - "$tmp/wst" "$tmp/tblank.csv" <<'PY' || fail "workspace with templates"
+import csv, glob, json, os, sys
+ws = sys.argv[1]
+rows = list(csv.DictReader(open(sys.argv[2], newline='', encoding='utf-8')))
+got = [b['id'] for p in json.load(open(os.path.join(ws, 'data/blocks.json'))) for b in p['blocks']]
+assert got == [r['block_id'] for r in rows], "block ids differ from pagesift-features --templates"
+tpl = sum(open(f, encoding='utf-8').read().count('data-ps-tpl=') for f in glob.glob(os.path.join(ws, 'pages/*.html')))
+assert tpl > 0, "no block marked as emptied by templates"
+PY
+
+# a WARC file as input (the pages of its HTML responses)
+scripts_dir="$src/scripts"
+/usr/bin/python3 "$scripts_dir/make-warc" -o "$tmp/sample.warc.gz" "$sample" > /dev/null 2>&1 || fail "make-warc"
+expect 0 pagesift-annotate -o "$tmp/wsw" "$tmp/sample.warc.gz"
+[ "$(ls "$tmp/wsw/pages" | wc -l)" -eq 21 ] || fail "not every WARC page in the workspace"
 
 # --resume: labels of a labels JSON become the workspace's
 /usr/bin/python3 - "$tmp/ws/data/blocks.json" "$tmp/labels.json" <<'PY'

@@ -115,7 +115,7 @@ static void do_page(shared *sh, size_t i)
     ps_page *pg = NULL;
     char site[512];
     if (!in.data ||
-        ps_extract_input(sh->ex, &in, PS_SITE_HOST, 0, site, sizeof site, &pg, &out, &err) != 0) {
+        ps_extract_input(sh->ex, &in, NULL, site, sizeof site, &pg, &out, &err) != 0) {
         failed = 1;
         warn_page(sh, dp->id, err.msg[0] ? err.msg : "the method failed");
     }

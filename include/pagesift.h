@@ -1224,7 +1224,7 @@ PS_EXPORT void ps_extraction_free(ps_extraction *out);
 
 /** The page step every tool, the batch and the evaluation share: parse the
  *  input with the extractor's block tags (ps_input_page), work out its site
- *  (ps_input_site by @p rule; @p site gets it, @p cap bytes) and extract
+ *  (ps_input_site by opt's rule; @p site gets it, @p cap bytes) and extract
  *  (ps_extract: the site's template library is applied when the method
  *  uses templates and the library applies, ps_template_applies).  *page
  *  gets the parsed page (NULL when it could not be parsed), which the
@@ -1233,7 +1233,15 @@ PS_EXPORT void ps_extraction_free(ps_extraction *out);
  *  kept), so a batch holds DOMs, not bytes and DOMs.  Returns 0 with @p out
  *  filled, or -1 with err set and @p out empty (parse or method failed;
  *  *site is set either way). */
-PS_EXPORT int ps_extract_input(ps_extractor *ex, ps_input *in, ps_site_rule rule, size_t max_bytes,
+/** How the page step reads an input.  Zero-initialise. */
+typedef struct ps_step_options {
+    ps_site_rule site_rule;  /**< the site key's rule (default: host) */
+    size_t max_bytes;        /**< page size cap, 0 = PS_DEFAULT_MAX_BYTES */
+    double deadline;         /**< ps_page_options.deadline (ps_now() past
+                                  which the page fails), 0 = none */
+} ps_step_options;
+
+PS_EXPORT int ps_extract_input(ps_extractor *ex, ps_input *in, const ps_step_options *opt,
                                char *site, size_t cap, ps_page **page, ps_extraction *out,
                                ps_error *err);
 

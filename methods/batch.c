@@ -133,6 +133,18 @@ static char *unique_stem(name_set *s, const char *id)
     }
 }
 
+/* The extension of a page's output file by format (and ".error" for a page
+ * that failed in a format other than JSON Lines). */
+static const char *out_ext(const ps_batch_config *cfg, int failed)
+{
+    static const char *const ext[] = {".txt", ".json", ".html", ".md", ".xml", ".html"};
+    if (cfg->format == PS_FORMAT_JSONL)
+        return ext[1];
+    if (failed)
+        return ".error";
+    return (size_t)cfg->format < sizeof ext / sizeof *ext ? ext[cfg->format] : ".out";
+}
+
 /* ---- reader (reader thread) --------------------------------------------- */
 
 static int batch_read(void *vctx, void *vjob, ps_error *err)
@@ -151,6 +163,17 @@ static int batch_read(void *vctx, void *vjob, ps_error *err)
         if (!j->stem) {
             ps_input_clear(&j->in);
             return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        }
+        if (c->cfg->skip_existing) { /* resume: the page's output is there */
+            char path[PATH_MAX];
+            struct stat st;
+            snprintf(path, sizeof path, "%s/%s%s", c->cfg->output_dir, j->stem, out_ext(c->cfg, 0));
+            if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+                j->in.skipped = 1;
+                snprintf(j->in.msg, sizeof j->in.msg, "output exists (--skip-existing)");
+                free(j->in.data);
+                j->in.data = NULL;
+            }
         }
     }
     return 1;
@@ -189,14 +212,32 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
     ps_page *page = NULL;
     ps_extraction x = {0};
     ps_error e = {0};
+    double t0 = ps_now();
+    ps_step_options so = {.site_rule = cfg->site_rule, .max_bytes = cfg->max_bytes};
+    if (cfg->page_timeout > 0)
+        so.deadline = t0 + cfg->page_timeout;
     if (j->in.status != PS_OK) {
         ps_input_site(&j->in, cfg->site_rule, site, sizeof site);
         fail_at(j, j->in.msg[0] ? j->in.msg : "cannot read the page");
-    } else if (ps_extract_input(cfg->extractor, &j->in, cfg->site_rule, cfg->max_bytes, site,
-                                sizeof site, &page, &x, &e) != 0) {
-        fail_at(j, e.msg);
+    } else if (ps_extract_input(cfg->extractor, &j->in, &so, site, sizeof site, &page, &x, &e) != 0) {
+        fail_at(j, e.msg[0] ? e.msg
+                   : page ? "extraction failed (no message: out of memory?)"
+                          : "the page could not be parsed");
     } else {
         j->status = x.len ? REC_OK : REC_EMPTY;
+        /* The deadline is checked inside the page model's walk; the parse,
+         * the features and the SVM are bounded by the page's bounds
+         * (docs/EXTRACTION.md) and checked here, after the fact. */
+        double took = ps_now() - t0;
+        if (cfg->page_timeout > 0 && took > cfg->page_timeout) {
+            char m[160];
+            snprintf(m, sizeof m, "took %.1f s, longer than the page time limit of %g s (--page-timeout)", took,
+                     cfg->page_timeout);
+            fail_at(j, m);
+            ps_extraction_free(&x);
+            memset(&x, 0, sizeof x);
+        }
+    }
     }
 
     int rc = 0;
@@ -332,12 +373,85 @@ static void job_release(batch_job *j)
     ps_buf_free(&j->out);
 }
 
+/* JSON string of @p s into dst (at most cap bytes, quotes included), for
+ * the record of last resort below (no allocation). */
+static void json_str(char *dst, size_t cap, const char *s)
+{
+    size_t k = 0;
+    dst[k++] = '"';
+    for (; s && *s && k + 8 < cap; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') {
+            dst[k++] = '\\';
+            dst[k++] = (char)ch;
+        } else if (ch < 0x20) {
+            k += (size_t)snprintf(dst + k, cap - k, "\\u%04x", ch);
+        } else {
+            dst[k++] = (char)ch;
+        }
+    }
+    dst[k++] = '"';
+    dst[k] = '\0';
+}
+
+/* A failed record whose formatting failed (out of memory): a minimal one,
+ * written without allocating, so that no record vanishes. */
+static void last_resort_record(const ps_batch_config *cfg, batch_job *j, char *buf, size_t cap)
+{
+    const char *id = j->in.id ? j->in.id : "";
+    if (cfg->format == PS_FORMAT_JSONL) {
+        char jid[600], jmsg[1200];
+        json_str(jid, sizeof jid, id);
+        json_str(jmsg, sizeof jmsg, j->msg);
+        snprintf(buf, cap, "{\"id\":%s,\"status\":\"failed\",\"error\":%s}\n", jid, jmsg);
+    } else if (cfg->output_dir) {
+        snprintf(buf, cap, "%s\n", j->msg);
+    } else if (cfg->text_headers || cfg->format == PS_FORMAT_TEXT) {
+        snprintf(buf, cap, "==> %s <== failed: %s\n", id, j->msg);
+    } else {
+        snprintf(buf, cap, "<!-- pagesift: failed: %s -->\n", j->msg);
+    }
+}
+
 static int batch_write(void *vctx, void *vjob, ps_error *err)
 {
     batch_ctx *c = vctx;
     const ps_batch_config *cfg = c->cfg;
     batch_job *j = vjob;
     int rc = 0;
+    char spare[2048];
+    const char *data = j->out.data ? j->out.data : "";
+    size_t len = j->out.len;
+    if (j->status == REC_FAILED && len == 0 && !(cfg->output_dir && cfg->format != PS_FORMAT_JSONL)) {
+        last_resort_record(cfg, j, spare, sizeof spare);
+        data = spare;
+        len = strlen(spare);
+    }
+    if (j->status != REC_SKIPPED) {
+        ps_error we = {0};
+        int wrc = 0;
+        if (cfg->output_dir) {
+            char path[PATH_MAX], old[PATH_MAX];
+            snprintf(path, sizeof path, "%s/%s%s", cfg->output_dir, j->stem, out_ext(cfg, j->status == REC_FAILED));
+            wrc = write_page_file(path, data, len, &we);
+            if (wrc == 0 && cfg->format != PS_FORMAT_JSONL) {
+                /* a rerun: the page's output of the other outcome goes */
+                snprintf(old, sizeof old, "%s/%s%s", cfg->output_dir, j->stem,
+                         out_ext(cfg, j->status != REC_FAILED));
+                if (unlink(old) != 0 && errno != ENOENT && !cfg->quiet)
+                    fprintf(stderr, "pagesift: %s: cannot remove: %s\n", old, strerror(errno));
+            }
+        } else if (len && fwrite(data, 1, len, cfg->out) != len) {
+            wrc = ps_set_error(&we, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
+        }
+        if (wrc != 0) { /* the record is lost: it failed */
+            const char *where = j->in.origin ? j->in.origin : j->in.id ? j->in.id : "page";
+            snprintf(j->msg, sizeof j->msg, "%.200s: %.300s", where, we.msg);
+            j->status = REC_FAILED;
+            if (cfg->fail_fast)
+                rc = ps_set_error(err, PS_ERR_IO, "%s (--fail-fast)", j->msg);
+        }
+    }
     c->counts.read++;
     c->counts.bytes += j->in.len;
     switch (j->status) {
@@ -346,21 +460,8 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
     case REC_FAILED: c->counts.failed++; break;
     default: c->counts.skipped++; break;
     }
-    if (j->status == REC_FAILED && !cfg->quiet)
+    if (j->status == REC_FAILED && !cfg->quiet && rc == 0)
         fprintf(stderr, "pagesift: %s\n", j->msg);
-    if (j->status != REC_SKIPPED) {
-        if (cfg->output_dir) {
-            static const char *const ext[] = {".txt", ".json", ".html", ".md", ".xml", ".html"};
-            const char *x = cfg->format == PS_FORMAT_JSONL ? ext[1]
-                            : j->status == REC_FAILED     ? ".error"
-                                                          : ext[cfg->format];
-            char path[PATH_MAX];
-            snprintf(path, sizeof path, "%s/%s%s", cfg->output_dir, j->stem, x);
-            rc = write_page_file(path, j->out.data ? j->out.data : "", j->out.len, err);
-        } else if (j->out.len && fwrite(j->out.data, 1, j->out.len, cfg->out) != j->out.len) {
-            rc = ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
-        }
-    }
     ps_progress_report(c->prog, c->counts.read, c->counts.failed, j->pos);
     job_release(j);
     return rc;

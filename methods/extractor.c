@@ -112,12 +112,21 @@ int ps_extract(ps_extractor *ex, ps_page *page, const char *site, ps_extraction 
     return 0;
 }
 
-int ps_extract_input(ps_extractor *ex, ps_input *in, ps_site_rule rule, size_t max_bytes, char *site,
+int ps_extract_input(ps_extractor *ex, ps_input *in, const ps_step_options *opt, char *site,
                      size_t cap, ps_page **page, ps_extraction *out, ps_error *err)
 {
+    static const ps_step_options none = {0};
+    if (!opt)
+        opt = &none;
     memset(out, 0, sizeof *out);
-    ps_input_site(in, rule, site, cap);
-    *page = ps_input_page(in, ps_extractor_block_tags(ex), max_bytes, err);
+    ps_input_site(in, opt->site_rule, site, cap);
+    ps_page_options po = {0};
+    po.charset = in->charset;
+    po.url = in->url && *in->url ? in->url : NULL;
+    po.block_tags = ps_extractor_block_tags(ex);
+    po.max_bytes = opt->max_bytes;
+    po.deadline = opt->deadline;
+    *page = ps_page_parse(in->data ? in->data : "", in->data ? in->len : 0, &po, err);
     free(in->data); /* the DOM holds what is needed from here */
     in->data = NULL;
     if (!*page)

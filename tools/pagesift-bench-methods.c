@@ -80,7 +80,7 @@ static double pass(const ps_dataset *ds, size_t limit, const char *m, const char
         char site[512];
         int failed = !in.data;
         if (in.data && ex) /* the page step of every tool: parse, site, extract */
-            failed = ps_extract_input(ex, &in, PS_SITE_HOST, 0, site, sizeof site, &pg, &out, &err) != 0;
+            failed = ps_extract_input(ex, &in, NULL, site, sizeof site, &pg, &out, &err) != 0;
         else if (in.data) /* load only */
             failed = !(pg = ps_input_page(&in, NULL, 0, &err));
         free(in.data);

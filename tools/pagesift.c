@@ -95,7 +95,14 @@ static void usage(FILE *f)
         "  -j, --jobs N            worker threads (default: all cores); methods that\n"
         "                          keep state across pages run on one\n"
         "      --unordered         write records as they finish, not in input order\n"
-        "      --max-bytes N       pages larger than N bytes fail (default 64 MiB)\n"
+        "      --max-bytes N       pages larger than N bytes fail (default 64 MiB;\n"
+        "                          suffix k, M, G; from 1 to 1 GiB)\n"
+        "      --page-timeout S    a page taking longer than S seconds fails\n"
+        "                          (default 30; 0 = no limit)\n"
+        "      --skip-existing     with --output-dir: pages whose output file is\n"
+        "                          there are skipped (resume a killed run)\n"
+        "      --fail-fast         stop at the first record that cannot be written\n"
+        "                          (default: that record fails, the run goes on)\n"
         "  -q, --quiet             no progress, no per-page error lines, no summary\n"
         "  -v, --verbose           name each skipped file or record and why\n"
         "  -h, --help              this help\n"
@@ -126,22 +133,27 @@ static ps_source *open_source(char **args, size_t n, const char *list, const ps_
 
 /* ---- main ---------------------------------------------------------------- */
 
+/* A size from 1 byte to 1 GiB (libxml2 takes a page's length as an int),
+ * digits only (strtoull would take "-1" as 2^64 - 1), suffix k, M or G. */
 static int parse_size(const char *s, size_t *out)
 {
     char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
     if (errno || end == s || v == 0)
         return -1;
+    unsigned shift = 0;
     switch (*end) {
-    case 'k': case 'K': v <<= 10; end++; break;
-    case 'm': case 'M': v <<= 20; end++; break;
-    case 'g': case 'G': v <<= 30; end++; break;
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
     default: break;
     }
-    if (*end)
+    if (*end || v > (1ULL << 30) >> shift)
         return -1;
-    *out = (size_t)v;
+    *out = (size_t)(v << shift);
     return 0;
 }
 
@@ -162,7 +174,8 @@ static int method_known(const char *name)
 
 enum {
     OPT_OPTIONS = 256, OPT_SITE_RULE, OPT_UNORDERED, OPT_MAX_BYTES, OPT_JSONL, OPT_LEARN,
-    OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES
+    OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES,
+    OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST
 };
 
 /* Does the argument name something ps_source reads as several pages? */
@@ -190,6 +203,9 @@ int main(int argc, char **argv)
         {"list", required_argument, 0, 'l'},     {"jsonl", no_argument, 0, OPT_JSONL},
         {"jobs", required_argument, 0, 'j'},     {"unordered", no_argument, 0, OPT_UNORDERED},
         {"max-bytes", required_argument, 0, OPT_MAX_BYTES},
+        {"page-timeout", required_argument, 0, OPT_PAGE_TIMEOUT},
+        {"skip-existing", no_argument, 0, OPT_SKIP_EXISTING},
+        {"fail-fast", no_argument, 0, OPT_FAIL_FAST},
         {"with-comments", no_argument, 0, OPT_WITH_COMMENTS},
         {"no-comments", no_argument, 0, OPT_NO_COMMENTS},
         {"verbose", no_argument, 0, 'v'},
@@ -199,6 +215,7 @@ int main(int argc, char **argv)
     const char *format = NULL, *method = NULL, *list = NULL;
     ps_extractor_config xc = {0};
     ps_batch_config bc = {0};
+    bc.page_timeout = 30;
     ps_source_options so = {0};
     int learn = 0, verbose = 0, comments = -1;
     long jobs = 0;
@@ -243,6 +260,20 @@ int main(int argc, char **argv)
                 return 2;
             }
             break;
+        case OPT_PAGE_TIMEOUT: {
+            char *end;
+            errno = 0;
+            double t = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(t >= 0 && t <= 86400)) {
+                fprintf(stderr, "pagesift: --page-timeout: '%s' is not a number of seconds from 0 to 86400\n",
+                        optarg);
+                return 2;
+            }
+            bc.page_timeout = t;
+            break;
+        }
+        case OPT_SKIP_EXISTING: bc.skip_existing = 1; break;
+        case OPT_FAIL_FAST: bc.fail_fast = 1; break;
         case 'q': bc.quiet = 1; break;
         case 'v': verbose = 1; break;
         case OPT_WITH_COMMENTS: comments = 0; break;
@@ -294,6 +325,10 @@ int main(int argc, char **argv)
     }
     if (n_stdin > 1) {
         fprintf(stderr, "pagesift: standard input ('-') can be given once\n");
+        return 2;
+    }
+    if (bc.skip_existing && !bc.output_dir) {
+        fprintf(stderr, "pagesift: --skip-existing goes with --output-dir\n");
         return 2;
     }
     if (learn && xc.templates_dir) {

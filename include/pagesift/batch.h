@@ -53,6 +53,12 @@ typedef struct ps_batch_config {
     unsigned render_flags;  /**< PS_RENDER_LINKS | PS_RENDER_IMAGES for the
                                  structured formats */
     int verbose;            /**< name each skipped record and why on stderr */
+    double page_timeout;    /**< seconds a page may take (it fails past
+                                 them), 0 = no limit */
+    int skip_existing;      /**< output_dir: a page whose output file exists
+                                 is skipped (resume a run) */
+    int fail_fast;          /**< stop at the first record that cannot be
+                                 written (else it fails and the run goes on) */
 } ps_batch_config;
 
 /** What a run did: read = extracted + empty + failed + skipped. */
@@ -70,8 +76,10 @@ typedef struct ps_batch_counts {
  *  learn_templates the second pass reads a ps_source_reopen of it).  Every
  *  page goes through the page step (ps_extract_input) on the workers.
  *  Per-page failures are records with status "failed" (and a line on stderr
- *  unless quiet), never a stop; returns -1 with err only on a fatal error
- *  (reader fatal, output not writable, second pass not set up). */
+ *  unless quiet), never a stop; a record that cannot be written is counted
+ *  failed and the run goes on (fail_fast: stops); returns -1 with err only
+ *  on a fatal error (reader fatal, fail_fast write, second pass not set
+ *  up). */
 PS_EXPORT int ps_batch_run(const ps_batch_config *cfg, ps_source *src, ps_batch_counts *counts,
                            ps_error *err);
 

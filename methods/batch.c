@@ -238,7 +238,6 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
             memset(&x, 0, sizeof x);
         }
     }
-    }
 
     int rc = 0;
     const char *id = j->in.id ? j->in.id : "";

@@ -15,9 +15,9 @@ extern "C" int ps_langid(const char *text, size_t len, char code[16], int *perce
     *reliable = 0;
     if (!text || len == 0)
         return 0;
-    // The first 16 KB are plenty for a language; cut on a UTF-8 boundary.
-    if (len > 16384) {
-        len = 16384;
+    // The first 3 KB are plenty for a language; cut on a UTF-8 boundary.
+    if (len > 3072) {
+        len = 3072;
         while (len > 0 && (static_cast<unsigned char>(text[len]) & 0xC0) == 0x80)
             len--;
     }

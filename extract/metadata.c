@@ -162,16 +162,72 @@ typedef struct collect_counts {
     unsigned h1, h2, byline, datetext, time, rel;
 } collect_counts;
 
+/* Words of a class or id attribute that matter here, as bits; one pass
+ * (strcasestr per word was the collection's main cost). */
+enum { KW_COMMENT = 1, KW_BYLINE = 2, KW_AUTHOR = 4, KW_AUTHORI = 8, KW_DATE = 16,
+       KW_PUBLISH = 32, KW_TIME = 64, KW_META = 128 };
+
+static unsigned kw_flags(const char *s)
+{
+    static const struct {
+        const char *w;
+        unsigned bit;
+    } kw[] = {{"comment", KW_COMMENT}, {"byline", KW_BYLINE}, {"authori", KW_AUTHORI},
+              {"author", KW_AUTHOR},   {"date", KW_DATE},     {"publish", KW_PUBLISH},
+              {"time", KW_TIME},       {"meta", KW_META}};
+    unsigned f = 0;
+    for (; s && *s; s++) {
+        size_t i;
+        switch (*s | 0x20) {
+        case 'c': i = 0; break;
+        case 'b': i = 1; break;
+        case 'a': i = 2; break; /* authori, then author */
+        case 'd': i = 4; break;
+        case 'p': i = 5; break;
+        case 't': i = 6; break;
+        case 'm': i = 7; break;
+        default: continue;
+        }
+        for (size_t e = i == 2 ? 4 : i + 1; i < e; i++)
+            if (ps_ascii_ncasecmp(s, kw[i].w, strlen(kw[i].w)) == 0)
+                f |= kw[i].bit;
+    }
+    return f;
+}
+
 /* Is @p n inside a comment thread (an ancestor's class or id says so)? */
 static int in_comments(xmlNodePtr n)
 {
     int d = 0;
     for (xmlNodePtr p = n->parent; p && p->type == XML_ELEMENT_NODE && d < 12; p = p->parent, d++) {
         const char *c = attr(p, "class"), *i = attr(p, "id");
-        if (contains_ci(c, "comment") || contains_ci(i, "comment"))
+        if (((c || i) && (kw_flags(c) | kw_flags(i)) & KW_COMMENT))
             return 1;
     }
     return 0;
+}
+
+/* The meta names and properties ps_page_metadata reads (sorted, lower case):
+ * only these are kept. */
+static const char *const wanted_meta[] = {
+    "application-name", "article.published", "article:author", "article:author_name",
+    "article:modified_time", "article:published_time", "article:section", "article:tag",
+    "article_date_original", "author", "byl", "citation_author", "citation_date",
+    "citation_publication_date", "content-language", "created", "cxenseparse:author", "date",
+    "datemodified", "datepublished", "dc.creator", "dc.date", "dc.date.created", "dc.date.issued",
+    "dc.date.modified", "dc.description", "dc.language", "dcterms.created", "dcterms.creator",
+    "dcterms.date", "dcterms.issued", "dcterms.modified", "description", "displaydate",
+    "language", "last-modified", "nrbi:authors", "og:article:published_time", "og:description",
+    "og:image", "og:image:secure_url", "og:image:url", "og:locale", "og:published_time",
+    "og:site_name", "og:title", "og:updated_time", "og:url", "parsely-author", "parsely-pub-date",
+    "pdate", "pubdate", "publication_date", "publish-date", "publishdate", "release_date",
+    "sailthru.author", "sailthru.date", "twitter:description", "twitter:image",
+    "twitter:image:src", "twitter:title",
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
@@ -179,6 +235,31 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
     const char *name = (const char *)n->name;
     char key[96];
     *enter = 1;
+    /* the common case first: an element without the attributes and names
+     * looked at below (one pass over its attributes, names are lower case
+     * from libxml2's HTML parser) */
+    const char *a_class = NULL, *a_id = NULL, *a_itemprop = NULL, *a_rel = NULL;
+    for (xmlAttrPtr a = n->properties; a; a = a->next) {
+        const char *an = (const char *)a->name;
+        const char *av = a->children && a->children->content ? (const char *)a->children->content : "";
+        if (!an)
+            continue;
+        if (an[0] == 'c' && strcmp(an, "class") == 0)
+            a_class = av;
+        else if (an[0] == 'i' && an[1] == 'd' && !an[2])
+            a_id = av;
+        else if (an[0] == 'i' && strcmp(an, "itemprop") == 0)
+            a_itemprop = av;
+        else if (an[0] == 'r' && strcmp(an, "rel") == 0)
+            a_rel = av;
+    }
+    int named = (name[0] == 'm' && strcmp(name, "meta") == 0) ||
+                (name[0] == 'l' && strcmp(name, "link") == 0) ||
+                (name[0] == 's' && (strcmp(name, "script") == 0 || strcmp(name, "style") == 0)) ||
+                (name[0] == 'h' && (strcmp(name, "html") == 0 || ((name[1] >= '1' && name[1] <= '3') && !name[2]))) ||
+                (name[0] == 't' && strcmp(name, "time") == 0) || (name[0] == 'a' && !name[1]);
+    if (!named && !a_class && !a_id && !a_itemprop)
+        return 0;
     if (strcmp(name, "meta") == 0) {
         const char *content = attr(n, "content");
         if (!content)
@@ -191,6 +272,10 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
             size_t l = (size_t)snprintf(key, sizeof key, "meta:%s", v);
             for (size_t j = 5; j < l && j < sizeof key; j++)
                 key[j] = (char)tolower((unsigned char)key[j]);
+            const char *name5 = key + 5;
+            if (!bsearch(&name5, wanted_meta, sizeof wanted_meta / sizeof wanted_meta[0],
+                         sizeof wanted_meta[0], cmp_str))
+                continue;
             if (raw_add_ws(m, key, content))
                 return -1;
         }
@@ -236,7 +321,7 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
         if (raw_add_text(m, "h2", n, 400))
             return -1;
     }
-    const char *ip = attr(n, "itemprop");
+    const char *ip = a_itemprop;
     if (ip) {
         if (has_token(ip, "datePublished") || has_token(ip, "dateModified")) {
             const char *v = attr(n, "content");
@@ -252,7 +337,7 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
             return raw_add_text(m, "itemprop:author", n, 200);
     }
     if (strcmp(name, "a") == 0 && k->rel < 40) {
-        const char *rel = attr(n, "rel");
+        const char *rel = a_rel;
         if (rel) {
             const char *kk = has_token(rel, "author") ? "rel:author"
                              : has_token(rel, "tag")  ? "rel:tag"
@@ -271,12 +356,12 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
     }
     if (strcmp(name, "body") == 0)
         return 0;
-    const char *cls = attr(n, "class"), *id = attr(n, "id");
-    if (k->byline < 8 && !contains_ci(cls, "comment") && !contains_ci(id, "comment") &&
-        ((contains_ci(cls, "byline") || contains_ci(id, "byline")) ||
-         ((contains_ci(cls, "author") || contains_ci(id, "author")) &&
-          !contains_ci(cls, "authori") && !contains_ci(id, "authori"))) &&
-        !in_comments(n)) {
+    const char *cls = a_class, *id = a_id;
+    if (!cls && !id)
+        return 0;
+    unsigned fc = kw_flags(cls), fi = kw_flags(id), f = fc | fi;
+    if (k->byline < 8 && !(f & KW_COMMENT) &&
+        ((f & KW_BYLINE) || ((f & KW_AUTHOR) && !(f & KW_AUTHORI))) && !in_comments(n)) {
         char *t = node_text(n, 120);
         if (t) {
             k->byline++;
@@ -286,9 +371,8 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
                 return -1;
         }
     }
-    if (k->datetext < 8 && (contains_ci(cls, "date") || contains_ci(cls, "publish") ||
-                            contains_ci(cls, "time") || contains_ci(cls, "meta") ||
-                            contains_ci(id, "date") || contains_ci(id, "publish"))) {
+    if (k->datetext < 8 && ((fc & (KW_DATE | KW_PUBLISH | KW_TIME | KW_META)) ||
+                            (fi & (KW_DATE | KW_PUBLISH)))) {
         char *t = node_text(n, 160);
         if (t) {
             k->datetext++;

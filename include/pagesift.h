@@ -195,7 +195,23 @@ typedef struct ps_block {
     ps_counts own;          /**< counts of its own content (leaves not removed) */
     uint32_t n_leaves;      /**< own leaves, removed ones included */
     uint32_t n_children;    /**< blocks directly nested in it */
+    /** What the markup says around the block, for the features: per class/id
+     *  word group (PS_CLS_*: whole tokens of the class and id attributes, see
+     *  extract/class_words.c) the hits of the block's element and of every
+     *  element above it, halved at each DOM level up — a word on the block
+     *  counts 1, on its parent 0.5, on <body> ten levels up 0.001. */
+    float cls[4];
+    uint8_t section;        /**< nearest sectioning element around (or being)
+                                 the block: PS_SECTION_* */
+    uint8_t in_figure;      /**< 1 inside (or being) figure / figcaption */
 } ps_block;
+
+/** Word groups of ps_block.cls. */
+enum { PS_CLS_NOISE, PS_CLS_CONTENT, PS_CLS_COMMENT, PS_CLS_CAPTION };
+/** ps_block.section: none; article or main (or role main/article, itemprop
+ *  articleBody); aside, nav, header, footer (or role navigation,
+ *  complementary, banner, contentinfo, search). */
+enum { PS_SECTION_NONE, PS_SECTION_MAIN, PS_SECTION_ASIDE };
 
 typedef struct ps_page ps_page;
 
@@ -203,7 +219,12 @@ typedef struct ps_page ps_page;
  *  before the markup (e.g. CleanEval's "<text id=...>" line) is skipped;
  *  script, style, noscript, template, iframe, embed, svg, math, canvas,
  *  head, select and textarea (form controls: a drop-down's options and a
- *  text box's default value are not page text) and comments are removed.  Returns NULL with err set when the
+ *  text box's default value are not page text) and comments are removed,
+ *  and so are hidden elements (the hidden attribute, aria-hidden="true",
+ *  display:none or visibility:hidden in a style attribute) unless they hold
+ *  more text than the rest of the page (content a script reveals).  A
+ *  script whose end libxml2 would misplace (HTML's escaped "<!--" script
+ *  holding a "</script>" string) is cut where a browser ends it.  Returns NULL with err set when the
  *  input is larger than max_bytes or no document can be made of it; an empty
  *  page or one without text yields a valid page with an empty body. */
 ps_page *ps_page_parse(const void *bytes, size_t len,

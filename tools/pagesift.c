@@ -88,6 +88,10 @@ static void usage(FILE *f)
         "      --no-comments       drop comment threads under the article (default;\n"
         "                          svm and template-svm: --options comments=1)\n"
         "      --with-comments     keep them (--options comments=0)\n"
+        "      --favor WHAT        precision (keep less: fewer wrong lines, more\n"
+        "                          text missed), recall (keep more) or balanced\n"
+        "                          (default); svm and template-svm: --options\n"
+        "                          favor=WHAT (the SVM's threshold and the fill)\n"
         "      --site-rule RULE    site key of a URL: host (default) or host+path1\n"
         "\n"
         "Running:\n"
@@ -219,7 +223,7 @@ static double now(void)
 
 enum {
     OPT_OPTIONS = 256, OPT_SITE_RULE, OPT_UNORDERED, OPT_MAX_BYTES, OPT_JSONL, OPT_LEARN,
-    OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES,
+    OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES, OPT_FAVOR,
     OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST
 };
 
@@ -253,6 +257,7 @@ int main(int argc, char **argv)
         {"fail-fast", no_argument, 0, OPT_FAIL_FAST},
         {"with-comments", no_argument, 0, OPT_WITH_COMMENTS},
         {"no-comments", no_argument, 0, OPT_NO_COMMENTS},
+        {"favor", required_argument, 0, OPT_FAVOR},
         {"verbose", no_argument, 0, 'v'},
         {"links", no_argument, 0, OPT_LINKS},    {"images", no_argument, 0, OPT_IMAGES},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
@@ -263,6 +268,7 @@ int main(int argc, char **argv)
     bc.page_timeout = 30;
     ps_source_options so = {0};
     int learn = 0, verbose = 0, comments = -1;
+    const char *favor = NULL;
     long jobs = 0;
     int c;
     opterr = 0;
@@ -323,6 +329,7 @@ int main(int argc, char **argv)
         case 'v': verbose = 1; break;
         case OPT_WITH_COMMENTS: comments = 0; break;
         case OPT_NO_COMMENTS: comments = 1; break;
+        case OPT_FAVOR: favor = optarg; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift %s\n", ps_version()); return 0;
         default: return ps_cli_bad_option("pagesift", c, argv);
@@ -351,12 +358,21 @@ int main(int argc, char **argv)
                         "or html\n", format);
         return 2;
     }
-    /* --with-comments / --no-comments: the comments= option of the passes */
-    char optbuf[1024];
+    /* --with-comments / --no-comments and --favor: options of the passes */
+    char optbuf[1024], optbuf2[1100];
     if (comments >= 0) {
         snprintf(optbuf, sizeof optbuf, "%s%scomments=%d", xc.options ? xc.options : "",
                  xc.options && *xc.options ? "," : "", comments);
         xc.options = optbuf;
+    }
+    if (favor) {
+        if (strcmp(favor, "precision") != 0 && strcmp(favor, "recall") != 0 && strcmp(favor, "balanced") != 0) {
+            fprintf(stderr, "pagesift: --favor: '%s' is not precision, recall or balanced\n", favor);
+            return 2;
+        }
+        snprintf(optbuf2, sizeof optbuf2, "%s%sfavor=%s", xc.options ? xc.options : "",
+                 xc.options && *xc.options ? "," : "", favor);
+        xc.options = optbuf2;
     }
     char **args = argv + optind;
     size_t n_args = (size_t)(argc - optind);

@@ -688,6 +688,13 @@ PS_EXPORT int ps_template_builder_add(ps_template_builder *b, const char *site,
  *  Returns 0 or -1 with err set. */
 PS_EXPORT int ps_template_builder_load_dir(ps_template_builder *b, const char *dir, ps_error *err);
 
+/** Lock the library folder @p dir (created if missing) for a read-update-
+ *  write: an exclusive flock on DIR/.lock, waited for when another process
+ *  holds it (*waited set, may be NULL).  Returns a descriptor for
+ *  ps_template_dir_unlock, or -1 with err. */
+int ps_template_dir_lock(const char *dir, int *waited, ps_error *err);
+void ps_template_dir_unlock(int fd);
+
 /** Number of sites and pages the builder has seen. */
 PS_EXPORT size_t ps_template_builder_sites(const ps_template_builder *b);
 PS_EXPORT uint64_t ps_template_builder_pages(const ps_template_builder *b);

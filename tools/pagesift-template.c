@@ -181,15 +181,27 @@ static int cmd_build(const options *o, int argc, char **argv)
         fprintf(stderr, "%s: out of memory\n", prog);
         return 1;
     }
+    /* one writer at a time on the folder, from reading it to writing it */
+    int waited = 0;
+    int lock = ps_template_dir_lock(o->out, &waited, &err);
+    if (lock < 0) {
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        ps_template_builder_free(b);
+        return 3;
+    }
+    if (waited && !o->quiet)
+        fprintf(stderr, "%s: %s: waited for another pagesift-template writing it\n", prog, o->out);
     if (o->update && is_dir(o->out) && ps_template_builder_load_dir(b, o->out, &err) < 0) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         ps_template_builder_free(b);
+        ps_template_dir_unlock(lock);
         return 3;
     }
     ps_source *src = ps_source_open((const char *const *)argv, (size_t)argc, o->list, NULL, &err);
     if (!src) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         ps_template_builder_free(b);
+        ps_template_dir_unlock(lock);
         return 1;
     }
     ps_progress *pr = ps_progress_new("pages", ps_source_total_hint(src), o->quiet);
@@ -240,6 +252,7 @@ static int cmd_build(const options *o, int argc, char **argv)
         if (r < 0)
             fprintf(stderr, "%s: %s\n", prog, err.msg);
         ps_template_builder_free(b);
+        ps_template_dir_unlock(lock);
         return 1;
     }
     size_t sites = ps_template_builder_sites(b);
@@ -255,6 +268,7 @@ static int cmd_build(const options *o, int argc, char **argv)
                 prog, (unsigned long long)pages, sites, o->out, dt, dt > 0 ? (double)pages / dt : 0.0, failed,
                 nosite, skipped);
     ps_template_builder_free(b);
+    ps_template_dir_unlock(lock);
     if (rc < 0)
         return 3;
     return failed || nosite ? 1 : 0;

@@ -51,20 +51,10 @@ int ps_template_file_name(const char *site, char *out, size_t cap)
 
 int tpl_mkdir_p(const char *dir, ps_error *err)
 {
-    char buf[4096];
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof buf)
+    if (!*dir || strlen(dir) >= 4096)
         return ps_set_error(err, PS_ERR_USAGE, "bad output folder name '%s'", dir);
-    memcpy(buf, dir, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] != '/' && buf[i] != '\0')
-            continue;
-        char c = buf[i];
-        buf[i] = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return ps_set_error(err, PS_ERR_IO, "%s: cannot create folder: %s", buf, strerror(errno));
-        buf[i] = c;
-    }
+    if (ps_mkdir_p(dir) != 0)
+        return ps_set_error(err, PS_ERR_IO, "%s: cannot create folder: %s", dir, strerror(errno));
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return ps_set_error(err, PS_ERR_IO, "%s: not a folder", dir);
@@ -339,6 +329,11 @@ ps_template_lib *ps_template_lib_load(const char *path, ps_error *err)
     ps_template_lib *lib = tpl_lib_parse(path, data, len, err);
     free(data);
     return lib;
+}
+
+int ps_template_applies(const ps_template_lib *lib)
+{
+    return lib && lib->pages >= PS_TEMPLATE_MIN_PAGES;
 }
 
 void ps_template_lib_get_info(const ps_template_lib *lib, ps_template_lib_info *info)

@@ -4,12 +4,14 @@
  * One iterative pre-order walk over the DOM does the cleaning and the block
  * tree at once; no recursion, so deeply nested junk cannot blow the stack. */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <libxml/HTMLtree.h>
 #include <libxml/parser.h>
 
+#include "extract/class_words.h"
 #include "extract/decode_internal.h"
 #include "extract/meta_internal.h"
 #include "extract/page_internal.h"
@@ -21,14 +23,17 @@ const char *ps_version(void)
     return PS_VERSION;
 }
 
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void init_libs(void)
+{
+    ps_xml_alloc_setup(); /* before libxml2 allocates anything */
+    xmlInitParser();
+}
+
 void ps_init(void)
 {
-    static int done;
-    if (!done) {
-        done = 1;
-        ps_xml_alloc_setup(); /* before libxml2 allocates anything */
-        xmlInitParser();
-    }
+    pthread_once(&init_once, init_libs);
 }
 
 /* ---- text helpers ------------------------------------------------------- */
@@ -183,6 +188,96 @@ static int looks_binary(const char *s, size_t len)
     return ctl * 20 > n || ((nul[0] + nul[1]) * 100 > n && !utf16);
 }
 
+/* ---- scripts that end where libxml2 does not see it ------------------- */
+
+static int script_delim(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '/' || c == '>';
+}
+
+/* "<script" or "</script" (@p close) followed by a delimiter at s[i]. */
+static int script_tag_at(const char *s, size_t i, size_t len, int close)
+{
+    size_t k = i + 1 + (size_t)close;
+    return k + 7 <= len && s[i] == '<' && (!close || s[i + 1] == '/') &&
+           ps_ascii_ncasecmp(s + k, "script", 6) == 0 && (k + 6 == len || script_delim(s[k + 6]));
+}
+
+/* Where a browser ends the script whose content starts at @p i (HTML's
+ * script data states: "<!--" enters the escaped state, in which "<script"
+ * enters the double-escaped state, where "</script" only leaves double
+ * escaping; "-->" leaves escaping), and where libxml2 ends it (the first
+ * "</script"): both as the offset of the end tag, len when there is none. */
+static void script_ends(const char *s, size_t i, size_t len, size_t *browser, size_t *naive)
+{
+    enum { DATA, ESC, DESC } st = DATA;
+    *naive = *browser = len;
+    for (; i < len; i++) {
+        if (s[i] == '-' && st != DATA && i + 2 < len && s[i + 1] == '-' && s[i + 2] == '>') {
+            st = DATA;
+            i += 2;
+            continue;
+        }
+        if (s[i] != '<')
+            continue;
+        if (script_tag_at(s, i, len, 1)) {
+            if (*naive == len)
+                *naive = i;
+            if (st != DESC) {
+                *browser = i;
+                return;
+            }
+            st = ESC;
+        } else if (st == DATA && i + 3 < len && s[i + 1] == '!' && s[i + 2] == '-' && s[i + 3] == '-') {
+            st = ESC;
+            i += 3;
+        } else if (st == ESC && script_tag_at(s, i, len, 0)) {
+            st = DESC;
+        }
+    }
+}
+
+/* libxml2 ends every script at its first "</script", so a script that opens
+ * an HTML comment and writes "<script ...></script>" as a string ends early
+ * and the rest of its code (150 kB of JSON on one page) becomes body text.
+ * Scripts are removed anyway: cut the content of each such script, so that
+ * libxml2 ends it where a browser does.  Returns the repaired copy (its
+ * length in *out_len), or NULL when no script needs it. */
+static char *repair_script_ends(const char *s, size_t len, size_t *out_len)
+{
+    ps_buf out = {0};
+    size_t copied = 0;
+    for (const char *p = s; (p = memchr(p, '<', len - (size_t)(p - s))) != NULL;) {
+        size_t i = (size_t)(p - s);
+        if (!script_tag_at(s, i, len, 0)) {
+            p++;
+            continue;
+        }
+        const char *gt = memchr(s + i, '>', len - i);
+        if (!gt)
+            break;
+        size_t start = (size_t)(gt + 1 - s), browser, naive;
+        script_ends(s, start, len, &browser, &naive);
+        if (browser != naive && browser < len) {
+            if (ps_buf_append(&out, s + copied, start - copied)) {
+                ps_buf_free(&out);
+                return NULL;
+            }
+            copied = browser;
+        }
+        if (browser >= len)
+            break;
+        p = s + browser + 1;
+    }
+    if (!copied)
+        return NULL;
+    if (ps_buf_append(&out, s + copied, len - copied)) {
+        ps_buf_free(&out);
+        return NULL;
+    }
+    return ps_buf_take(&out, out_len);
+}
+
 /* A <noscript> never closed swallows the rest of the page in libxml2 (it
  * parses it as markup): one with much text is kept as ordinary content. */
 static int unclosed_noscript(xmlNodePtr n)
@@ -219,6 +314,14 @@ static inline int name_eq(const char *a, const char *b)
 
 #define NAME_SLOTS 6
 
+/* What the markup says around an element (ps_block's cls, section and
+ * in_figure; see pagesift.h). */
+typedef struct marks {
+    float cls[4];      /* class/id word hits, halved per level up */
+    uint8_t section;   /* PS_SECTION_* of the nearest sectioning element */
+    uint8_t in_figure;
+} marks;
+
 typedef struct frame {
     xmlNodePtr node;
     int32_t block;    /* current block inside this element */
@@ -226,9 +329,10 @@ typedef struct frame {
     int32_t owner;    /* frame index whose element owns text here */
     uint32_t path_len;/* length of the DOM path up to this element */
     uint64_t path_hash;/* hash of that path (FNV-1a, extended segment by segment) */
+    marks m;
     uint8_t in_link;
     uint8_t heading;
-    uint8_t kind;     /* ps_tag_kind of the element */
+    uint16_t kind;    /* ps_tag_kind of the element */
     uint8_t n_names;  /* child element names counted so far (for path indices) */
     struct {
         const xmlChar *name;
@@ -248,6 +352,8 @@ typedef struct builder {
     int pending_space;
     xmlNodePtr *to_remove;
     size_t n_remove, cap_remove;
+    int keep_hidden;     /* 1: hidden elements are walked like the others */
+    size_t hidden_bytes; /* non-space text bytes of the hidden elements left out */
     double deadline;  /* CLOCK_MONOTONIC seconds, 0 = none */
     size_t steps;
     int over;         /* a bound was passed: PS_ERR_TOO_LARGE / PS_ERR_TIMEOUT */
@@ -405,8 +511,8 @@ static int append_block_path(builder *b)
 
 /* @p dom_depth: the element's depth in the DOM (html = 0), known to the
  * walk from its stack (walking to the root for every block made deeply
- * nested pages quadratic). */
-static int new_block(builder *b, xmlNodePtr node, int32_t parent, int32_t dom_depth)
+ * nested pages quadratic); @p m: the marks around it. */
+static int new_block(builder *b, xmlNodePtr node, int32_t parent, int32_t dom_depth, const marks *m)
 {
     ps_page *pg = b->pg;
     size_t i = pg->n_blocks;
@@ -444,6 +550,9 @@ static int new_block(builder *b, xmlNodePtr node, int32_t parent, int32_t dom_de
     memset(bl, 0, sizeof *bl);
     bl->tag = (const char *)node->name;
     bl->parent = parent;
+    memcpy(bl->cls, m->cls, sizeof bl->cls);
+    bl->section = m->section;
+    bl->in_figure = m->in_figure;
     bl->depth = parent < 0 ? 0 : pg->blocks[parent].depth + 1;
     bl->dom_depth = dom_depth;
     if (parent >= 0)
@@ -575,6 +684,129 @@ static int holds_anchor(xmlNodePtr a)
     return 0;
 }
 
+/* display:none or visibility:hidden in a style attribute (any case and
+ * spacing, as CSS allows). */
+static int style_hides(const char *v)
+{
+    for (const char *p = v; (p = strpbrk(p, "dDvV")) != NULL; p++) {
+        int disp = ps_ascii_ncasecmp(p, "display", 7) == 0;
+        if (!disp && ps_ascii_ncasecmp(p, "visibility", 10) != 0)
+            continue;
+        const char *q = p + (disp ? 7 : 10);
+        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+            q++;
+        if (*q != ':')
+            continue;
+        q++;
+        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+            q++;
+        if (disp ? ps_ascii_ncasecmp(q, "none", 4) == 0 : ps_ascii_ncasecmp(q, "hidden", 6) == 0) {
+            char c = q[disp ? 4 : 6];
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-'))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static int value_is(const char *v, const char *word)
+{
+    while (*v == ' ' || *v == '\t' || *v == '\n')
+        v++;
+    size_t n = strlen(word);
+    if (ps_ascii_ncasecmp(v, word, n) != 0)
+        return 0;
+    for (v += n; *v == ' ' || *v == '\t' || *v == '\n'; v++)
+        ;
+    return *v == '\0';
+}
+
+/* The element's attributes: hidden from view (returns 1), its class/id
+ * word groups (*words) and the section its role or itemprop makes it. */
+static int read_attrs(xmlNodePtr node, unsigned *words, uint8_t *section)
+{
+    int hidden = 0;
+    for (xmlAttrPtr a = node->properties; a; a = a->next) {
+        const char *n = (const char *)a->name;
+        const xmlNode *t = a->children;
+        const char *v = t && t->type == XML_TEXT_NODE && t->content ? (const char *)t->content : "";
+        switch (n[0]) {
+        case 'c':
+            if (strcmp(n, "class") == 0)
+                *words |= ps_class_words(v, strlen(v));
+            break;
+        case 'i':
+            if (n[1] == 'd' && n[2] == '\0')
+                *words |= ps_class_words(v, strlen(v));
+            else if (strcmp(n, "itemprop") == 0 && value_is(v, "articleBody"))
+                *section = PS_SECTION_MAIN;
+            break;
+        case 'h':
+            hidden |= strcmp(n, "hidden") == 0;
+            break;
+        case 'a':
+            hidden |= strcmp(n, "aria-hidden") == 0 && value_is(v, "true");
+            break;
+        case 's':
+            hidden |= strcmp(n, "style") == 0 && style_hides(v);
+            break;
+        case 'r':
+            if (strcmp(n, "role") != 0)
+                break;
+            if (value_is(v, "main") || value_is(v, "article"))
+                *section = PS_SECTION_MAIN;
+            else if (value_is(v, "navigation") || value_is(v, "complementary") || value_is(v, "banner") ||
+                     value_is(v, "contentinfo") || value_is(v, "search"))
+                *section = PS_SECTION_ASIDE;
+            break;
+        default:
+            break;
+        }
+    }
+    return hidden;
+}
+
+/* An element's marks from its parent's (NULL for the root), its tag kind
+ * and attributes; returns 1 when the element is hidden from view. */
+static int element_marks(xmlNodePtr node, unsigned kind, const marks *parent, marks *m)
+{
+    unsigned words = 0;
+    uint8_t section = 0;
+    int hidden = node->properties ? read_attrs(node, &words, &section) : 0;
+    if (kind & PS_TAG_SEC_MAIN)
+        section = PS_SECTION_MAIN;
+    else if (kind & PS_TAG_SEC_ASIDE)
+        section = PS_SECTION_ASIDE;
+    static const unsigned group[4] = {PS_CW_NOISE, PS_CW_CONTENT, PS_CW_COMMENT, PS_CW_CAPTION};
+    for (int g = 0; g < 4; g++)
+        m->cls[g] = (parent ? 0.5f * parent->cls[g] : 0.0f) + ((words & group[g]) ? 1.0f : 0.0f);
+    m->section = section ? section : parent ? parent->section : PS_SECTION_NONE;
+    m->in_figure = (kind & PS_TAG_FIGURE) || (parent && parent->in_figure);
+    return hidden;
+}
+
+/* Non-space text bytes under @p node, scripts and the like not counted. */
+static size_t text_bytes(xmlNodePtr node)
+{
+    size_t n = 0;
+    xmlNodePtr c = node->children;
+    while (c) {
+        if (c->type == XML_TEXT_NODE && c->content) {
+            for (const unsigned char *t = c->content; *t; t++)
+                n += *t > ' ';
+        } else if (c->type == XML_ELEMENT_NODE && c->children && !(ps_tag_kind((const char *)c->name) & PS_TAG_REMOVE)) {
+            c = c->children;
+            continue;
+        }
+        while (c && !c->next && c != node)
+            c = c->parent;
+        if (!c || c == node)
+            break;
+        c = c->next;
+    }
+    return n;
+}
+
 static int walk(builder *b, xmlNodePtr root)
 {
     ps_page *pg = b->pg;
@@ -586,13 +818,16 @@ static int walk(builder *b, xmlNodePtr root)
         goto fail;
     b->path.len--; /* append_path ends with a NUL separator */
     b->path_hash = ps_hash64(b->path.data, b->path.len);
+    marks rootm;
+    element_marks(root, ps_tag_kind((const char *)root->name), NULL, &rootm);
     int32_t root_depth = 0;
     for (xmlNodePtr p = root->parent; p && p->type == XML_ELEMENT_NODE; p = p->parent)
         root_depth++;
-    int rootblock = new_block(b, root, -1, root_depth);
+    int rootblock = new_block(b, root, -1, root_depth, &rootm);
     if (rootblock < 0)
         goto fail;
     memset(&stack[0], 0, sizeof stack[0]);
+    stack[0].m = rootm;
     stack[0].node = root;
     stack[0].block = rootblock;
     stack[0].leaf = -1;
@@ -641,6 +876,14 @@ static int walk(builder *b, xmlNodePtr root)
             continue;
         }
         frame *parent = &stack[top];
+        marks m;
+        if (element_marks(cur, kind, &parent->m, &m) && !b->keep_hidden) {
+            b->hidden_bytes += text_bytes(cur);
+            if (remember_removal(b, cur))
+                goto fail;
+            cur = next;
+            continue;
+        }
         if (kind & PS_TAG_BREAK)
             b->pending_break = 1;
         if (kind & PS_TAG_ANCHOR)
@@ -652,7 +895,7 @@ static int walk(builder *b, xmlNodePtr root)
                 b->pending_break = 1;
             else if (is_block_tag(b, name)) {
                 if (path_enter(b, parent, cur, idx) ||
-                    new_block(b, cur, parent->block, root_depth + (int32_t)top + 1) < 0)
+                    new_block(b, cur, parent->block, root_depth + (int32_t)top + 1, &m) < 0)
                     goto fail;
                 pg->block_end[pg->n_blocks - 1] = (uint32_t)pg->n_blocks;
             }
@@ -683,12 +926,13 @@ static int walk(builder *b, xmlNodePtr root)
         f->leaf = -1;
         f->in_link = parent->in_link || ((kind & PS_TAG_ANCHOR) && !holds_anchor(cur));
         f->heading = parent->heading;
-        f->kind = (uint8_t)kind;
+        f->kind = (uint16_t)kind;
+        f->m = m;
         if (kind & PS_TAG_HEADING)
             f->heading = (uint8_t)(name[1] - '0');
         f->owner = (kind & PS_TAG_TRANSPARENT) ? parent->owner : (int32_t)top;
         if (is_block_tag(b, name)) {
-            int bi = new_block(b, cur, parent->block, root_depth + (int32_t)top);
+            int bi = new_block(b, cur, parent->block, root_depth + (int32_t)top, &m);
             if (bi < 0)
                 goto fail;
             f->block = bi;
@@ -938,6 +1182,13 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
         ps_page_free(pg);
         return NULL;
     }
+    size_t rlen;
+    char *rescripted = repair_script_ends(html, hlen, &rlen);
+    if (rescripted) {
+        free(fixed);
+        html = fixed = rescripted;
+        hlen = rlen;
+    }
     size_t k = 0;
     while (k < hlen && (html[k] == ' ' || html[k] == '\n' || html[k] == '\r' || html[k] == '\t'))
         k++;
@@ -1004,6 +1255,16 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     b.deadline = opt->deadline;
     pg->block_tags_key = ps_block_tags_key(b.block_tags);
     int rc = walk(&b, body ? body : root);
+    if (rc == 0 && b.hidden_bytes > b.runtext.len) {
+        /* More hidden text than shown: the content is what a script reveals
+         * (or the page is all hidden); walk again, hidden elements included. */
+        pg->n_blocks = pg->n_leaves = pg->n_runs = 0;
+        b.runtext.len = b.strs.len = b.path.len = 0;
+        b.n_remove = 0;
+        b.pending_break = b.pending_space = 0;
+        b.keep_hidden = 1;
+        rc = walk(&b, body ? body : root);
+    }
     /* Remove the head as well (the title was taken above); without a body
      * the walk started at the root and listed the head already. */
     for (xmlNodePtr c = root->children; rc == 0 && body && c; c = c->next)

@@ -54,7 +54,10 @@ enum {
     PS_TAG_REMOVE = 4,       /**< never holds content: removed with subtree */
     PS_TAG_ANCHOR = 8,       /**< a */
     PS_TAG_IMAGE = 16,       /**< img */
-    PS_TAG_HEADING = 32      /**< h1..h6 */
+    PS_TAG_HEADING = 32,     /**< h1..h6 */
+    PS_TAG_SEC_MAIN = 64,    /**< article, main: sectioning of the content */
+    PS_TAG_SEC_ASIDE = 128,  /**< aside, nav, header, footer */
+    PS_TAG_FIGURE = 256      /**< figure, figcaption */
 };
 
 /** The PS_TAG_* bits of an element name (lower case). */

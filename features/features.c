@@ -37,6 +37,8 @@ enum {
     F_MAIN_SHARE, F_MAIN_DIST, F_MAIN_OFFSET, F_MAIN_SIBLING, F_MAIN_ANCESTOR,
     F_REPEAT_SIBLINGS, F_REPEAT_PAGE, F_HEAD_OFFSET, F_HEAD_DIST,
     F_ATTR_COMMENT, F_ANC_COMMENT,
+    F_CLS_NOISE, F_CLS_CONTENT, F_CLS_COMMENT, F_CLS_CAPTION,
+    F_SEC_MAIN, F_SEC_ASIDE, F_IN_FIGURE,
     N_FEATURES
 };
 
@@ -124,6 +126,20 @@ static const char *const FEATURES[N_FEATURES] = {
      * or id of the block / of an enclosing block */
     [F_ATTR_COMMENT] = "x_attr_comment",
     [F_ANC_COMMENT] = "x_anc_comment",
+    /* class/id words of the block's element and every element above it
+     * (blocks or not), halved at each DOM level up (ps_block.cls): a word
+     * on <body> barely counts, one on the block or just above it does */
+    [F_CLS_NOISE] = "x_cls_noise",
+    [F_CLS_CONTENT] = "x_cls_content",
+    [F_CLS_COMMENT] = "x_cls_comment",
+    [F_CLS_CAPTION] = "x_cls_caption",
+    /* the nearest HTML5 sectioning element around the block (ps_block.
+     * section): article / main (or their roles, itemprop articleBody) ... */
+    [F_SEC_MAIN] = "x_sec_main",
+    /* ... or aside / nav / header / footer (or their roles) */
+    [F_SEC_ASIDE] = "x_sec_aside",
+    /* inside a figure or figcaption: an image's caption or credit */
+    [F_IN_FIGURE] = "x_in_figure",
 };
 
 static const char *const TAG_ONEHOT[] = {"body", "section", "div", "article", "main",
@@ -439,6 +455,13 @@ static double value(int f, const ps_block *blocks, const xstats *xs, size_t i, p
     case F_HEAD_DIST: return log1p(x->head_dist);
     case F_ATTR_COMMENT: return (x->attr & PS_ATTR_COMMENT) != 0;
     case F_ANC_COMMENT: return (x->anc & PS_ATTR_COMMENT) != 0;
+    case F_CLS_NOISE: return b->cls[PS_CLS_NOISE];
+    case F_CLS_CONTENT: return b->cls[PS_CLS_CONTENT];
+    case F_CLS_COMMENT: return b->cls[PS_CLS_COMMENT];
+    case F_CLS_CAPTION: return b->cls[PS_CLS_CAPTION];
+    case F_SEC_MAIN: return b->section == PS_SECTION_MAIN;
+    case F_SEC_ASIDE: return b->section == PS_SECTION_ASIDE;
+    case F_IN_FIGURE: return b->in_figure;
     case F_TAG_OTHER:
         for (size_t i = 0; i < sizeof TAG_ONEHOT / sizeof *TAG_ONEHOT; i++)
             if (strcmp(b->tag, TAG_ONEHOT[i]) == 0)

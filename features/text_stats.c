@@ -9,6 +9,7 @@
 #include <unicode/utf8.h>
 
 #include "common/util.h"
+#include "extract/class_words.h"
 #include "features/text_stats.h"
 
 /* Small English function-word list (sorted, lower case, for bsearch). */
@@ -315,62 +316,10 @@ void ps_word_set_free(ps_word_set *set)
     set->n = 0;
 }
 
-/* Class/id words.  A word matches an entry when it equals it, or, for
- * entries marked prefix, starts with it ("navbar", "comments"). */
-static const struct {
-    const char *w;
-    unsigned prefix : 1, kind : 3;
-} ATTR_WORDS[] = {
-    {"nav", 1, PS_ATTR_NOISE},       {"menu", 1, PS_ATTR_NOISE},     {"footer", 1, PS_ATTR_NOISE},
-    {"foot", 0, PS_ATTR_NOISE},      {"header", 1, PS_ATTR_NOISE},   {"masthead", 1, PS_ATTR_NOISE},
-    {"comment", 1, PS_ATTR_NOISE | PS_ATTR_COMMENT},   {"share", 1, PS_ATTR_NOISE},    {"sharing", 1, PS_ATTR_NOISE},
-    {"social", 1, PS_ATTR_NOISE},    {"sidebar", 1, PS_ATTR_NOISE},  {"related", 1, PS_ATTR_NOISE},
-    {"ad", 0, PS_ATTR_NOISE},        {"ads", 0, PS_ATTR_NOISE},      {"advert", 1, PS_ATTR_NOISE},
-    {"banner", 1, PS_ATTR_NOISE},    {"copyright", 1, PS_ATTR_NOISE},{"breadcrumb", 1, PS_ATTR_NOISE},
-    {"widget", 1, PS_ATTR_NOISE},    {"promo", 1, PS_ATTR_NOISE},    {"sponsor", 1, PS_ATTR_NOISE},
-    {"subscribe", 1, PS_ATTR_NOISE}, {"popup", 1, PS_ATTR_NOISE},    {"cookie", 1, PS_ATTR_NOISE},
-    {"toolbar", 1, PS_ATTR_NOISE},   {"login", 1, PS_ATTR_NOISE},
-    {"repl", 1, PS_ATTR_COMMENT},    {"respond", 1, PS_ATTR_COMMENT},
-    {"discuss", 1, PS_ATTR_COMMENT}, {"disqus", 1, PS_ATTR_COMMENT},
-    {"article", 1, PS_ATTR_CONTENT}, {"content", 1, PS_ATTR_CONTENT},{"main", 1, PS_ATTR_CONTENT},
-    {"post", 1, PS_ATTR_CONTENT},    {"entry", 1, PS_ATTR_CONTENT},  {"story", 1, PS_ATTR_CONTENT},
-    {"body", 1, PS_ATTR_CONTENT},    {"text", 1, PS_ATTR_CONTENT},
-};
-
-static unsigned match_word(const char *w, size_t n)
-{
-    unsigned bits = 0;
-    for (size_t i = 0; i < sizeof ATTR_WORDS / sizeof *ATTR_WORDS; i++) {
-        if (w[0] != ATTR_WORDS[i].w[0]) /* most entries differ at once */
-            continue;
-        size_t k = strlen(ATTR_WORDS[i].w);
-        if (n < k || memcmp(w, ATTR_WORDS[i].w, k) != 0)
-            continue;
-        if (n == k || ATTR_WORDS[i].prefix)
-            bits |= ATTR_WORDS[i].kind;
-    }
-    return bits;
-}
-
+/* Class/id words: the one table of extract/class_words.c (whole tokens). */
 unsigned ps_attr_words(const char *attr)
 {
-    unsigned bits = 0;
-    char w[32];
-    size_t n = 0;
-    for (const char *p = attr ? attr : "";; p++) {
-        char c = *p;
-        int letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-        int upper = c >= 'A' && c <= 'Z';
-        /* split before an upper-case letter that follows a lower-case one */
-        int camel = upper && n > 0 && p[-1] >= 'a' && p[-1] <= 'z';
-        if ((!letter || camel) && n) {
-            bits |= match_word(w, n);
-            n = 0;
-        }
-        if (!c)
-            break;
-        if (letter && n < sizeof w)
-            w[n++] = (char)(upper ? c + 32 : c);
-    }
-    return bits;
+    unsigned w = ps_class_words(attr ? attr : "", attr ? strlen(attr) : 0);
+    return (w & PS_CW_NOISE ? PS_ATTR_NOISE : 0) | (w & PS_CW_CONTENT ? PS_ATTR_CONTENT : 0) |
+           (w & PS_CW_COMMENT ? PS_ATTR_COMMENT : 0);
 }

@@ -159,20 +159,26 @@ static void headline(const ps_page *page, size_t n, uint8_t *keep, double *tmp, 
         }
 }
 
-/* The blocks in comment containers: a comment word in their class/id or an
- * enclosing block's, the headline's block excepted; @p in_comments gets one
+/* A comment word on the block counts 1 in x_cls_comment, on its parent 0.5,
+ * two levels up 0.25: the reach of the comments pass.  A comment word
+ * anywhere above (the first rule) dropped whole articles on pages whose
+ * <body> or outer wrapper carries one site-wide ("comments_on",
+ * "use-disqus"); comment markup repeats its word at every level. */
+#define COMMENT_REACH 0.25
+
+/* The blocks in comment containers: a comment word in their class/id or
+ * within two elements above, the headline's block excepted; @p in_comments gets one
  * flag per block.  Returns 0, or -1 when the features cannot be had. */
 static int comment_blocks(const ps_page *page, size_t n, double *tmp, const double *feat,
                           size_t n_feat, const int *ids, uint8_t *in_comments)
 {
-    static const char *const names[3] = {"x_attr_comment", "x_anc_comment", "x_head_dist"};
-    size_t stride, c[3];
-    const double *f = rows_with(page, feat, n_feat, ids, names, 3, tmp, &stride, c);
+    static const char *const names[2] = {"x_cls_comment", "x_head_dist"};
+    size_t stride, c[2];
+    const double *f = rows_with(page, feat, n_feat, ids, names, 2, tmp, &stride, c);
     if (!f)
         return -1;
     for (size_t i = 0; i < n; i++)
-        in_comments[i] = (f[stride * i + c[0]] != 0 || f[stride * i + c[1]] != 0) &&
-                         f[stride * i + c[2]] > 0;
+        in_comments[i] = f[stride * i + c[0]] >= COMMENT_REACH && f[stride * i + c[1]] > 0;
     return 0;
 }
 

@@ -31,8 +31,10 @@ typedef struct ps_block_passes {
 } ps_block_passes;
 
 /** Default passes of the template-svm method. */
+/** The fill pass's default margin. */
+#define PS_BLOCK_PASSES_FILL 1.0
 #define PS_BLOCK_PASSES_DEFAULT                                                                    \
-    ((ps_block_passes){.focus = 0.85, .headline = 1, .fallback = 1, .comments = 1, .fill = 1.0})
+    ((ps_block_passes){.focus = 0.85, .headline = 1, .fallback = 1, .comments = 1, .fill = PS_BLOCK_PASSES_FILL})
 
 /** Run the passes on @p keep (one byte per block of @p page, ps_page_blocks
  *  order, non-zero = content); rewrites it in place.  @p score: the SVM's

@@ -218,7 +218,12 @@ static void element(builder *b, snode *box, xmlNodePtr c, int owner_kept)
         }
         return;
     }
-    if (!(f & MARK_HAS) && !((kind & PS_TAG_TRANSPARENT) && owner_kept))
+    /* an article's figure is a block of its own for the extractor, which
+     * drops its caption: with --images its image still comes with the
+     * content around it */
+    int figure = (kind & PS_TAG_FIGURE) && (b->flags & PS_RENDER_IMAGES) && c->parent &&
+                 (mark_of(c->parent) & MARK_HAS);
+    if (!(f & MARK_HAS) && !((kind & PS_TAG_TRANSPARENT) && owner_kept) && !figure)
         return; /* nothing kept below (a formatting tag has its owner's) */
     if (strcmp(name, "figcaption") == 0 && !(b->flags & PS_RENDER_IMAGES))
         return; /* a caption goes with its image, or not at all */

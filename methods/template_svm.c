@@ -58,6 +58,14 @@
 #include "methods/method.h"
 #include "methods/method_options.h"
 
+/* --favor precision / recall (option favor=): the decision threshold on the
+ * SVM's score and the fill pass's margin, chosen on held-out figures
+ * (docs/QUALITY.md). */
+#define FAVOR_PRECISION_THRESHOLD 0.3
+#define FAVOR_PRECISION_FILL 0.5
+#define FAVOR_RECALL_THRESHOLD -0.3
+#define FAVOR_RECALL_FILL 1.5
+
 typedef struct tsvm {
     ps_model *model;
     ps_template_store *store;           /* opened from templates_dir, owned */
@@ -68,6 +76,7 @@ typedef struct tsvm {
     ps_block_passes passes;             /* second passes after the SVM */
     double focus_templated;             /* focus share on pages whose site
                                            library was applied (0: off) */
+    double threshold;                   /* content: SVM score above it */
     char *tags_buf;                     /* the model's block_tags, split */
     const char **tags;                  /* NULL-terminated, or NULL: default */
 } tsvm;
@@ -89,11 +98,16 @@ static void tsvm_destroy(void *self)
 static int parse_options(tsvm *t, const char *method, const char *opts, ps_error *err)
 {
     int min_pages = (int)t->min_pages;
+    static const char *const favors[] = {"balanced", "precision", "recall", NULL};
+    int favor = 0;
+    double threshold = NAN, fill = NAN;
     const ps_method_opt table[] = {
+        {"favor", PS_OPT_CHOICE, &favor, 0, 0, favors},
+        {"threshold", PS_OPT_DOUBLE, &threshold, -10, 10, NULL},
         {"min_pages", PS_OPT_INT, &min_pages, 0, 1e9, NULL},
         {"focus", PS_OPT_DOUBLE, &t->passes.focus, 0, 1, NULL},
         {"focus_templated", PS_OPT_DOUBLE, &t->focus_templated, 0, 1, NULL},
-        {"fill", PS_OPT_DOUBLE, &t->passes.fill, 0, 100, NULL},
+        {"fill", PS_OPT_DOUBLE, &fill, 0, 100, NULL},
         {"headline", PS_OPT_BOOL, &t->passes.headline, 0, 0, NULL},
         {"fallback", PS_OPT_BOOL, &t->passes.fallback, 0, 0, NULL},
         {"comments", PS_OPT_BOOL, &t->passes.comments, 0, 0, NULL},
@@ -101,6 +115,12 @@ static int parse_options(tsvm *t, const char *method, const char *opts, ps_error
     if (ps_method_parse_options(method, opts, table, sizeof table / sizeof table[0], err) != 0)
         return -1;
     t->min_pages = (unsigned long)min_pages;
+    /* favor: the SVM's threshold and the fill's margin together, unless
+     * given one by one (values: docs/QUALITY.md, the favor table) */
+    static const double favor_threshold[] = {0.0, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_THRESHOLD};
+    static const double favor_fill[] = {PS_BLOCK_PASSES_FILL, FAVOR_PRECISION_FILL, FAVOR_RECALL_FILL};
+    t->threshold = isnan(threshold) ? favor_threshold[favor] : threshold;
+    t->passes.fill = isnan(fill) ? favor_fill[favor] : fill;
     return 0;
 }
 
@@ -310,8 +330,8 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
             if (blocks[b].n_leaves)
                 out->blocks_removed++;
         } else {
-            cls = pred[src[b]] == 1 ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;
             score[b] = dec[src[b]];
+            cls = score[b] > t->threshold ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;
             if (cls == PS_BLOCK_CONTENT)
                 out->blocks_kept++;
             else

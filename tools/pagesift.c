@@ -1,7 +1,7 @@
 /* pagesift — extract the main text of web pages: one page, or a collection
  * (files, folders, stdin) on all cores, as text, JSON Lines or a marked-up
- * HTML view.  The work is in methods/batch.c; this is option parsing, the
- * input reader and the summary. */
+ * HTML view.  The work is in the library (ps_batch_run, methods/batch.c);
+ * this is option parsing, setup errors and the summary. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
@@ -12,10 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/util.h"
-#include "methods/batch.h"
 #include "pagesift.h"
-#include "tools/cli.h"
+#include "pagesift/batch.h"
+#include "pagesift/util.h"
+
+#include "cli.h"
 
 static void usage(FILE *f)
 {
@@ -88,6 +89,10 @@ static void usage(FILE *f)
         "      --no-comments       drop comment threads under the article (default;\n"
         "                          svm and template-svm: --options comments=1)\n"
         "      --with-comments     keep them (--options comments=0)\n"
+        "      --favor WHAT        precision (keep less: fewer wrong lines, more\n"
+        "                          text missed), recall (keep more) or balanced\n"
+        "                          (default); svm and template-svm: --options\n"
+        "                          favor=WHAT (the SVM's threshold and the fill)\n"
         "      --site-rule RULE    site key of a URL: host (default) or host+path1\n"
         "\n"
         "Running:\n"
@@ -119,46 +124,7 @@ static void usage(FILE *f)
         f);
 }
 
-/* ---- inputs: ps_source handed to the batch ------------------------------ */
-
-typedef struct reader {
-    ps_source *src;
-    ps_input in;
-    int verbose;
-    size_t pages;   /* inputs that are pages (not skipped) */
-} reader;
-
-static char *take(char **p)
-{
-    char *v = *p;
-    *p = NULL;
-    return v;
-}
-
-static int read_next(void *vctx, ps_batch_input *out, ps_error *err)
-{
-    reader *r = vctx;
-    int rc = ps_source_next(r->src, &r->in, err);
-    if (rc != 1)
-        return rc;
-    out->id = take(&r->in.id);
-    out->url = take(&r->in.url);
-    out->charset = take(&r->in.charset);
-    out->origin = take(&r->in.origin);
-    out->site = take(&r->in.site);
-    out->data = take(&r->in.data);
-    out->len = r->in.len;
-    out->status = r->in.status;
-    memcpy(out->msg, r->in.msg, sizeof out->msg);
-    out->skipped = r->in.skipped;
-    out->pos = ps_source_bytes_done(r->src);
-    if (out->skipped && r->verbose)
-        fprintf(stderr, "pagesift: skipped %s: %s\n", out->origin ? out->origin : out->id,
-                out->msg[0] ? out->msg : "not a page");
-    r->pages += !out->skipped;
-    ps_input_clear(&r->in);
-    return 1;
-}
+/* ---- inputs ----------------------------------------------------------- */
 
 static ps_source *open_source(char **args, size_t n, const char *list, const ps_source_options *so,
                               ps_error *err)
@@ -210,16 +176,9 @@ static int method_known(const char *name)
     return 0;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 enum {
     OPT_OPTIONS = 256, OPT_SITE_RULE, OPT_UNORDERED, OPT_MAX_BYTES, OPT_JSONL, OPT_LEARN,
-    OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES,
+    OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES, OPT_FAVOR,
     OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST
 };
 
@@ -253,6 +212,7 @@ int main(int argc, char **argv)
         {"fail-fast", no_argument, 0, OPT_FAIL_FAST},
         {"with-comments", no_argument, 0, OPT_WITH_COMMENTS},
         {"no-comments", no_argument, 0, OPT_NO_COMMENTS},
+        {"favor", required_argument, 0, OPT_FAVOR},
         {"verbose", no_argument, 0, 'v'},
         {"links", no_argument, 0, OPT_LINKS},    {"images", no_argument, 0, OPT_IMAGES},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
@@ -263,6 +223,7 @@ int main(int argc, char **argv)
     bc.page_timeout = 30;
     ps_source_options so = {0};
     int learn = 0, verbose = 0, comments = -1;
+    const char *favor = NULL;
     long jobs = 0;
     int c;
     opterr = 0;
@@ -323,6 +284,7 @@ int main(int argc, char **argv)
         case 'v': verbose = 1; break;
         case OPT_WITH_COMMENTS: comments = 0; break;
         case OPT_NO_COMMENTS: comments = 1; break;
+        case OPT_FAVOR: favor = optarg; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift %s\n", ps_version()); return 0;
         default: return ps_cli_bad_option("pagesift", c, argv);
@@ -351,12 +313,21 @@ int main(int argc, char **argv)
                         "or html\n", format);
         return 2;
     }
-    /* --with-comments / --no-comments: the comments= option of the passes */
-    char optbuf[1024];
+    /* --with-comments / --no-comments and --favor: options of the passes */
+    char optbuf[1024], optbuf2[1100];
     if (comments >= 0) {
         snprintf(optbuf, sizeof optbuf, "%s%scomments=%d", xc.options ? xc.options : "",
                  xc.options && *xc.options ? "," : "", comments);
         xc.options = optbuf;
+    }
+    if (favor) {
+        if (strcmp(favor, "precision") != 0 && strcmp(favor, "recall") != 0 && strcmp(favor, "balanced") != 0) {
+            fprintf(stderr, "pagesift: --favor: '%s' is not precision, recall or balanced\n", favor);
+            return 2;
+        }
+        snprintf(optbuf2, sizeof optbuf2, "%s%sfavor=%s", xc.options ? xc.options : "",
+                 xc.options && *xc.options ? "," : "", favor);
+        xc.options = optbuf2;
     }
     char **args = argv + optind;
     size_t n_args = (size_t)(argc - optind);
@@ -409,6 +380,9 @@ int main(int argc, char **argv)
             return 3;
         }
         ps_model_free(m);
+        bc.learn_templates = 1;
+        bc.method = method;
+        bc.extractor_config = &xc;
     } else {
         ex = ps_extractor_new(method, &xc, &err);
         if (!ex) {
@@ -425,10 +399,8 @@ int main(int argc, char **argv)
         ps_extractor_free(ex);
         return 3;
     }
-    reader rd = {0};
-    rd.verbose = verbose && !bc.quiet;
-    rd.src = open_source(args, n_args, list, &so, &err);
-    if (!rd.src) {
+    ps_source *src = open_source(args, n_args, list, &so, &err);
+    if (!src) {
         fprintf(stderr, "pagesift: %s\n", err.msg);
         ps_extractor_free(ex);
         return 3;
@@ -438,69 +410,30 @@ int main(int argc, char **argv)
         bc.format = PS_FORMAT_JSONL;
     bc.out = stdout;
     bc.text_headers = !single;
-    bc.total_hint = ps_source_total_hint(rd.src);
-    bc.total_bytes = ps_source_total_bytes(rd.src);
-
-    double t0 = now();
-    ps_template_store *learnt = NULL;
-    int rc = 0;
-    if (learn) {
-        ps_template_params tp;
-        ps_template_params_default(&tp);
-        ps_template_builder *b = ps_template_builder_new(&tp);
-        size_t added = 0;
-        rc = b ? ps_batch_learn_templates(&bc, read_next, &rd, b, &added, &err)
-               : ps_set_error(&err, PS_ERR_NOMEM, "out of memory");
-        if (rc == 0) {
-            learnt = ps_template_builder_finish(b);
-            b = NULL;
-            if (!learnt)
-                rc = ps_set_error(&err, PS_ERR_NOMEM, "out of memory building the template libraries");
-        }
-        ps_template_builder_free(b);
-        ps_input_clear(&rd.in);
-        ps_source_free(rd.src);
-        rd.src = NULL;
-        if (rc == 0 && !bc.quiet)
-            fprintf(stderr, "pagesift: templates learnt from %zu pages of %zu sites (%.2f s)\n",
-                    added, ps_template_store_count(learnt), now() - t0);
-        if (rc == 0) {
-            xc.templates = learnt;
-            ex = ps_extractor_new(method, &xc, &err);
-            if (!ex)
-                rc = -1;
-        }
-        if (rc == 0) {
-            rd.src = open_source(args, n_args, list, &so, &err);
-            if (!rd.src)
-                rc = -1;
-        }
-        if (rc != 0) {
-            fprintf(stderr, "pagesift: %s\n", err.msg);
-            ps_template_store_free(learnt);
-            ps_extractor_free(ex);
-            return 3;
-        }
-    }
+    bc.total_hint = ps_source_total_hint(src);
+    bc.total_bytes = ps_source_total_bytes(src);
+    bc.verbose = verbose;
     bc.extractor = ex;
-    rd.pages = 0;
+
+    double t0 = ps_clock(PS_CLOCK_WALL);
     ps_batch_counts n = {0};
-    rc = ps_batch_run(&bc, read_next, &rd, &n, &err);
-    double dt = now() - t0;
-    if (rc != 0)
+    int rc = ps_batch_run(&bc, src, &n, &err);
+    double dt = ps_clock(PS_CLOCK_WALL) - t0;
+    ps_source_free(src);
+    ps_extractor_free(ex);
+    if (rc != 0) {
         fprintf(stderr, "pagesift: %s\n", err.msg);
+        if (n.setup_failed)
+            return 3;
+    }
     if (!bc.quiet && !(single && n.read == 1))
         fprintf(stderr,
                 "pagesift: %zu records read: %zu extracted, %zu empty, %zu failed, %zu skipped "
                 "(%.2f s, %.1f pages/s, %.2f MB/s, %s, %u thread%s)\n",
                 n.read, n.extracted, n.empty, n.failed, n.skipped, dt,
                 dt > 0 ? (double)n.read / dt : 0.0, dt > 0 ? (double)n.bytes / dt / 1e6 : 0.0,
-                ps_extractor_method(ex), bc.workers, bc.workers == 1 ? "" : "s");
-    ps_input_clear(&rd.in);
-    ps_source_free(rd.src);
-    ps_extractor_free(ex);
-    ps_template_store_free(learnt);
-    if (rc == 0 && rd.pages == 0 && !n_stdin) {
+                method, bc.workers, bc.workers == 1 ? "" : "s");
+    if (rc == 0 && n.read == n.skipped && !n_stdin) { /* no page at all */
         if (n.skipped)
             fprintf(stderr, "pagesift: no page in the input: %zu file%s or record%s skipped as "
                             "not HTML%s\n", n.skipped, n.skipped == 1 ? "" : "s",

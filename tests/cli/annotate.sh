@@ -40,7 +40,7 @@ expect 1 pagesift-annotate -q -o "$tmp/partial" "$page" "$tmp/missing.html"  # o
 # the sample data set, pre-labelled by the shipped model (its block tags)
 expect 0 pagesift-annotate -x -m "$src/models/default.model" -o "$tmp/ws" "$sample"
 grep -q "pre-labelled" "$tmp/err" || fail "no summary"
-pagesift-features -q -x --for-annotation -b body,section,div,p,td,table "$sample" > "$tmp/blank.csv"
+pagesift-features -q -x --for-annotation -b "$(sed -n "s/^block_tags //p" "$src/models/default.model" | head -1)" "$sample" > "$tmp/blank.csv"
 /usr/bin/python3 - "$tmp/ws" "$tmp/blank.csv" <<'PY' || fail "workspace content"
 import csv, glob, json, os, re, sys
 from html.parser import HTMLParser

@@ -19,7 +19,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 p1="$src/datasets/sample/html/cleanportaleval-bbc.co.uk_news_01.html"
 p2="$src/datasets/sample/html/cleanportaleval-bbc.co.uk_news_02.html"
-tags=body,section,div,p,td,table   # the shipped model's block tags
+tags=$(sed -n "s/^block_tags //p" "$src/models/default.model" | head -1)   # the shipped model's block tags
 pagesift-annotate -q -x -m "$src/models/default.model" -o "$tmp/ws" "$p1" "$p2" || fail "pagesift-annotate"
 mkdir "$tmp/out"
 rc=0

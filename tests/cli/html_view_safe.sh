@@ -57,8 +57,8 @@ grep -q 'The first paragraph of the article' "$v" || fail "the article's text is
 grep -q 'href="https://example.com/ok"' "$v" || fail "a good link lost its address"
 
 # --- block marks, summary bar, collapsed navigation ------------------------
-grep -q 'data-pagesift-block="b[0-9a-f]\{16\}" data-pagesift-path="html/body/div\[1\]" title="content b[0-9a-f]\{16\} html/body/div\[1\]"' "$v" ||
-    fail "the main block lacks its block_id, path and tooltip"
+grep -q 'data-pagesift-block="b[0-9a-f]\{16\}" data-pagesift-path="html/body/div\[1\]/p\[1\]" title="content b[0-9a-f]\{16\} html/body/div\[1\]/p\[1\]"' "$v" ||
+    fail "the article's first paragraph block lacks its block_id, path and tooltip"
 id=$(grep -o 'data-pagesift-block="b[0-9a-f]*" data-pagesift-path="html/body/div\[1\]"' "$v" | head -1 | cut -d'"' -f2)
 # the same block_id as the block CSV of pagesift-features
 pagesift-features "$tmp/hostile.html" -o "$tmp/blocks.csv" 2>/dev/null || fail "pagesift-features"
@@ -66,7 +66,7 @@ grep -q "$id,\"html/body/div\[1\]\"," "$tmp/blocks.csv" || fail "block_id $id is
 grep -Eq 'data-pagesift-count="content">[0-9]+ kept' "$v" || fail "no kept count in the summary bar"
 grep -Eq 'data-pagesift-count="noise">[0-9]+ removed' "$v" || fail "no removed count in the summary bar"
 grep -Eq 'data-pagesift-count="template">[0-9]+ template' "$v" || fail "no template count in the summary bar"
-grep -q '<ul style="display:flex;[^"]*max-height:[^"]*" data-pagesift-collapsed="links">' "$v" ||
+grep -q '<ul style="display:flex;[^"]*max-height:[^"]*"[^>]* data-pagesift-collapsed="links"' "$v" ||
     fail "the link list is not collapsed"
 
 # --- a real browser runs none of it ----------------------------------------

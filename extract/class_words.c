@@ -1,0 +1,106 @@
+/* extract/class_words.c — what the words of a class or id attribute say
+ * about an element: noise (navigation, sharing, ads, teasers, ...), content
+ * (article, post, story, ...), a comment thread, an image caption or credit.
+ *
+ * The attribute is split into tokens at every character that is not an
+ * ASCII letter or digit and before an upper-case letter that follows a
+ * lower-case one ("entry-content", "wp_caption", "articleBody" ->
+ * entry|content, wp|caption, article|body), lower-cased, and each token is
+ * looked up WHOLE in one table: "subscriber" is not "subscribe", "nav" is
+ * not found in "canvas", "ad" not in "header".  The table holds the words
+ * with their usual plural or verb forms and a few German ones (the largest
+ * non-English share of the modern pages pagesift meets); it is the only
+ * word list for class/id attributes in pagesift (features/text_stats.c maps
+ * it to the x_attr_* features, extract/page.c to the blocks' cls scores). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "extract/class_words.h"
+
+enum { N_ = PS_CW_NOISE, C_ = PS_CW_CONTENT, M_ = PS_CW_COMMENT, P_ = PS_CW_CAPTION };
+
+typedef struct {
+    const char *w;
+    unsigned bits;
+} word;
+
+/* In strcmp order for bsearch (sorted once on first use all the same, so
+ * an entry added out of order cannot silently go missing). */
+static word WORDS[] = {
+    {"ad", N_},          {"ads", N_},           {"advert", N_},       {"advertisement", N_},
+    {"advertising", N_}, {"adverts", N_},       {"anzeige", N_},      {"anzeigen", N_},
+    {"article", C_},     {"articlebody", C_},   {"artikel", C_},      {"banner", N_},
+    {"beitrag", C_},     {"bildnachweis", P_},  {"bildunterschrift", P_}, {"body", C_},
+    {"breadcrumb", N_},  {"breadcrumbs", N_},   {"byline", N_},       {"caption", P_},
+    {"captions", P_},    {"comment", M_ | N_},  {"commentlist", M_ | N_}, {"comments", M_ | N_},
+    {"consent", N_},     {"content", C_},       {"cookie", N_},       {"cookies", N_},
+    {"copyright", N_ | P_}, {"credit", P_},     {"credits", P_},      {"disclaimer", N_},
+    {"discuss", M_},     {"discussion", M_},    {"disqus", M_ | N_},  {"entry", C_},
+    {"figcaption", P_},  {"foot", N_},          {"footer", N_},
+    {"gdpr", N_},        {"header", N_},        {"kommentar", M_ | N_}, {"kommentare", M_ | N_},
+    {"login", N_},       {"main", C_},          {"masthead", N_},     {"menu", N_},
+    {"menus", N_},       {"modal", N_},         {"nav", N_},          {"navbar", N_},
+    {"navigation", N_},  {"newsletter", N_},    {"pagination", N_},   {"photo", P_},
+    {"popup", N_},       {"post", C_},          {"promo", N_},        {"promotion", N_},
+    {"recommendations", N_}, {"recommended", N_}, {"related", N_},    {"replies", M_},
+    {"reply", M_},       {"respond", M_},       {"share", N_},        {"shares", N_},
+    {"sharing", N_},     {"sidebar", N_},       {"signup", N_},       {"social", N_},
+    {"sponsor", N_},     {"sponsored", N_},     {"story", C_},        {"subscribe", N_},
+    {"subscription", N_}, {"teaser", N_},       {"teasers", N_},      {"text", C_},
+    {"toolbar", N_},     {"werbung", N_},       {"widget", N_},       {"widgets", N_},
+};
+
+#define N_WORDS (sizeof WORDS / sizeof WORDS[0])
+
+static int word_cmp(const void *key, const void *elem)
+{
+    return strcmp(key, ((const word *)elem)->w);
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+    return strcmp(((const word *)a)->w, ((const word *)b)->w);
+}
+
+static pthread_once_t sorted_once = PTHREAD_ONCE_INIT;
+
+static void sort_words(void)
+{
+    qsort(WORDS, N_WORDS, sizeof *WORDS, entry_cmp);
+}
+
+static unsigned lookup(const char *tok, size_t n)
+{
+    char w[24];
+    if (n == 0 || n >= sizeof w)
+        return 0;
+    memcpy(w, tok, n);
+    w[n] = '\0';
+    pthread_once(&sorted_once, sort_words);
+    const word *hit = bsearch(w, WORDS, N_WORDS, sizeof *WORDS, word_cmp);
+    return hit ? hit->bits : 0;
+}
+
+unsigned ps_class_words(const char *s, size_t n)
+{
+    unsigned bits = 0;
+    char tok[24];
+    size_t k = 0, len = 0; /* len: the token's real length (may exceed tok) */
+    for (size_t i = 0; i <= n; i++) {
+        char c = i < n ? s[i] : '\0';
+        int lower = c >= 'a' && c <= 'z', upper = c >= 'A' && c <= 'Z', digit = c >= '0' && c <= '9';
+        int camel = upper && i > 0 && s[i - 1] >= 'a' && s[i - 1] <= 'z';
+        if ((!(lower || upper || digit) || camel) && len) {
+            if (len == k)
+                bits |= lookup(tok, k);
+            k = len = 0;
+        }
+        if (lower || upper || digit) {
+            if (k < sizeof tok)
+                tok[k++] = (char)(upper ? c + 32 : c);
+            len++;
+        }
+    }
+    return bits;
+}

@@ -1,0 +1,19 @@
+/* extract/class_words.h — the word groups of class and id attributes
+ * (extract/class_words.c). */
+#ifndef PS_CLASS_WORDS_H
+#define PS_CLASS_WORDS_H
+
+#include <stddef.h>
+
+enum {
+    PS_CW_NOISE = 1,   /**< nav, menu, footer, share, ad, teaser, cookie, ... */
+    PS_CW_CONTENT = 2, /**< article, content, main, post, entry, story, text, ... */
+    PS_CW_COMMENT = 4, /**< comment(s), reply, respond, discuss, disqus, kommentar */
+    PS_CW_CAPTION = 8  /**< caption, figcaption, credit, photo, copyright, bildunterschrift */
+};
+
+/** The PS_CW_* bits of the whole tokens of @p n bytes of a class or id
+ *  attribute value (split at non-alphanumerics and camelCase). */
+unsigned ps_class_words(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,179 @@
+/* tests/test_page_view.c — the page as a browser shows it (issue 14):
+ * hidden elements left out, scripts ended where a browser ends them, and
+ * the marks the features read around each block (class/id words as whole
+ * tokens, halved per level up; HTML5 sections; figures). */
+#include <stdlib.h>
+
+#include "tests/test_util.h"
+
+static char *page_text(ps_page *pg)
+{
+    size_t nb, len;
+    ps_page_blocks(pg, &nb);
+    uint8_t *all = malloc(nb + 1);
+    assert_non_null(all);
+    memset(all, 1, nb + 1);
+    char *t = ps_page_text(pg, all, &len);
+    free(all);
+    assert_non_null(t);
+    return t;
+}
+
+/* The block whose class attribute is @p cls. */
+static const ps_block *block_of_class(const ps_page *pg, const char *cls)
+{
+    size_t nb;
+    const ps_block *b = ps_page_blocks(pg, &nb);
+    for (size_t i = 0; i < nb; i++)
+        if (strcmp(b[i].class_attr, cls) == 0)
+            return &b[i];
+    fail_msg("no block of class '%s'", cls);
+    return NULL;
+}
+
+static void test_hidden_elements_left_out(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str(
+        "<html><body><div><p>Shown paragraph of the article, long enough to be the page.</p>"
+        "<div style='display: none'>Hidden metadata copy</div>"
+        "<span hidden>Hidden by attribute</span>"
+        "<div aria-hidden=\"true\">Screen readers skip this</div>"
+        "<p style='color:red;VISIBILITY : hidden'>Invisible line</p>"
+        "<div style='display:none-ish'>Not a real none</div>"
+        "<div style='display:block'>Block shown</div>"
+        "<div aria-hidden='false'>Shown to all</div></div></body></html>");
+    assert_non_null(pg);
+    char *t = page_text(pg);
+    assert_non_null(strstr(t, "Shown paragraph"));
+    assert_non_null(strstr(t, "Block shown"));
+    assert_non_null(strstr(t, "Shown to all"));
+    assert_non_null(strstr(t, "Not a real none"));
+    assert_null(strstr(t, "Hidden metadata"));
+    assert_null(strstr(t, "Hidden by attribute"));
+    assert_null(strstr(t, "Screen readers"));
+    assert_null(strstr(t, "Invisible line"));
+    /* hidden text counts nowhere: no link or text totals from it */
+    ps_counts tot = ps_page_totals(pg);
+    assert_int_equal(tot.text_chars, strlen("Shown paragraph of the article, long enough to be the page.") +
+                                         strlen("Not a real none") + strlen("Block shown") +
+                                         strlen("Shown to all"));
+    free(t);
+    ps_page_free(pg);
+}
+
+/* A page whose article a script reveals (display:none until loaded) keeps
+ * it: more hidden text than shown means the hidden part is the content. */
+static void test_mostly_hidden_page_kept(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body><div>Menu</div><div style='display:none'><p>The whole "
+                            "article, which a script shows once the page has loaded.</p></div>"
+                            "</body></html>");
+    assert_non_null(pg);
+    char *t = page_text(pg);
+    assert_non_null(strstr(t, "The whole article"));
+    assert_non_null(strstr(t, "Menu"));
+    free(t);
+    ps_page_free(pg);
+}
+
+/* libxml2 ends a script at its first "</script"; a browser does not when
+ * the script opened an HTML comment and writes a script tag as a string. */
+static void test_script_ends_where_a_browser_ends_it(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body><script><!--\n"
+                            "document.write(\"<script src='x.js'></script>\");\n"
+                            "var data = {\"text\": \"JSON that is not page text\"};\n"
+                            "//--></script><p>Visible text</p>"
+                            "<script>var s = '</scr' + 'ipt>';</script><p>After</p></body></html>");
+    assert_non_null(pg);
+    char *t = page_text(pg);
+    assert_null(strstr(t, "JSON"));
+    assert_null(strstr(t, "document.write"));
+    assert_non_null(strstr(t, "Visible text"));
+    assert_non_null(strstr(t, "After"));
+    free(t);
+    ps_page_free(pg);
+}
+
+/* Whole tokens, split at - _ and camelCase: "subscriber" is not
+ * "subscribe", "canvas" holds no "nav", "header" no "ad". */
+static void test_class_words_are_whole_tokens(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body>"
+                            "<div class='subscriber-premium'>a</div>"
+                            "<div class='canvas-wrap'>b</div>"
+                            "<div class='post-sharing'>c</div>"
+                            "<div class='adBox'>d</div>"
+                            "<div class='wp-caption-text'>e</div>"
+                            "<div class='articleBody'>f</div>"
+                            "<div class='user-comments'>g</div>"
+                            "</body></html>");
+    assert_non_null(pg);
+    assert_true(block_of_class(pg, "subscriber-premium")->cls[PS_CLS_NOISE] == 0.0f);
+    assert_true(block_of_class(pg, "canvas-wrap")->cls[PS_CLS_NOISE] == 0.0f);
+    assert_true(block_of_class(pg, "post-sharing")->cls[PS_CLS_NOISE] == 1.0f);
+    assert_true(block_of_class(pg, "post-sharing")->cls[PS_CLS_CONTENT] == 1.0f);
+    assert_true(block_of_class(pg, "adBox")->cls[PS_CLS_NOISE] == 1.0f);
+    assert_true(block_of_class(pg, "wp-caption-text")->cls[PS_CLS_CAPTION] == 1.0f);
+    assert_true(block_of_class(pg, "articleBody")->cls[PS_CLS_CONTENT] == 1.0f);
+    assert_true(block_of_class(pg, "user-comments")->cls[PS_CLS_COMMENT] == 1.0f);
+    ps_page_free(pg);
+}
+
+/* A site-wide word on <body> or an outer wrapper barely marks the blocks
+ * far below it; one just above a block marks it. */
+static void test_body_class_words_fade_with_distance(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body class='page comments_on use-disqus'>"
+                            "<div class='wrap'><div class='inner'><main><article><div class='x'>"
+                            "<section class='story'><p>Article text.</p></section></div></article></main>"
+                            "</div></div>"
+                            "<div id='comments'><ol><li><div class='said'>A reader's comment.</div>"
+                            "</li></ol></div></body></html>");
+    assert_non_null(pg);
+    const ps_block *story = block_of_class(pg, "story");
+    const ps_block *said = block_of_class(pg, "said");
+    assert_true(story->cls[PS_CLS_COMMENT] < 0.05f);
+    assert_true(story->cls[PS_CLS_CONTENT] == 1.0f);
+    assert_true(said->cls[PS_CLS_COMMENT] >= 0.125f);
+    assert_int_equal(story->section, PS_SECTION_MAIN);
+    assert_int_equal(said->section, PS_SECTION_NONE);
+    ps_page_free(pg);
+}
+
+static void test_sections_and_figures(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body><header><div class='h'>Site name</div></header>"
+                            "<div role='main'><div class='a'>Text</div>"
+                            "<figure><img src=x><div class='c'>Photo: somebody</div></figure>"
+                            "<aside><div class='r'>Related</div></aside></div>"
+                            "<div role='navigation'><div class='n'>Home</div></div></body></html>");
+    assert_non_null(pg);
+    assert_int_equal(block_of_class(pg, "h")->section, PS_SECTION_ASIDE);
+    assert_int_equal(block_of_class(pg, "a")->section, PS_SECTION_MAIN);
+    assert_int_equal(block_of_class(pg, "a")->in_figure, 0);
+    assert_int_equal(block_of_class(pg, "c")->in_figure, 1);
+    assert_int_equal(block_of_class(pg, "c")->section, PS_SECTION_MAIN);
+    assert_int_equal(block_of_class(pg, "r")->section, PS_SECTION_ASIDE);
+    assert_int_equal(block_of_class(pg, "n")->section, PS_SECTION_ASIDE);
+    ps_page_free(pg);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hidden_elements_left_out),
+        cmocka_unit_test(test_mostly_hidden_page_kept),
+        cmocka_unit_test(test_script_ends_where_a_browser_ends_it),
+        cmocka_unit_test(test_class_words_are_whole_tokens),
+        cmocka_unit_test(test_body_class_words_fade_with_distance),
+        cmocka_unit_test(test_sections_and_figures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -532,14 +532,11 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
         memcpy(m, err->msg, sizeof m);
         return ps_set_error(err, err->code, "%.200s: %.300s", who, m);
     }
-    char sitebuf[512];
-    const char *site = "";
-    if (in->url && *in->url && ps_site_key(in->url, PS_SITE_HOST, sitebuf, sizeof sitebuf) == 0)
-        site = sitebuf;
-    else if (in->site && *in->site)
-        site = in->site;
+    char site[512]; /* the one site rule of every tool (pagesift.h) */
+    ps_input_site(in, PS_SITE_HOST, site, sizeof site);
+    /* the site's library when it applies, as in pagesift-features and inference */
     const ps_template_lib *lib = a->store && *site ? ps_template_store_get(a->store, site) : NULL;
-    if (lib && ps_template_apply(lib, pg) == (size_t)-1) {
+    if (ps_template_applies(lib) && ps_template_apply(lib, pg) == (size_t)-1) {
         ps_page_free(pg);
         return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory removing templates", who);
     }

@@ -18,13 +18,6 @@ struct ps_progress {
     pthread_mutex_t lock;
 };
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 ps_progress *ps_progress_new(const char *what, size_t total, int quiet)
 {
     ps_progress *p = calloc(1, sizeof *p);
@@ -33,7 +26,7 @@ ps_progress *ps_progress_new(const char *what, size_t total, int quiet)
     snprintf(p->what, sizeof p->what, "%s", what);
     p->total = total;
     p->active = !quiet && isatty(STDERR_FILENO);
-    p->start = now();
+    p->start = ps_clock(PS_CLOCK_WALL);
     p->last = p->start - 1.0; /* the first report draws at once */
     pthread_mutex_init(&p->lock, NULL);
     return p;
@@ -87,7 +80,7 @@ static void draw(ps_progress *p, size_t done, size_t failed, int show_failed, ui
     if (!p || !p->active)
         return;
     pthread_mutex_lock(&p->lock);
-    double t = now();
+    double t = ps_clock(PS_CLOCK_WALL);
     if (t - p->last >= 0.2) {
         p->last = t;
         char line[256];

@@ -247,15 +247,19 @@ int ps_ascii_ncasecmp(const char *a, const char *b, size_t n)
     return 0;
 }
 
-uint64_t ps_hash64(const void *data, size_t n)
+uint64_t ps_hash64_update(uint64_t h, const void *data, size_t n)
 {
     const unsigned char *p = data;
-    uint64_t h = 1469598103934665603ULL;
     for (size_t i = 0; i < n; i++) {
         h ^= p[i];
         h *= 1099511628211ULL;
     }
     return h;
+}
+
+uint64_t ps_hash64(const void *data, size_t n)
+{
+    return ps_hash64_update(1469598103934665603ULL, data, n);
 }
 
 const char **ps_split_list(char *list)
@@ -273,9 +277,37 @@ const char **ps_split_list(char *list)
     return v;
 }
 
-double ps_now(void)
+int ps_mkdir_p(const char *dir)
+{
+    char path[4096];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof path) {
+        errno = n ? ENAMETOOLONG : ENOENT;
+        return -1;
+    }
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i < n; i++) {
+        if (path[i] != '/')
+            continue;
+        path[i] = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return -1;
+        path[i] = '/';
+    }
+    return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+double ps_clock(ps_clock_kind k)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clockid_t id = k == PS_CLOCK_PROCESS_CPU ? CLOCK_PROCESS_CPUTIME_ID
+                   : k == PS_CLOCK_THREAD_CPU ? CLOCK_THREAD_CPUTIME_ID
+                                              : CLOCK_MONOTONIC;
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double ps_now(void)
+{
+    return ps_clock(PS_CLOCK_WALL);
 }

@@ -21,17 +21,16 @@ static int cmp_str(const void *a, const void *b)
 
 void ps_eval_site_of(const ps_dataset_page *p, char *out, size_t cap)
 {
-    if (p->site && *p->site)
-        snprintf(out, cap, "%s", p->site);
-    else if (ps_site_key(p->url ? p->url : "", PS_SITE_HOST, out, cap) < 0)
-        out[0] = '\0';
+    ps_input in = {0};
+    in.url = p->url;
+    in.site = p->site;
+    ps_input_site(&in, PS_SITE_HOST, out, cap); /* the rule of every tool */
 }
 
 int ps_eval_learn_templates(const ps_dataset *ds, unsigned min_pages, char *dir, size_t cap,
                             size_t *n_sites, double *seconds, ps_error *err)
 {
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = ps_clock(PS_CLOCK_WALL);
     *n_sites = 0;
     size_t n = ds->n_pages;
     char **site = calloc(n + 1, sizeof *site), **sorted = calloc(n + 1, sizeof *sorted);
@@ -87,8 +86,7 @@ int ps_eval_learn_templates(const ps_dataset *ds, unsigned min_pages, char *dir,
         free(site[i]);
     free(site);
     free(sorted);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    *seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    *seconds = ps_clock(PS_CLOCK_WALL) - t0;
     return rc;
 }
 

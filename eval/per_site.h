@@ -6,8 +6,8 @@
 
 #include "common/util.h"
 
-/** The site key a page is grouped by: the data set's site column, else its
- *  URL's host ("" when neither). */
+/** The site key a page is grouped by: ps_input_site's rule (the URL's host,
+ *  else the data set's site column; "" when neither), as pagesift does. */
 void ps_eval_site_of(const ps_dataset_page *p, char *out, size_t cap);
 
 /** Learn template libraries from the pages of every site of @p ds with at

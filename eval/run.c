@@ -15,23 +15,10 @@
 
 #include "common/progress.h"
 #include "eval/per_site.h"
+#include "methods/pipeline.h"
 #include "eval/run.h"
 #include "eval/snippets.h"
 #include "eval/train_protocol.h"
-
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static char *xasprintf(const char *fmt, const char *a, const char *b, const char *c)
 {
@@ -42,37 +29,15 @@ static char *xasprintf(const char *fmt, const char *a, const char *b, const char
     return s;
 }
 
-static int mkdir_p(const char *path)
-{
-    char buf[4096];
-    size_t n = strlen(path);
-    if (n >= sizeof buf)
-        return -1;
-    memcpy(buf, path, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] == '/' || buf[i] == '\0') {
-            char c = buf[i];
-            buf[i] = '\0';
-            if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-                return -1;
-            buf[i] = c;
-        }
-    }
-    return 0;
-}
-
 typedef struct shared {
     const ps_eval_config *cfg;
-    const ps_method *m;
-    const ps_method_config *mc;
+    ps_extractor *ex;
     const ps_dataset *ds;
     ps_eval_run *run;
     char *outdir;          /* where outputs are written, or NULL */
-    atomic_size_t next, done;
+    size_t next, done;     /* reader thread / writer (calling) thread */
     ps_progress *prog;
-    pthread_mutex_t lock;  /* stderr messages and the first setup error */
-    int setup_failed;
-    ps_error setup_err;
+    pthread_mutex_t lock;  /* stderr messages */
 } shared;
 
 static void warn_page(shared *sh, const char *id, const char *msg)
@@ -110,7 +75,7 @@ static void write_output(shared *sh, size_t i, const char *text, size_t len)
 /* Leaf level (METHODS.md §1.5): leaves labelled from the gold by the
  * features' alignment, predicted from the method's block classes or leaf
  * mask.  Not part of the method's time. */
-static void leaf_score(const ps_page *pg, const char *gold, size_t glen, const ps_method_output *out,
+static void leaf_score(const ps_page *pg, const char *gold, size_t glen, const ps_extraction *out,
                        ps_page_score *sc)
 {
     size_t nl;
@@ -122,7 +87,10 @@ static void leaf_score(const ps_page *pg, const char *gold, size_t glen, const p
     free(share);
 }
 
-static void do_page(shared *sh, void *self, size_t i)
+/* One page: the page step of every tool (ps_extract_input: parse with the
+ * extractor's block tags, the site by the one rule, extract), timed, then
+ * scored against the gold. */
+static void do_page(shared *sh, size_t i)
 {
     const ps_dataset_page *dp = &sh->ds->pages[i];
     ps_page_score *sc = &sh->run->scores[i];
@@ -135,31 +103,24 @@ static void do_page(shared *sh, void *self, size_t i)
         return;
     }
     ps_error err = {0};
-    ps_method_output out = {0};
+    ps_extraction out = {0};
     int failed = 0;
-    size_t hlen;
-    char *html = ps_read_file(dp->html_path, 0, &hlen, &err);
-    double t0 = cpu_now();
+    ps_input in = {0};
+    in.data = ps_read_file(dp->html_path, 0, &in.len, &err);
+    in.url = dp->url;
+    in.site = dp->site;
+    in.id = dp->id;
+    in.origin = dp->html_path;
+    double t0 = ps_clock(PS_CLOCK_THREAD_CPU);
     ps_page *pg = NULL;
-    if (html) {
-        ps_page_options po = {0};
-        po.url = dp->url;
-        po.block_tags = sh->m->block_tags ? sh->m->block_tags(self) : NULL;
-        pg = ps_page_parse(html, hlen, &po, &err);
-    }
-    if (!pg) {
+    char site[512];
+    if (!in.data ||
+        ps_extract_input(sh->ex, &in, NULL, site, sizeof site, &pg, &out, &err) != 0) {
         failed = 1;
-        warn_page(sh, dp->id, err.msg);
-    } else {
-        char site[512];
-        ps_eval_site_of(dp, site, sizeof site);
-        if (sh->m->extract(self, pg, site, &out, &err) < 0) {
-            failed = 1;
-            warn_page(sh, dp->id, err.msg[0] ? err.msg : "the method failed");
-            ps_method_output_free(&out);
-        }
+        warn_page(sh, dp->id, err.msg[0] ? err.msg : "the method failed");
     }
-    double secs = cpu_now() - t0;
+    free(in.data); /* NULL unless it was not read; the other fields are the index's */
+    double secs = ps_clock(PS_CLOCK_THREAD_CPU) - t0;
     if (ps_score_page(out.text, out.len, snip ? "" : gold, glen, sh->cfg->icu, sc) < 0 ||
         (snip && ps_eval_snip_page(sh->run, i, failed ? NULL : out.text ? out.text : "", out.len) < 0)) {
         memset(sc, 0, sizeof *sc);
@@ -171,36 +132,42 @@ static void do_page(shared *sh, void *self, size_t i)
     if (!failed && gold && (out.block_class || out.leaf_kept))
         leaf_score(pg, gold, glen, &out, sc);
     write_output(sh, i, out.text, out.len);
-    ps_method_output_free(&out);
+    ps_extraction_free(&out);
     ps_page_free(pg);
-    free(html);
     free(gold);
 }
 
-static void *worker(void *arg)
+/* The pages run on the engine of the batch (methods/pipeline.c): the reader
+ * hands out page indices in index order, the workers do the page step and
+ * the scoring, the writer counts.  One extractor is shared by the workers,
+ * as in a pagesift run; a stateful method gets one worker. */
+typedef struct eval_job {
+    size_t i;
+} eval_job;
+
+static int eval_read(void *ctx, void *job, ps_error *err)
 {
-    shared *sh = arg;
-    ps_error err = {0};
-    void *self = sh->m->create(sh->mc, &err);
-    if (!self) {
-        pthread_mutex_lock(&sh->lock);
-        if (!sh->setup_failed) {
-            sh->setup_failed = 1;
-            sh->setup_err = err;
-        }
-        pthread_mutex_unlock(&sh->lock);
-        return NULL;
-    }
-    for (;;) {
-        size_t i = atomic_fetch_add(&sh->next, 1);
-        if (i >= sh->ds->n_pages)
-            break;
-        do_page(sh, self, i);
-        size_t d = atomic_fetch_add(&sh->done, 1) + 1;
-        ps_progress_update(sh->prog, d, NULL);
-    }
-    sh->m->destroy(self);
-    return NULL;
+    (void)err;
+    shared *sh = ctx;
+    if (sh->next >= sh->ds->n_pages)
+        return 0;
+    ((eval_job *)job)->i = sh->next++;
+    return 1;
+}
+
+static void eval_work(void *ctx, unsigned worker, void *job)
+{
+    (void)worker;
+    do_page(ctx, ((eval_job *)job)->i);
+}
+
+static int eval_write(void *ctx, void *job, ps_error *err)
+{
+    (void)job;
+    (void)err;
+    shared *sh = ctx;
+    ps_progress_update(sh->prog, ++sh->done, NULL);
+    return 0;
 }
 
 static int run_init(ps_eval_run *run, const ps_dataset *ds, const char *label, ps_error *err)
@@ -241,7 +208,7 @@ static char *make_outdir(const ps_eval_config *cfg, const ps_dataset *ds, const 
     if (!cfg->write_dir)
         return NULL;
     char *d = xasprintf("%s/%s/%s", cfg->write_dir, ds->name, label);
-    if (!d || mkdir_p(d) < 0) {
+    if (!d || ps_mkdir_p(d) < 0) {
         ps_set_error(err, PS_ERR_IO, "cannot create the output folder %s: %s", d ? d : cfg->write_dir,
                      strerror(errno));
         free(d);
@@ -250,14 +217,17 @@ static char *make_outdir(const ps_eval_config *cfg, const ps_dataset *ds, const 
     return d;
 }
 
-int ps_eval_run_method(const ps_eval_config *cfg, const ps_method *m, const ps_dataset *ds,
+int ps_eval_run_method(const ps_eval_config *cfg, const char *method, const ps_dataset *ds,
                        ps_eval_run *run, ps_error *err)
 {
+    const ps_method *m = method ? ps_method_find(method) : NULL;
+    if (!m)
+        return ps_set_error(err, PS_ERR_USAGE, "unknown method '%s'", method ? method : "(null)");
     char label[256];
     snprintf(label, sizeof label, "%s%s", m->name, cfg->tag ? cfg->tag : "");
     if (run_init(run, ds, label, err) < 0)
         return -1;
-    ps_method_config mc = {.model_path = cfg->model_path, .options = cfg->method_options};
+    ps_extractor_config xc = {.model_path = cfg->model_path, .options = cfg->method_options};
     char tdir[1024] = "";
     size_t t_sites = 0;
     double t_secs = 0;
@@ -266,44 +236,47 @@ int ps_eval_run_method(const ps_eval_config *cfg, const ps_method *m, const ps_d
             ps_eval_run_clear(run);
             return -1;
         }
-        mc.templates_dir = tdir;
+        xc.templates_dir = tdir;
         run->templates_sites = (int)t_sites;
     }
-    shared sh = {.cfg = cfg, .m = m, .mc = &mc, .ds = ds, .run = run};
+    shared sh = {.cfg = cfg, .ds = ds, .run = run};
+    sh.ex = ps_extractor_new(m->name, &xc, err);
+    if (!sh.ex) {
+        if (*tdir)
+            ps_eval_remove_dir(tdir);
+        ps_eval_run_clear(run);
+        return -1;
+    }
     sh.outdir = make_outdir(cfg, ds, run->label, err);
     if (sh.outdir == (char *)-1) {
+        ps_extractor_free(sh.ex);
+        if (*tdir)
+            ps_eval_remove_dir(tdir);
         ps_eval_run_clear(run);
         return -1;
     }
     pthread_mutex_init(&sh.lock, NULL);
-    atomic_init(&sh.next, 0);
-    atomic_init(&sh.done, 0);
     int jobs = cfg->jobs > 0 ? cfg->jobs : 1;
-    if ((m->flags & PS_METHOD_STATEFUL) || (size_t)jobs > ds->n_pages)
-        jobs = (m->flags & PS_METHOD_STATEFUL) || ds->n_pages == 0 ? 1 : (int)ds->n_pages;
+    if (ps_extractor_is_stateful(sh.ex) || (size_t)jobs > ds->n_pages)
+        jobs = ps_extractor_is_stateful(sh.ex) || ds->n_pages == 0 ? 1 : (int)ds->n_pages;
+    if (jobs > 64)
+        jobs = 64;
     char what[128];
     snprintf(what, sizeof what, "%s %s pages", ds->name, m->name);
     sh.prog = ps_progress_new(what, ds->n_pages, cfg->quiet);
-    double w0 = wall_now();
-    pthread_t th[64];
-    int started = 0;
-    if (jobs > 64)
-        jobs = 64;
-    for (int t = 1; t < jobs; t++)
-        if (pthread_create(&th[started], NULL, worker, &sh) == 0)
-            started++;
-    worker(&sh);
-    for (int t = 0; t < started; t++)
-        pthread_join(th[t], NULL);
-    run->wall_seconds = wall_now() - w0;
+    double w0 = ps_clock(PS_CLOCK_WALL);
+    ps_pipeline_ops ops = {
+        .ctx = &sh, .job_size = sizeof(eval_job), .read = eval_read, .work = eval_work, .write = eval_write};
+    ps_pipeline_opts po = {.workers = (unsigned)jobs, .ordered = 1};
+    int prc = ps_pipeline_run(&ops, &po, NULL, err);
+    run->wall_seconds = ps_clock(PS_CLOCK_WALL) - w0;
     ps_progress_done(sh.prog);
     pthread_mutex_destroy(&sh.lock);
+    ps_extractor_free(sh.ex);
     free(sh.outdir);
     if (*tdir)
         ps_eval_remove_dir(tdir);
-    if (sh.setup_failed && atomic_load(&sh.done) < ds->n_pages) {
-        if (err)
-            *err = sh.setup_err;
+    if (prc != 0) {
         ps_eval_run_clear(run);
         return -1;
     }

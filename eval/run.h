@@ -1,84 +1,13 @@
-/* eval/run.h — the evaluation driver behind pagesift-eval: run extraction
- * methods (or read an existing output folder) over a data set, score every
- * page, and report (table, breakdowns, JSON, SVG chart). */
+/* eval/run.h — the evaluation driver (eval/run.c, eval/report.c,
+ * eval/chart.c), declared in the public include/pagesift/eval.h. */
 #ifndef PS_EVAL_RUN_H
 #define PS_EVAL_RUN_H
-
-#include <stdio.h>
 
 #include <jansson.h>
 
 #include "common/util.h"
 #include "features/snippets.h"
 #include "methods/method.h"
-#include "pagesift.h"
-
-/** How a run is set up. */
-typedef struct ps_eval_config {
-    const char *model_path;     /**< --model, NULL = the method's default */
-    const char *method_options; /**< --options "k=v,..." for every method */
-    unsigned per_site;          /**< --per-site N: templates for sites with
-                                     >= N pages (0 = off) */
-    int icu;                    /**< also score ICU word-break shingles */
-    int jobs;                   /**< worker threads (stateless methods) */
-    int quiet;                  /**< no progress */
-    const char *write_dir;      /**< --write DIR: outputs as DIR/<set>/<label>/<id>.txt */
-    const char *protocol;       /**< extra protocol note for every figure */
-    const char *tag;            /**< appended to method labels, e.g. "+loso" */
-    int train_protocol;         /**< mark figures of models measured on their
-                                     training data (eval/train_protocol.c) */
-} ps_eval_config;
-
-/** One method (or output folder) on one data set. */
-typedef struct ps_eval_run {
-    char *label;              /**< method name, pred label, "+templates" ... */
-    char *protocol;           /**< how the figure was obtained, one line */
-    const ps_dataset *ds;
-    ps_page_score *scores;    /**< per page of ds (skipped pages: failed) */
-    uint8_t *skipped;         /**< per page: gold unreadable, not scored */
-    size_t n_skipped;
-    ps_eval_summary sum;
-    double wall_seconds;      /**< the whole run, elapsed */
-    int templates_sites;      /**< sites given templates (--per-site) */
-    /* snippet sets (ds->snippet_set): scored by eval/snippets.c instead of
-     * the gold metrics (scores[] then hold only failed/empty/seconds) */
-    struct ps_eval_snip *snip;     /**< per page, NULL for a gold set */
-    ps_snippet_counts snip_sum;
-} ps_eval_run;
-
-/** Run method @p m over @p ds.  Page failures are recorded in the scores
- *  (and named on stderr unless quiet); returns -1 with err only when the
- *  method cannot be set up or memory runs out. */
-int ps_eval_run_method(const ps_eval_config *cfg, const ps_method *m, const ps_dataset *ds,
-                       ps_eval_run *run, ps_error *err);
-
-/** Score the folder @p dir of <id>.txt outputs (DIR/<set name>/<id>.txt
- *  when that folder exists, else DIR/<id>.txt); a missing file is an empty
- *  output and counts as a failure. */
-int ps_eval_run_pred(const ps_eval_config *cfg, const char *label, const char *dir,
-                     const ps_dataset *ds, ps_eval_run *run, ps_error *err);
-
-void ps_eval_run_clear(ps_eval_run *run);
-
-/** Breakdown keys. */
-enum { PS_BY_NONE = 0, PS_BY_SITE = 1, PS_BY_LANG = 2 };
-
-/** The readable table of all runs on @p f. */
-void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n);
-/** Per-site or per-language figures of every run. */
-void ps_eval_print_breakdown(FILE *f, const ps_eval_run *runs, size_t n, int by);
-/** Everything as JSON (breakdown included when by != PS_BY_NONE). */
-json_t *ps_eval_json(const ps_eval_run *runs, size_t n, int by);
-/** Grouped bar chart of token F1 per run per data set, SVG, written atomically. */
-int ps_eval_chart_svg(const char *path, const ps_eval_run *runs, size_t n, ps_error *err);
-
-/** One bar of the chart. */
-typedef struct ps_eval_point {
-    const char *set, *label;
-    double f1;
-    double p, r;        /**< precision and recall, drawn beside F1; < 0 unknown */
-} ps_eval_point;
-/** The same chart from bars (e.g. read back from --json outputs). */
-int ps_eval_chart_svg_points(const char *path, const ps_eval_point *pts, size_t n, ps_error *err);
+#include "pagesift/eval.h"
 
 #endif

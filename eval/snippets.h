@@ -33,8 +33,6 @@ void ps_eval_snip_legend(FILE *f);
 /** The JSON object of a snippet run: pages, failed, empty_outputs,
  *  snippets {p, r, f1, tp, fn, fp, tn}, cpu_seconds, pages_per_s. */
 json_t *ps_eval_snip_json(const ps_eval_run *r);
-/** The per-page report of every snippet run, TSV, to @p path ("-" =
- *  stdout), written atomically.  0 or -1 with err. */
-int ps_eval_snip_report(const char *path, const ps_eval_run *runs, size_t n, ps_error *err);
+/* ps_eval_snip_report (the per-page report) is in the public pagesift/eval.h. */
 
 #endif

@@ -287,6 +287,42 @@ static const char *detect(const char *s, size_t len, int32_t *confidence)
     return name;
 }
 
+/* Can @p charset be the encoding of bytes in which the <meta> that names it
+ * (or HTTP's ASCII) reads as ASCII?  Its converter must give the same
+ * characters for an ASCII sample: UTF-16/32, UCS-2/4, EBCDIC (cp037,
+ * ibm1047, ...), BOCU-1 and the like do not, so a declaration of one of them
+ * on ASCII-compatible bytes (step 2/3; a real UTF-16/32 page has a byte-order
+ * mark or NULs, found in step 1) cannot apply: it is ignored. */
+static int ascii_compatible(const char *charset)
+{
+    static const char sample[] = "<html><meta charset=\"x\"> Az09-_.:/=;'&#?!";
+    UErrorCode st = U_ZERO_ERROR;
+    UConverter *c = ucnv_open(charset, &st);
+    if (U_FAILURE(st) || !c)
+        return 0;
+    UChar u[64];
+    int32_t n = ucnv_toUChars(c, u, 64, sample, (int32_t)sizeof sample - 1, &st);
+    ucnv_close(c);
+    if (U_FAILURE(st) || n != (int32_t)sizeof sample - 1)
+        return 0;
+    for (int32_t i = 0; i < n; i++)
+        if (u[i] != (UChar)(unsigned char)sample[i])
+            return 0;
+    return 1;
+}
+
+/* A detector's UTF-16/32 guess is plausible only on bytes with many NULs
+ * (text in UTF-16 or UTF-32 without a byte-order mark). */
+static int plausible_guess(const char *guess, const char *s, size_t len)
+{
+    if (!guess || (strncmp(guess, "UTF-16", 6) != 0 && strncmp(guess, "UTF-32", 6) != 0))
+        return guess != NULL;
+    size_t n = len < 4096 ? len : 4096, nul = 0;
+    for (size_t i = 0; i < n; i++)
+        nul += s[i] == 0;
+    return nul * 4 >= n && n > 0;
+}
+
 static int is_cjk_multibyte(const char *cs)
 {
     return strcmp(cs, "GB18030") == 0 || strcmp(cs, "Big5") == 0 || strcmp(cs, "Shift_JIS") == 0 ||
@@ -390,9 +426,13 @@ int ps_decode_ex(const void *bytes, size_t len, const char *declared, ps_decoded
     ps_charset_source decl_src = PS_CHARSET_CALLER;
     if (declared)
         decl = ps_charset_canonical(declared, buf, sizeof buf);
+    if (decl && strcmp(decl, "UTF-8") != 0 && !ascii_compatible(decl))
+        decl = NULL; /* cannot apply to these bytes: as if not given */
     if (!decl && ps_meta_charset(s, len, meta, sizeof meta)) {
         decl = ps_charset_canonical(meta, buf, sizeof buf);
         decl_src = PS_CHARSET_META;
+        if (decl && strcmp(decl, "UTF-8") != 0 && !ascii_compatible(decl))
+            decl = NULL;
     }
 
     size_t mb, bad;
@@ -403,6 +443,8 @@ int ps_decode_ex(const void *bytes, size_t len, const char *declared, ps_decoded
         if (bad == 0 || mb >= bad)
             return finish_utf8(out, decl_src, s, len, bad == 0, direct, direct_len, err);
         const char *guess = detect(s, len, &conf);
+        if (!plausible_guess(guess, s, len))
+            guess = NULL;
         if (guess && conf >= DETECT_MIN_CONFIDENCE && strcmp(guess, "UTF-8") != 0)
             return finish(out, guess, PS_CHARSET_DETECTED, s, len, err);
         return finish_utf8(out, decl_src, s, len, bad == 0, direct, direct_len, err);
@@ -424,6 +466,8 @@ int ps_decode_ex(const void *bytes, size_t len, const char *declared, ps_decoded
     if (bad == 0 || mb >= bad)
         return finish_utf8(out, PS_CHARSET_UTF8_VALID, s, len, bad == 0, direct, direct_len, err);
     const char *guess = detect(s, len, &conf);
+    if (!plausible_guess(guess, s, len))
+        guess = NULL; /* e.g. UTF-16BE for two Latin-1 bytes */
     if (guess && conf >= DETECT_MIN_CONFIDENCE)
         return finish(out, guess, PS_CHARSET_DETECTED, s, len, err);
     /* 5. Last resort. */

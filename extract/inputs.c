@@ -25,12 +25,14 @@ struct ps_source {
     uint64_t total_bytes;    /* ps_source_total_bytes: sizes of the argument files */
     uint64_t bytes_before;   /* sizes of the arguments before the current one */
     uint64_t cur_size;       /* size of the current argument (0: not a file) */
-    /* the producer of the current argument, at most one of each */
-    ps_dirwalk *walk;
-    ps_warc *warc;
-    ps_jsonl *jsonl;
-    ps_dataset *ds;
-    size_t ds_next;
+    /* the readers open now, innermost last: the list file, a folder walk,
+     * a WARC file or data set found in it (see "readers" below) */
+    struct open_reader {
+        const struct reader_ops *ops;
+        void *self;
+    } stack[4];
+    int depth;
+    int list_started;
     /* the list file, read after the arguments */
     FILE *list;
     char *list_path, *list_dir;
@@ -39,58 +41,51 @@ struct ps_source {
     size_t list_cap;
 };
 
-/* ---- ps_input helpers ------------------------------------------------- */
+/* ---- readers: one interface ------------------------------------------- */
 
-void ps_input_clear(ps_input *in)
-{
-    if (!in)
-        return;
-    free(in->id);
-    free(in->url);
-    free(in->charset);
-    free(in->origin);
-    free(in->gold_path);
-    free(in->site);
-    free(in->dataset);
-    free(in->data);
-    memset(in, 0, sizeof *in);
-}
+/* Every input format is one row of the table `formats` (below): probe
+ * (does an argument name this format?), open (start reading it: push a
+ * reader, or fill one input at once), next (the reader's next input) and
+ * free.  A new format is one row and its functions. */
+typedef struct reader_ops {
+    const char *name;
+    /** 1 when the argument @p path (stat in @p st, NULL for "-") is read by
+     *  this format; NULL: never chosen for an argument (a folder's entries
+     *  and the list file choose it by name) */
+    int (*probe)(const char *path, const struct stat *st);
+    /** 0: a reader was pushed; 1: *in filled (a page, or a failed input);
+     *  -1: fatal (err set) */
+    int (*open)(ps_source *src, const char *path, ps_input *in, ps_error *err);
+    /** 1: *in filled; 0: no more (the reader is popped and freed); 2: it
+     *  pushed a nested reader, read from that first; -1: fatal */
+    int (*next)(ps_source *src, void *self, ps_input *in, ps_error *err);
+    void (*free)(void *self);
+} reader_ops;
 
-void ps_input_fail(ps_input *in, ps_status st, const char *fmt, ...)
+static int push_reader(ps_source *src, const reader_ops *ops, void *self, ps_error *err)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    in->status = st;
-    vsnprintf(in->msg, sizeof in->msg, fmt, ap);
-    va_end(ap);
-    free(in->data);
-    in->data = NULL;
-    in->len = 0;
-}
-
-char *ps_safe_id(const char *s, size_t n)
-{
-    enum { MAX_ID = 200, KEEP = MAX_ID - 17 };
-    if (n > MAX_ID) { /* file names have a limit: keep the start and a hash of the whole */
-        char *id = ps_safe_id(s, KEEP);
-        if (id)
-            snprintf(id + KEEP, 18, "-%016llx", (unsigned long long)ps_hash64(s, n));
-        return id;
+    if (!self)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    if (src->depth == (int)(sizeof src->stack / sizeof src->stack[0])) {
+        ops->free(self);
+        return ps_set_error(err, PS_ERR_NOMEM, "readers nested too deep");
     }
-    char *id = malloc(n > MAX_ID - 18 ? MAX_ID + 1 : n + 2);
-    if (!id)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '.' || c == '_' || c == '-';
-        id[i] = ok ? c : '_';
-    }
-    if (!n)
-        id[n++] = '_';
-    id[n] = '\0';
-    return id;
+    src->stack[src->depth].ops = ops;
+    src->stack[src->depth].self = self;
+    src->depth++;
+    return 0;
 }
+
+static void pop_reader(ps_source *src)
+{
+    struct open_reader *r = &src->stack[--src->depth];
+    if (r->ops->free)
+        r->ops->free(r->self);
+}
+
+static const reader_ops warc_reader, jsonl_reader, dataset_reader, folder_reader, list_reader;
+
+/* ---- ids, paths ------------------------------------------------------- */
 
 /* The id of a file: its path (relative to the searched folder, or its base
  * name) without the extension. */
@@ -211,8 +206,21 @@ static int failed_input(const char *path, ps_status st, const char *msg, ps_inpu
 /* Start reading a WARC file from an open stream.  0, or -1 (no memory). */
 static int start_warc(ps_source *src, ps_instream *s, const char *name, ps_error *err)
 {
-    src->warc = ps_warc_new(s, name, src->max_bytes);
-    return src->warc ? 0 : ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", name);
+    ps_warc *w = ps_warc_new(s, name, src->max_bytes);
+    if (!w)
+        return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", name);
+    return push_reader(src, &warc_reader, w, err);
+}
+
+static int warc_next(ps_source *src, void *self, ps_input *in, ps_error *err)
+{
+    (void)src;
+    return ps_warc_next(self, in, err);
+}
+
+static void warc_free(void *self)
+{
+    ps_warc_free(self);
 }
 
 /* Open @p path as a WARC: 0 started, 1 *in filled (cannot open), -1. */
@@ -226,23 +234,45 @@ static int open_warc(ps_source *src, const char *path, ps_input *in, ps_error *e
     return start_warc(src, s, path, err);
 }
 
+typedef struct dataset_state {
+    ps_dataset *ds;
+    size_t next;
+} dataset_state;
+
+static void dataset_free(void *self)
+{
+    dataset_state *d = self;
+    if (d)
+        ps_dataset_free(d->ds);
+    free(d);
+}
+
 static int open_dataset(ps_source *src, const char *dir, ps_input *in, ps_error *err)
 {
     ps_error e = {0};
-    src->ds = ps_dataset_load(dir, &e);
-    src->ds_next = 0;
-    if (src->ds) {
-        ps_dataset_filter(src->ds, &src->fold);
-        return 0;
+    ps_dataset *ds = ps_dataset_load(dir, &e);
+    if (ds) {
+        ps_dataset_filter(ds, &src->fold);
+        dataset_state *d = malloc(sizeof *d);
+        if (!d) {
+            ps_dataset_free(ds);
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        }
+        d->ds = ds;
+        d->next = 0;
+        return push_reader(src, &dataset_reader, d, err);
     }
     if (e.code == PS_ERR_NOMEM)
         return ps_set_error(err, e.code, "%s", e.msg);
     return failed_input(dir, e.code, e.msg, in, err);
 }
 
-static int dataset_page(ps_source *src, ps_input *in, ps_error *err)
+static int dataset_next(ps_source *src, void *self, ps_input *in, ps_error *err)
 {
-    const ps_dataset_page *p = &src->ds->pages[src->ds_next++];
+    dataset_state *d = self;
+    if (d->next >= d->ds->n_pages)
+        return 0;
+    const ps_dataset_page *p = &d->ds->pages[d->next++];
     char *id = ps_safe_id(p->id, strlen(p->id));
     if (!id)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
@@ -251,7 +281,7 @@ static int dataset_page(ps_source *src, ps_input *in, ps_error *err)
     if (r < 0)
         return r;
     in->snippets = p->snippets;
-    in->dataset = strdup(src->ds->name);
+    in->dataset = strdup(d->ds->name);
     in->site = *p->site ? strdup(p->site) : NULL;
     if (!in->dataset || (*p->site && !in->site))
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
@@ -324,8 +354,20 @@ static ps_instream *open_if_warc(const char *path)
     return s;
 }
 
-static int open_stdin(ps_source *src, ps_input *in, ps_error *err)
+static int jsonl_next(ps_source *src, void *self, ps_input *in, ps_error *err)
 {
+    (void)src;
+    return ps_jsonl_next(self, in, err);
+}
+
+static void jsonl_free(void *self)
+{
+    ps_jsonl_free(self);
+}
+
+static int open_stdin(ps_source *src, const char *path, ps_input *in, ps_error *err)
+{
+    (void)path;
     if (src->stdin_used)
         return failed_input("-", PS_ERR_USAGE, "stdin (\"-\") given more than once", in, err);
     src->stdin_used = 1;
@@ -333,10 +375,8 @@ static int open_stdin(ps_source *src, ps_input *in, ps_error *err)
     ps_instream *s = ps_instream_open("-", &e);
     if (!s)
         return ps_set_error(err, e.code, "%s", e.msg);
-    if (src->jsonl_stdin) {
-        src->jsonl = ps_jsonl_new(s, "stdin", src->max_bytes);
-        return src->jsonl ? 0 : ps_set_error(err, PS_ERR_NOMEM, "stdin: out of memory");
-    }
+    if (src->jsonl_stdin)
+        return push_reader(src, &jsonl_reader, ps_jsonl_new(s, "stdin", src->max_bytes), err);
     if (starts_warc(s))
         return start_warc(src, s, "stdin", err);
     int r = page_from_stream(src, s, in, err);
@@ -346,41 +386,104 @@ static int open_stdin(ps_source *src, ps_input *in, ps_error *err)
 
 /* ---- arguments -------------------------------------------------------- */
 
-/* 1: *in filled, 0: a producer was started, -1: fatal. */
+static int open_folder(ps_source *src, const char *path, ps_input *in, ps_error *err)
+{
+    (void)in;
+    return push_reader(src, &folder_reader, ps_dirwalk_new(path), err);
+}
+
+static int open_warc_arg(ps_source *src, const char *path, ps_input *in, ps_error *err)
+{
+    if (ps_warc_name(path))
+        return open_warc(src, path, in, err);
+    ps_instream *s = open_if_warc(path);
+    return s ? start_warc(src, s, path, err) : page_from_file(src, path, NULL, NULL, NULL, in, err);
+}
+
+static int open_page(ps_source *src, const char *path, ps_input *in, ps_error *err)
+{
+    return page_from_file(src, path, NULL, NULL, NULL, in, err);
+}
+
+static int probe_stdin(const char *path, const struct stat *st)
+{
+    (void)st;
+    return strcmp(path, "-") == 0;
+}
+
+static int probe_dataset(const char *path, const struct stat *st)
+{
+    return st && S_ISDIR(st->st_mode) && ps_is_dataset_dir(path);
+}
+
+static int probe_folder(const char *path, const struct stat *st)
+{
+    (void)path;
+    return st && S_ISDIR(st->st_mode);
+}
+
+/* by name (.warc, .warc.gz) or by its first bytes (open_warc_arg looks) */
+static int probe_warc(const char *path, const struct stat *st)
+{
+    (void)st;
+    unsigned char head[5] = {0};
+    if (ps_warc_name(path))
+        return 1;
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f)
+        fclose(f);
+    return (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) || (n >= 5 && !memcmp(head, "WARC/", 5));
+}
+
+static int probe_page(const char *path, const struct stat *st)
+{
+    (void)path;
+    (void)st;
+    return 1;
+}
+
+static const reader_ops stdin_format = {"standard input", probe_stdin, open_stdin, NULL, NULL};
+static const reader_ops dataset_reader = {"data set", probe_dataset, open_dataset, dataset_next,
+                                          dataset_free};
+static int walk_next(ps_source *src, void *self, ps_input *in, ps_error *err);
+static void walk_free(void *self);
+static const reader_ops folder_reader = {"folder", probe_folder, open_folder, walk_next, walk_free};
+static const reader_ops warc_reader = {"WARC", probe_warc, open_warc_arg, warc_next, warc_free};
+static const reader_ops jsonl_reader = {"JSON Lines", NULL, NULL, jsonl_next, jsonl_free};
+static const reader_ops page_format = {"page", probe_page, open_page, NULL, NULL};
+
+/* The formats an argument can be, in the order they are tried (the list
+ * file, read after the arguments, is list_reader). */
+static const reader_ops *const formats[] = {
+    &stdin_format, &dataset_reader, &folder_reader, &warc_reader, &jsonl_reader, &page_format, NULL,
+};
+
+/* 1: *in filled, 0: a reader was pushed, -1: fatal. */
 static int open_arg(ps_source *src, const char *path, ps_input *in, ps_error *err)
 {
-    if (!strcmp(path, "-"))
-        return open_stdin(src, in, err);
     struct stat st;
-    if (stat(path, &st) != 0) {
+    int is_stdin = !strcmp(path, "-");
+    if (!is_stdin && stat(path, &st) != 0) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s: %s", path, strerror(errno));
         return failed_input(path, PS_ERR_IO, msg, in, err);
     }
-    if (S_ISDIR(st.st_mode)) {
-        if (ps_is_dataset_dir(path))
-            return open_dataset(src, path, in, err);
-        src->walk = ps_dirwalk_new(path);
-        return src->walk ? 0 : ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    }
-    if (ps_warc_name(path))
-        return open_warc(src, path, in, err);
-    ps_instream *s = open_if_warc(path);
-    if (s)
-        return start_warc(src, s, path, err);
+    for (size_t i = 0; formats[i]; i++)
+        if (formats[i]->probe && formats[i]->probe(path, is_stdin ? NULL : &st))
+            return formats[i]->open(src, path, in, err);
     return page_from_file(src, path, NULL, NULL, NULL, in, err);
 }
 
-/* The next entry of the folder walk: 1, 0 (started a producer or the walk
+/* The next entry of the folder walk: 1, 2 (pushed a reader), 0 (the walk
  * ended), -1. */
-static int walk_next(ps_source *src, ps_input *in, ps_error *err)
+static int walk_next(ps_source *src, void *self, ps_input *in, ps_error *err)
 {
     const char *path = NULL, *rel = NULL;
     char msg[512];
-    switch (ps_dirwalk_next(src->walk, &path, &rel, msg, sizeof msg)) {
+    int r;
+    switch (ps_dirwalk_next(self, &path, &rel, msg, sizeof msg)) {
     case PS_WALK_END:
-        ps_dirwalk_free(src->walk);
-        src->walk = NULL;
         return 0;
     case PS_WALK_ERROR:
         return failed_input(path ? path : "?", PS_ERR_IO, msg, in, err);
@@ -391,9 +494,11 @@ static int walk_next(ps_source *src, ps_input *in, ps_error *err)
         return page_from_file(src, path, id, NULL, NULL, in, err);
     }
     case PS_WALK_WARC:
-        return open_warc(src, path, in, err);
+        r = open_warc(src, path, in, err);
+        return r == 0 ? 2 : r;
     case PS_WALK_DATASET:
-        return open_dataset(src, path, in, err);
+        r = open_dataset(src, path, in, err);
+        return r == 0 ? 2 : r;
     case PS_WALK_SKIPPED:
         in->id = file_id(rel, 1);
         in->origin = strdup(path);
@@ -407,11 +512,18 @@ static int walk_next(ps_source *src, ps_input *in, ps_error *err)
     return 0;
 }
 
+static void walk_free(void *self)
+{
+    ps_dirwalk_free(self);
+}
+
 /* ---- list file -------------------------------------------------------- */
 
-/* The next line PATH<TAB>URL[<TAB>GOLD]: 1, 0 at the end, -1. */
-static int list_next(ps_source *src, ps_input *in, ps_error *err)
+/* The next line PATH<TAB>URL[<TAB>GOLD]: 1, 0 at the end, -1.  The list
+ * file's state lives in the source (its name is needed for messages). */
+static int list_next(ps_source *src, void *self, ps_input *in, ps_error *err)
 {
+    (void)self;
     for (;;) {
         ssize_t n = getline(&src->list_line, &src->list_cap, src->list);
         if (n < 0)
@@ -457,6 +569,8 @@ static int list_next(ps_source *src, ps_input *in, ps_error *err)
         return r;
     }
 }
+
+static const reader_ops list_reader = {"list file", NULL, NULL, list_next, NULL};
 
 static int open_list(ps_source *src, const char *list_file, ps_error *err)
 {
@@ -575,40 +689,30 @@ int ps_source_next(ps_source *src, ps_input *in, ps_error *err)
 {
     ps_input_clear(in);
     for (;;) {
-        int r = 0;
-        if (src->warc) {
-            if ((r = ps_warc_next(src->warc, in, err)) != 0)
-                return r;
-            ps_warc_free(src->warc);
-            src->warc = NULL;
-        } else if (src->jsonl) {
-            if ((r = ps_jsonl_next(src->jsonl, in, err)) != 0)
-                return r;
-            ps_jsonl_free(src->jsonl);
-            src->jsonl = NULL;
-        } else if (src->ds) {
-            if (src->ds_next < src->ds->n_pages)
-                return dataset_page(src, in, err);
-            ps_dataset_free(src->ds);
-            src->ds = NULL;
-        } else if (src->walk) {
-            r = walk_next(src, in, err);
-        } else if (src->next_arg < src->n_args) {
+        int r;
+        if (src->depth) { /* the innermost reader open */
+            struct open_reader *top = &src->stack[src->depth - 1];
+            r = top->ops->next(src, top->self, in, err);
+            if (r == 0)
+                pop_reader(src);
+            if (r == 0 || r == 2)
+                continue;
+            return r;
+        }
+        if (src->next_arg < src->n_args) {
             struct stat st;
             src->bytes_before += src->cur_size;
             const char *a = src->args[src->next_arg++];
             src->cur_size = strcmp(a, "-") && stat(a, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
-            r = open_arg(src, a, in, err);
-        } else if (src->list) {
-            if ((r = list_next(src, in, err)) == 0) {
-                fclose(src->list);
-                src->list = NULL;
-            }
+            if ((r = open_arg(src, a, in, err)) != 0)
+                return r;
+        } else if (src->list && !src->list_started) {
+            src->list_started = 1;
+            if (push_reader(src, &list_reader, src, err) != 0)
+                return -1;
         } else {
             return 0;
         }
-        if (r != 0)
-            return r;
     }
 }
 
@@ -619,16 +723,25 @@ void ps_source_free(ps_source *src)
     for (size_t i = 0; i < src->n_args; i++)
         free(src->args[i]);
     free(src->args);
-    ps_dirwalk_free(src->walk);
-    ps_warc_free(src->warc);
-    ps_jsonl_free(src->jsonl);
-    ps_dataset_free(src->ds);
+    while (src->depth)
+        pop_reader(src);
     if (src->list)
         fclose(src->list);
     free(src->list_path);
     free(src->list_dir);
     free(src->list_line);
     free(src);
+}
+
+ps_source *ps_source_reopen(const ps_source *src, ps_error *err)
+{
+    for (size_t i = 0; i < src->n_args; i++)
+        if (strcmp(src->args[i], "-") == 0) {
+            ps_set_error(err, PS_ERR_USAGE, "standard input cannot be read twice");
+            return NULL;
+        }
+    ps_source_options opt = {.max_bytes = src->max_bytes, .jsonl_stdin = src->jsonl_stdin, .fold = src->fold};
+    return ps_source_open((const char *const *)src->args, src->n_args, src->list_path, &opt, err);
 }
 
 size_t ps_source_total_hint(const ps_source *src)
@@ -646,9 +759,10 @@ uint64_t ps_source_bytes_done(const ps_source *src)
     if (!src || !src->total_bytes)
         return 0;
     uint64_t cur = src->cur_size;
-    if (src->warc) {
-        uint64_t off = ps_warc_file_offset(src->warc);
-        cur = off < cur ? off : cur;
-    }
+    for (int i = 0; i < src->depth; i++) /* an argument's WARC file being read */
+        if (src->stack[i].ops == &warc_reader) {
+            uint64_t off = ps_warc_file_offset(src->stack[i].self);
+            cur = off < cur ? off : cur;
+        }
     return src->bytes_before + cur;
 }

@@ -2,7 +2,7 @@
  * [INPUTS]): a buffered byte stream that inflates gzip transparently
  * (instream.c), the WARC record reader (warc.c), the HTTP payload of a WARC
  * response (http_payload.c), the sorted recursive directory walk (dirwalk.c),
- * JSON Lines records (jsonl_input.c) and small ps_input helpers (inputs.c). */
+ * JSON Lines records (jsonl_input.c) and small ps_input helpers (input.c). */
 #ifndef PS_INPUTS_INTERNAL_H
 #define PS_INPUTS_INTERNAL_H
 
@@ -125,7 +125,7 @@ ps_jsonl *ps_jsonl_new(ps_instream *s, const char *name, size_t max_bytes);
 int ps_jsonl_next(ps_jsonl *j, ps_input *in, ps_error *err);
 void ps_jsonl_free(ps_jsonl *j);
 
-/* ---- inputs.c: ps_input helpers -------------------------------------- */
+/* ---- input.c: ps_input helpers --------------------------------------- */
 
 /** Mark @p in failed with a formatted message. */
 void ps_input_fail(ps_input *in, ps_status st, const char *fmt, ...) PS_PRINTF(3, 4);

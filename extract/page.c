@@ -4,6 +4,7 @@
  * One iterative pre-order walk over the DOM does the cleaning and the block
  * tree at once; no recursion, so deeply nested junk cannot blow the stack. */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,14 +23,17 @@ const char *ps_version(void)
     return PS_VERSION;
 }
 
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void init_libs(void)
+{
+    ps_xml_alloc_setup(); /* before libxml2 allocates anything */
+    xmlInitParser();
+}
+
 void ps_init(void)
 {
-    static int done;
-    if (!done) {
-        done = 1;
-        ps_xml_alloc_setup(); /* before libxml2 allocates anything */
-        xmlInitParser();
-    }
+    pthread_once(&init_once, init_libs);
 }
 
 /* ---- text helpers ------------------------------------------------------- */

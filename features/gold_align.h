@@ -1,5 +1,5 @@
 /* features/gold_align.h — alignment of a page's leaf text with its gold text
- * (the automatic labels of features/labels.c and the leaf-level figures of
+ * (the automatic labels of the block CSV, features/export.c, and the leaf-level figures of
  * the evaluation). */
 #ifndef PS_GOLD_ALIGN_H
 #define PS_GOLD_ALIGN_H

@@ -17,13 +17,7 @@
  *  NUL-terminated, length in *out_len; NULL when out of memory. */
 char *ps_ws_collapse(const char *s, size_t n, size_t *out_len);
 
-/** Snippet counts of one page (or summed). */
-typedef struct ps_snippet_counts {
-    uint64_t tp;  /**< with snippets present */
-    uint64_t fn;  /**< with snippets missing */
-    uint64_t fp;  /**< without snippets present */
-    uint64_t tn;  /**< without snippets absent */
-} ps_snippet_counts;
+/* ps_snippet_counts (snippet counts of a page, or summed) is in pagesift.h. */
 
 /** Score @p text (NULL = the extractor failed: every with missing, every
  *  without absent) against @p sn by the corpus's rule: both sides collapsed

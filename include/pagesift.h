@@ -30,6 +30,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** Marks the calls and data the shared library exports: libpagesift is
+ *  built with -fvisibility=hidden, so whatever a public header declares
+ *  without it stays internal.  Every public declaration takes it. */
+#ifndef PS_EXPORT
+#if defined(__GNUC__) || defined(__clang__)
+#define PS_EXPORT __attribute__((visibility("default")))
+#else
+#define PS_EXPORT
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -39,11 +50,12 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 /** Version of the library, e.g. "0.1.0". */
-const char *ps_version(void);
+PS_EXPORT const char *ps_version(void);
 
-/** Initialise libxml2 and ICU for use from several threads.  Call once from
- *  the main thread before any other call; further calls do nothing. */
-void ps_init(void);
+/** Initialise libxml2 for use from several threads.  Call it before the
+ *  other calls (ps_sift and ps_sifter_new call it themselves); further calls
+ *  do nothing; thread-safe. */
+PS_EXPORT void ps_init(void);
 
 /** Error codes.  Tools map them to exit codes (see README). */
 typedef enum ps_status {
@@ -63,6 +75,69 @@ typedef struct ps_error {
     ps_status code;
     char msg[512];
 } ps_error;
+
+/* ------------------------------------------------------------------------ */
+/* Main text in one call (methods/sift.c)                                    */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * HTML bytes in, main text out, with the shipped model:
+ *
+ *     ps_error err;
+ *     ps_result *r = ps_sift(html, len, url, NULL, &err);
+ *     if (!r) { fprintf(stderr, "%s\n", err.msg); ... }
+ *     fputs(ps_result_text(r, NULL), stdout);
+ *     ps_result_free(r);
+ *
+ * The page is decoded (charset from @p charset, the page or detection),
+ * parsed with the block tags the model wants and extracted by the default
+ * pipeline of the pagesift tool for one page (the SVM; no site templates).
+ * Everything below in this header is for those who need the steps.
+ */
+
+/** What was extracted from one page (opaque: read it with the
+ *  ps_result_* calls, which will grow as more is extracted). */
+typedef struct ps_result ps_result;
+
+/** Extract the main text of @p len bytes of HTML with the shipped model
+ *  (the one ps_model_default_path names: $PAGESIFT_MODEL, else the
+ *  installed one), loaded on the first call and shared by every thread
+ *  afterwards: ps_sift may be called from several threads at once.
+ *  @p url (the page's address, for the site; may be NULL) and @p charset
+ *  (from an HTTP header; may be NULL) are optional.  ps_init is not needed.
+ *  Returns NULL with err set: the model cannot be loaded (every call then
+ *  fails the same way), the page is larger than PS_DEFAULT_MAX_BYTES or no
+ *  document can be made of it, out of memory.  A page without main text
+ *  gives a result with an empty text. */
+PS_EXPORT ps_result *ps_sift(const void *html, size_t len, const char *url, const char *charset,
+                             ps_error *err);
+
+/** An extractor for ps_sifter_extract: method and model set up once, then
+ *  used for many pages from any number of threads at once. */
+typedef struct ps_sifter ps_sifter;
+
+/** Set up a sifter with the model bundle @p model_path (NULL: the shipped
+ *  model, as ps_sift).  NULL with err set when the model is missing,
+ *  truncated or foreign. */
+PS_EXPORT ps_sifter *ps_sifter_new(const char *model_path, ps_error *err);
+/** ps_sift with this sifter's model.  Thread-safe. */
+PS_EXPORT ps_result *ps_sifter_extract(ps_sifter *s, const void *html, size_t len, const char *url,
+                                       const char *charset, ps_error *err);
+PS_EXPORT void ps_sifter_free(ps_sifter *s);
+
+/** The main text: UTF-8, one paragraph per line, '\n'-ended unless empty;
+ *  never NULL.  *len (may be NULL) gets its length in bytes. */
+PS_EXPORT const char *ps_result_text(const ps_result *r, size_t *len);
+/** The article's headline (ps_metadata.title: og:title, JSON-LD headline,
+ *  the h1 the <title> holds, the <title>), "" when none. */
+PS_EXPORT const char *ps_result_title(const ps_result *r);
+/** Everything known about the page (author, dates, site name, language,
+ *  ...: struct ps_metadata, the "Metadata and structured output" section below); owned by @p r. */
+PS_EXPORT const struct ps_metadata *ps_result_metadata(const ps_result *r);
+/** The charset the page was decoded from, e.g. "utf-8". */
+PS_EXPORT const char *ps_result_charset(const ps_result *r);
+/** Free the result.  NULL is a no-op. */
+PS_EXPORT void ps_result_free(ps_result *r);
 
 /* ------------------------------------------------------------------------ */
 /* Charset decoding (extract/decode.c)                                       */
@@ -105,14 +180,14 @@ typedef struct ps_decoded {
  * printable character, else U+FFFD.  NUL bytes become U+FFFD.  Never
  * truncates.  Returns 0, or -1 with @p err set (out of memory only).
  */
-int ps_decode(const void *bytes, size_t len, const char *declared,
+PS_EXPORT int ps_decode(const void *bytes, size_t len, const char *declared,
               ps_decoded *out, ps_error *err);
 
 /** Name of a charset source, e.g. "meta". */
-const char *ps_charset_source_name(ps_charset_source s);
+PS_EXPORT const char *ps_charset_source_name(ps_charset_source s);
 
 /* ------------------------------------------------------------------------ */
-/* Page model (extract/page.c, extract/blocks.c, extract/text.c)             */
+/* Page model (extract/page.c, extract/text.c)                              */
 /* ------------------------------------------------------------------------ */
 
 /** Options for loading a page.  Zero-initialise, then set what you need. */
@@ -129,7 +204,7 @@ typedef struct ps_page_options {
 } ps_page_options;
 
 /** Seconds of a monotonic clock (CLOCK_MONOTONIC), for deadlines. */
-double ps_now(void);
+PS_EXPORT double ps_now(void);
 
 #define PS_DEFAULT_MAX_BYTES ((size_t)64 << 20)
 
@@ -148,11 +223,11 @@ double ps_now(void);
 #define PS_PAGE_MAX_LEAVES 250000      /**< leaves of the block tree */
 
 /** body, section, div — the paper's block tags. */
-extern const char *const ps_default_block_tags[];
+extern PS_EXPORT const char *const ps_default_block_tags[];
 
 /** A key of a set of block tags (NULL = the default), the same whatever
  *  their order: two lists give equal keys when they hold the same tags. */
-uint64_t ps_block_tags_key(const char *const *tags);
+PS_EXPORT uint64_t ps_block_tags_key(const char *const *tags);
 
 /** Counts the features are made of, for a block's own content or a page. */
 typedef struct ps_counts {
@@ -227,53 +302,53 @@ typedef struct ps_page ps_page;
  *  holding a "</script>" string) is cut where a browser ends it.  Returns NULL with err set when the
  *  input is larger than max_bytes or no document can be made of it; an empty
  *  page or one without text yields a valid page with an empty body. */
-ps_page *ps_page_parse(const void *bytes, size_t len,
+PS_EXPORT ps_page *ps_page_parse(const void *bytes, size_t len,
                        const ps_page_options *opt, ps_error *err);
 
 /** ps_page_parse on the contents of a file; err names the file. */
-ps_page *ps_page_load_file(const char *path, const ps_page_options *opt,
+PS_EXPORT ps_page *ps_page_load_file(const char *path, const ps_page_options *opt,
                            ps_error *err);
 
-void ps_page_free(ps_page *page);
+PS_EXPORT void ps_page_free(ps_page *page);
 
 /** The page's URL as given in the options, or "" */
-const char *ps_page_url(const ps_page *page);
+PS_EXPORT const char *ps_page_url(const ps_page *page);
 /** The <title> text, whitespace collapsed, or "". */
-const char *ps_page_title(const ps_page *page);
+PS_EXPORT const char *ps_page_title(const ps_page *page);
 
 /** 1 when @p page was parsed with the block tags @p tags (NULL = the
  *  default), in any order; else 0.  A model trained on other blocks would
  *  see other features, so extractors check it. */
-int ps_page_has_block_tags(const ps_page *page, const char *const *tags);
+PS_EXPORT int ps_page_has_block_tags(const ps_page *page, const char *const *tags);
 /** How the page was decoded: charset, source and replacements (the UTF-8
  *  text itself is released after parsing: utf8 is NULL, len 0). */
-const ps_decoded *ps_page_decoding(const ps_page *page);
+PS_EXPORT const ps_decoded *ps_page_decoding(const ps_page *page);
 
 /** Blocks in document order (pre-order); block 0 is the root (body). */
-const ps_block *ps_page_blocks(const ps_page *page, size_t *n);
+PS_EXPORT const ps_block *ps_page_blocks(const ps_page *page, size_t *n);
 /** Leaves in document order. */
-const ps_leaf *ps_page_leaves(const ps_page *page, size_t *n);
+PS_EXPORT const ps_leaf *ps_page_leaves(const ps_page *page, size_t *n);
 /** Page totals (outerLen, outerLinkLen, outerLinkNum, outerPicNum), leaves
  *  not removed. */
-ps_counts ps_page_totals(const ps_page *page);
+PS_EXPORT ps_counts ps_page_totals(const ps_page *page);
 /** Counts of a block and all blocks nested in it (leaves not removed). */
-ps_counts ps_block_subtree_counts(const ps_page *page, size_t block);
+PS_EXPORT ps_counts ps_block_subtree_counts(const ps_page *page, size_t block);
 /** Index one past the last block nested in @p block (blocks are pre-order,
  *  so a block's descendants are block+1 .. end-1). */
-size_t ps_block_subtree_end(const ps_page *page, size_t block);
+PS_EXPORT size_t ps_block_subtree_end(const ps_page *page, size_t block);
 
 /** Remove a leaf (template match): its text no longer counts in its block's
  *  and the page's counts and is left out of the text.  Idempotent. */
-void ps_page_remove_leaf(ps_page *page, size_t leaf);
+PS_EXPORT void ps_page_remove_leaf(ps_page *page, size_t leaf);
 
 /** Text of the page: the text of every leaf that is not removed and whose
  *  block is kept (keep_block[i] != 0; NULL keeps every block), in document
  *  order, one block or paragraph per line, no empty lines, ending with '\n'
  *  unless empty.  Returns a malloc'ed string (free()), *len its length. */
-char *ps_page_text(const ps_page *page, const uint8_t *keep_block, size_t *len);
+PS_EXPORT char *ps_page_text(const ps_page *page, const uint8_t *keep_block, size_t *len);
 
 /** The same with a per-leaf mask instead (keep_leaf[i] != 0). */
-char *ps_page_text_leaves(const ps_page *page, const uint8_t *keep_leaf,
+PS_EXPORT char *ps_page_text_leaves(const ps_page *page, const uint8_t *keep_leaf,
                           size_t *len);
 
 /* ------------------------------------------------------------------------ */
@@ -288,7 +363,7 @@ typedef enum ps_site_rule {
 
 /** Write the site key of @p url into @p out (size @p cap).  Returns 0, or -1
  *  when the URL has no host (out is then ""). */
-int ps_site_key(const char *url, ps_site_rule rule, char *out, size_t cap);
+PS_EXPORT int ps_site_key(const char *url, ps_site_rule rule, char *out, size_t cap);
 
 
 /* ------------------------------------------------------------------------ */
@@ -306,11 +381,11 @@ typedef struct ps_token {
 
 /** Tokenize @p len bytes of UTF-8.  Returns the number of tokens and a
  *  malloc'ed array in *out (free()), or (size_t)-1 when out of memory. */
-size_t ps_tokenize(const char *text, size_t len, ps_token **out);
+PS_EXPORT size_t ps_tokenize(const char *text, size_t len, ps_token **out);
 
 /** Multiset recall of @p gold's tokens in @p text: shared / gold tokens
  *  (1.0 when gold has no tokens). */
-double ps_token_recall(const char *text, size_t text_len, const char *gold, size_t gold_len);
+PS_EXPORT double ps_token_recall(const char *text, size_t text_len, const char *gold, size_t gold_len);
 
 
 /* ------------------------------------------------------------------------ */
@@ -325,6 +400,14 @@ typedef struct ps_snippets {
     char **without;
     size_t n_without;
 } ps_snippets;
+
+/** Snippet counts of one page (or summed). */
+typedef struct ps_snippet_counts {
+    uint64_t tp;  /**< with snippets present */
+    uint64_t fn;  /**< with snippets missing */
+    uint64_t fp;  /**< without snippets present */
+    uint64_t tn;  /**< without snippets absent */
+} ps_snippet_counts;
 
 /** One row of a data set's index.tsv. */
 typedef struct ps_dataset_page {
@@ -354,8 +437,8 @@ typedef struct ps_dataset {
 /** Read <dir>/index.tsv (and <dir>/evaldata.json when it exists: every row
  *  of the index must have an entry there).  Errors name the file and line
  *  (or id). */
-ps_dataset *ps_dataset_load(const char *dir, ps_error *err);
-void ps_dataset_free(ps_dataset *ds);
+PS_EXPORT ps_dataset *ps_dataset_load(const char *dir, ps_error *err);
+PS_EXPORT void ps_dataset_free(ps_dataset *ds);
 
 /** A page filter by site folds, for cross-validation grouped by site: fold
  *  of a page = FNV-1a 64-bit hash of the bytes of its site key (the site column,
@@ -367,18 +450,17 @@ typedef struct ps_fold {
 
 /** Parse "K/N" (1 <= K <= N <= 1000) into @p f (complement left as is).
  *  Returns 0, or -1 with err set (a message naming the text). */
-int ps_fold_parse(const char *spec, ps_fold *f, ps_error *err);
+PS_EXPORT int ps_fold_parse(const char *spec, ps_fold *f, ps_error *err);
 /** The fold (1..n) of a page among n folds. */
-unsigned ps_dataset_page_fold(const ps_dataset_page *p, unsigned n);
+PS_EXPORT unsigned ps_dataset_page_fold(const ps_dataset_page *p, unsigned n);
 /** Keep only the pages the filter selects (order kept); returns how many
  *  remain.  A filter with n == 0 keeps every page. */
-size_t ps_dataset_filter(ps_dataset *ds, const ps_fold *f);
+PS_EXPORT size_t ps_dataset_filter(ps_dataset *ds, const ps_fold *f);
 
 
 /* ------------------------------------------------------------------------ */
 /* Inputs (extract/inputs.c, extract/warc.c) — pages from files, folders, list files, WARC, JSON Lines, data sets */
 /* ------------------------------------------------------------------------ */
-/* [INPUTS] declarations of this section go between these markers. */
 
 /**
  * Every tool reads its pages through one streaming source:
@@ -492,7 +574,7 @@ typedef struct ps_source ps_source;
  *  and @p list_file (NULL for none).  @p opt may be NULL (defaults).
  *  Returns NULL with err set only for a setup error: an unreadable list file,
  *  no inputs at all, out of memory. */
-ps_source *ps_source_open(const char *const *args, size_t n_args,
+PS_EXPORT ps_source *ps_source_open(const char *const *args, size_t n_args,
                           const char *list_file,
                           const ps_source_options *opt, ps_error *err);
 
@@ -500,33 +582,49 @@ ps_source *ps_source_open(const char *const *args, size_t n_args,
  *  Returns 1 when *in was filled (check in->skipped and in->status), 0 at
  *  the end of all inputs, -1 on a fatal error (err set; out of memory).
  *  A missing or unreadable argument is not fatal: it yields a failed input. */
-int ps_source_next(ps_source *src, ps_input *in, ps_error *err);
+PS_EXPORT int ps_source_next(ps_source *src, ps_input *in, ps_error *err);
 
 /** Free the fields of @p in and zero it; the struct can be reused. */
-void ps_input_clear(ps_input *in);
+PS_EXPORT void ps_input_clear(ps_input *in);
 
 /** Close the source and free it.  NULL is a no-op. */
-void ps_source_free(ps_source *src);
+PS_EXPORT void ps_source_free(ps_source *src);
 
 /** Number of inputs the source will yield when that is cheaply known (only
  *  files, folders without WARC files, list files and data sets), else 0
  *  (a WARC file or stdin among the inputs).  Computed at open, which walks
  *  the folders once for it. */
-size_t ps_source_total_hint(const ps_source *src);
+PS_EXPORT size_t ps_source_total_hint(const ps_source *src);
 /** Progress by bytes, for when the page count is not known ahead (WARC
  *  files): the summed size of the arguments when every one is a file (0
  *  otherwise: stdin, a folder, a list), and how many of those bytes have
  *  been read so far (compressed bytes of a gzip file).  Call from the thread
  *  that calls ps_source_next. */
-uint64_t ps_source_total_bytes(const ps_source *src);
-uint64_t ps_source_bytes_done(const ps_source *src);
+PS_EXPORT uint64_t ps_source_total_bytes(const ps_source *src);
+PS_EXPORT uint64_t ps_source_bytes_done(const ps_source *src);
 
-/* [/INPUTS] */
+/** A new source over the same arguments, list file and options as @p src,
+ *  from the first input (a second pass, e.g. after learning templates).
+ *  NULL with err set when "-" (standard input, read once) is among them,
+ *  or the list file cannot be opened again. */
+PS_EXPORT ps_source *ps_source_reopen(const ps_source *src, ps_error *err);
+
+/** The site key of an input, the one rule of every tool, training and
+ *  inference alike: the key of its URL by @p rule; else, under the host
+ *  rule, the site given with the page (a data set's site column); else ""
+ *  (no template step). */
+PS_EXPORT void ps_input_site(const ps_input *in, ps_site_rule rule, char *out, size_t cap);
+
+/** Parse an input (in->status PS_OK, not skipped): its bytes with its
+ *  charset and URL, @p block_tags (NULL = the default) and @p max_bytes
+ *  (0 = PS_DEFAULT_MAX_BYTES).  NULL with err set (the parser's message). */
+PS_EXPORT ps_page *ps_input_page(const ps_input *in, const char *const *block_tags, size_t max_bytes,
+                                 ps_error *err);
+
 
 /* ------------------------------------------------------------------------ */
 /* Template libraries (templates/) — per-site common noise */
 /* ------------------------------------------------------------------------ */
-/* [TEMPLATES] declarations of this section go between these markers. */
 
 /* Per-site template libraries (METHODS.md §1.1).  A site's pages are read in
  * batches of n1 pages; every leaf (tag name + own text) is compared with a
@@ -563,7 +661,7 @@ typedef struct ps_template_params {
 } ps_template_params;
 
 /** Fill @p p with the defaults: n1 10, n2 3, pages, guarded rules. */
-void ps_template_params_default(ps_template_params *p);
+PS_EXPORT void ps_template_params_default(ps_template_params *p);
 
 /** One site's library. */
 typedef struct ps_template_lib ps_template_lib;
@@ -575,12 +673,12 @@ typedef struct ps_template_store ps_template_store;
 
 /** A new builder (NULL @p p = defaults).  NULL when out of memory or when the
  *  parameters are invalid (n1 or n2 of 0). */
-ps_template_builder *ps_template_builder_new(const ps_template_params *p);
+PS_EXPORT ps_template_builder *ps_template_builder_new(const ps_template_params *p);
 
 /** Add a page of site @p site (a key from ps_site_key, or any name; must not
  *  be empty).  Pages of one site are taken in the order they are added.
  *  Returns 0, or -1 with err set (out of memory, empty site). */
-int ps_template_builder_add(ps_template_builder *b, const char *site,
+PS_EXPORT int ps_template_builder_add(ps_template_builder *b, const char *site,
                             const ps_page *page, ps_error *err);
 
 /** Seed the builder with the libraries of @p dir (as written by
@@ -588,11 +686,18 @@ int ps_template_builder_add(ps_template_builder *b, const char *site,
  *  (build --update).  Sites must use the same n1, n2 and count rule; a
  *  library written with other parameters is an error naming the file.
  *  Returns 0 or -1 with err set. */
-int ps_template_builder_load_dir(ps_template_builder *b, const char *dir, ps_error *err);
+PS_EXPORT int ps_template_builder_load_dir(ps_template_builder *b, const char *dir, ps_error *err);
+
+/** Lock the library folder @p dir (created if missing) for a read-update-
+ *  write: an exclusive flock on DIR/.lock, waited for when another process
+ *  holds it (*waited set, may be NULL).  Returns a descriptor for
+ *  ps_template_dir_unlock, or -1 with err. */
+PS_EXPORT int ps_template_dir_lock(const char *dir, int *waited, ps_error *err);
+PS_EXPORT void ps_template_dir_unlock(int fd);
 
 /** Number of sites and pages the builder has seen. */
-size_t ps_template_builder_sites(const ps_template_builder *b);
-uint64_t ps_template_builder_pages(const ps_template_builder *b);
+PS_EXPORT size_t ps_template_builder_sites(const ps_template_builder *b);
+PS_EXPORT uint64_t ps_template_builder_pages(const ps_template_builder *b);
 
 /** Write one library file per site into @p dir (created if missing), each
  *  atomically (temporary file + rename).  The incomplete last batch of every
@@ -601,31 +706,40 @@ uint64_t ps_template_builder_pages(const ps_template_builder *b);
  *  fewer than n2 pages can therefore only add entries under
  *  count_occurrences).  A site whose pages share nothing gets a library
  *  without entries.  Returns 0 or -1 with err naming the file. */
-int ps_template_builder_write_dir(ps_template_builder *b, const char *dir, ps_error *err);
+PS_EXPORT int ps_template_builder_write_dir(ps_template_builder *b, const char *dir, ps_error *err);
 
 /** Flush every site's last batch (as write_dir does) and turn the builder
  *  into an in-memory store; consumes @p b (also on failure; NULL then). */
-ps_template_store *ps_template_builder_finish(ps_template_builder *b);
+PS_EXPORT ps_template_store *ps_template_builder_finish(ps_template_builder *b);
 
-void ps_template_builder_free(ps_template_builder *b);
+PS_EXPORT void ps_template_builder_free(ps_template_builder *b);
+
+/** Pages a site needs for its library to be applied: a library learnt from
+ *  fewer pages is left out, by training (the block CSV) and inference
+ *  alike (METHODS.md §1.1; template-svm's min_pages option defaults to it). */
+#define PS_TEMPLATE_MIN_PAGES 5
+
+/** 1 when @p lib (may be NULL: 0) was learnt from at least
+ *  PS_TEMPLATE_MIN_PAGES pages, so it is applied; else 0. */
+PS_EXPORT int ps_template_applies(const ps_template_lib *lib);
 
 /** Load every library file (*.tpl) of @p dir.  A corrupt, truncated or
  *  other-version file is an error naming the file (PS_ERR_FORMAT,
  *  PS_ERR_VERSION); a missing directory is PS_ERR_IO. */
-ps_template_store *ps_template_store_open(const char *dir, ps_error *err);
+PS_EXPORT ps_template_store *ps_template_store_open(const char *dir, ps_error *err);
 
 /** The library of @p site, or NULL when there is none. */
-const ps_template_lib *ps_template_store_get(const ps_template_store *s, const char *site);
+PS_EXPORT const ps_template_lib *ps_template_store_get(const ps_template_store *s, const char *site);
 
 /** Number of libraries in the store, and the i-th (sorted by site). */
-size_t ps_template_store_count(const ps_template_store *s);
-const ps_template_lib *ps_template_store_lib(const ps_template_store *s, size_t i);
+PS_EXPORT size_t ps_template_store_count(const ps_template_store *s);
+PS_EXPORT const ps_template_lib *ps_template_store_lib(const ps_template_store *s, size_t i);
 
-void ps_template_store_free(ps_template_store *s);
+PS_EXPORT void ps_template_store_free(ps_template_store *s);
 
 /** Load one library file; errors name the file. */
-ps_template_lib *ps_template_lib_load(const char *path, ps_error *err);
-void ps_template_lib_free(ps_template_lib *lib);
+PS_EXPORT ps_template_lib *ps_template_lib_load(const char *path, ps_error *err);
+PS_EXPORT void ps_template_lib_free(ps_template_lib *lib);
 
 /** Facts about a library. */
 typedef struct ps_template_lib_info {
@@ -636,7 +750,7 @@ typedef struct ps_template_lib_info {
     size_t n_entries;
 } ps_template_lib_info;
 
-void ps_template_lib_get_info(const ps_template_lib *lib, ps_template_lib_info *info);
+PS_EXPORT void ps_template_lib_get_info(const ps_template_lib *lib, ps_template_lib_info *info);
 
 /** Entry @p i of a library (0 <= i < n_entries), in the order entries were
  *  made: tag name, text (UTF-8) and frequency (summed over the batches where
@@ -649,7 +763,7 @@ typedef struct ps_template_entry {
     uint32_t batches;
 } ps_template_entry;
 
-int ps_template_lib_entry(const ps_template_lib *lib, size_t i, ps_template_entry *e);
+PS_EXPORT int ps_template_lib_entry(const ps_template_lib *lib, size_t i, ps_template_entry *e);
 
 /** Why a leaf matched (or was kept despite matching): one per leaf. */
 typedef enum ps_template_verdict {
@@ -672,39 +786,37 @@ typedef struct ps_template_match {
  *  changing the page; out[i] describes leaf i (ps_page_leaves order, n
  *  leaves).  Returns the number of leaves with verdict PS_TPL_REMOVE, or
  *  (size_t)-1 when out of memory.  Thread-safe for distinct pages. */
-size_t ps_template_match_page(const ps_template_lib *lib, const ps_page *page,
+PS_EXPORT size_t ps_template_match_page(const ps_template_lib *lib, const ps_page *page,
                               ps_template_rules rules, ps_template_match *out);
 
 /** Remove (ps_page_remove_leaf) every leaf of @p page that the library's
  *  rules (ps_template_lib_info.params.rules) say to remove; returns how many
  *  were removed ((size_t)-1 when out of memory: nothing is removed then).
  *  Does not modify @p lib: thread-safe for distinct pages. */
-size_t ps_template_apply(const ps_template_lib *lib, ps_page *page);
+PS_EXPORT size_t ps_template_apply(const ps_template_lib *lib, ps_page *page);
 
 /** The same with the rules given explicitly. */
-size_t ps_template_apply_rules(const ps_template_lib *lib, ps_page *page, ps_template_rules rules);
+PS_EXPORT size_t ps_template_apply_rules(const ps_template_lib *lib, ps_page *page, ps_template_rules rules);
 
 /** Edit distance (Levenshtein, in code points) between two UTF-8 strings if
  *  it is at most @p k, else k + 1.  Banded (Ukkonen), exits early. */
-unsigned ps_edit_distance_within(const char *a, const char *b, unsigned k);
+PS_EXPORT unsigned ps_edit_distance_within(const char *a, const char *b, unsigned k);
 
 /** Whether two leaf texts are similar by the paper's rule: edit distance in
  *  code points <= floor(min(len a, len b) / 8), and 0 when the shorter has
  *  at most 8 code points (so "12345678" and "12345679" differ; 9-15
  *  characters allow one edit, 16-23 two, ...). */
-int ps_template_text_similar(const char *a, const char *b);
+PS_EXPORT int ps_template_text_similar(const char *a, const char *b);
 
 /** File name (without folder) of @p site's library: bytes other than
  *  [a-z0-9._-] are written %XX, a leading '.' too, then ".tpl"; the names of
  *  distinct sites differ.  Returns 0, or -1 when it does not fit in @p cap. */
-int ps_template_file_name(const char *site, char *out, size_t cap);
+PS_EXPORT int ps_template_file_name(const char *site, char *out, size_t cap);
 
-/* [/TEMPLATES] */
 
 /* ------------------------------------------------------------------------ */
 /* Block features and labels (features/) */
 /* ------------------------------------------------------------------------ */
-/* [FEATURES] declarations of this section go between these markers. */
 #include <stdio.h> /* FILE, for the block CSV writer */
 
 /** Features are named: "R1".."R5" are the paper's (METHODS.md §1.2);
@@ -726,16 +838,16 @@ int ps_template_file_name(const char *site, char *out, size_t cap);
  *  0..4 are R1..R5, the extended ones follow in this order. */
 
 /** Number of features the library can compute. */
-size_t ps_feature_count(void);
+PS_EXPORT size_t ps_feature_count(void);
 /** Name of feature @p id (0 <= id < ps_feature_count()). */
-const char *ps_feature_name(size_t id);
+PS_EXPORT const char *ps_feature_name(size_t id);
 /** Id of a feature name, or -1 when the library does not know it. */
-int ps_feature_lookup(const char *name);
+PS_EXPORT int ps_feature_lookup(const char *name);
 
 /** Compute features @p ids (n_ids of them) for every block of the page:
  *  out[b * n_ids + k] is feature ids[k] of block b.  Uses the page's current
  *  counts, so removed (template) leaves do not count.  Returns 0 or -1. */
-int ps_page_block_features(const ps_page *page, const int *ids, size_t n_ids, double *out);
+PS_EXPORT int ps_page_block_features(const ps_page *page, const int *ids, size_t n_ids, double *out);
 
 /* --- Labels from gold text (features/gold_align.c) --- */
 
@@ -758,7 +870,7 @@ int ps_page_block_features(const ps_page *page, const int *ids, size_t n_ids, do
  * leaf (ps_page_leaves order), @p block_share one per block; either may be
  * NULL.  Returns 0, or -1 when out of memory.
  */
-int ps_page_gold_alignment(const ps_page *page, const char *gold, size_t gold_len,
+PS_EXPORT int ps_page_gold_alignment(const ps_page *page, const char *gold, size_t gold_len,
                            double *leaf_share, double *block_share);
 
 /* --- Block CSV (features/export.c): the table annotators and training use --- */
@@ -814,7 +926,7 @@ typedef struct ps_block_csv ps_block_csv;
  *  block_id is "b" and 16 hex digits of a 64-bit hash of page_id and the
  *  block's DOM path: stable across runs, versions and options (the "b" keeps
  *  spreadsheets from reading it as a number). */
-ps_block_csv *ps_block_csv_new(FILE *out, const ps_block_csv_options *opt, ps_error *err);
+PS_EXPORT ps_block_csv *ps_block_csv_new(FILE *out, const ps_block_csv_options *opt, ps_error *err);
 
 /** Write one row per block of @p page (blocks with fewer than min_text own
  *  characters skipped).  @p gold (may be NULL: label and gold_share empty)
@@ -822,7 +934,7 @@ ps_block_csv *ps_block_csv_new(FILE *out, const ps_block_csv_options *opt, ps_er
  *  label_threshold).  @p site NULL or "" derives the site from the page's
  *  URL (host).  Adds to @p stats when not NULL.  Returns 0, or -1 on a write
  *  error or out of memory. */
-int ps_block_csv_page(ps_block_csv *w, const char *dataset, const char *page_id,
+PS_EXPORT int ps_block_csv_page(ps_block_csv *w, const char *dataset, const char *page_id,
                       const char *site, const ps_page *page, const char *gold, size_t gold_len,
                       ps_label_stats *stats, ps_error *err);
 
@@ -833,15 +945,15 @@ int ps_block_csv_page(ps_block_csv *w, const char *dataset, const char *page_id,
  *  at least half of their own characters or half of the snippet's; 1 =
  *  content votes only, 0 = noise votes only, empty otherwise); gold_share is
  *  empty. */
-int ps_block_csv_page_snippets(ps_block_csv *w, const char *dataset, const char *page_id,
+PS_EXPORT int ps_block_csv_page_snippets(ps_block_csv *w, const char *dataset, const char *page_id,
                                const char *site, const ps_page *page, const ps_snippets *sn,
                                ps_label_stats *stats, ps_error *err);
 
 /** Flush; returns 0 or -1 when a write failed.  Frees the writer. */
-int ps_block_csv_finish(ps_block_csv *w, ps_error *err);
+PS_EXPORT int ps_block_csv_finish(ps_block_csv *w, ps_error *err);
 
 /** The block id of a path on a page (17 characters + NUL into @p out). */
-void ps_block_id(const char *page_id, const char *path, char out[18]);
+PS_EXPORT void ps_block_id(const char *page_id, const char *path, char out[18]);
 
 /* --- Reading CSV (features/csv.c) — for block CSVs and any other --- */
 
@@ -852,39 +964,37 @@ typedef struct ps_csv ps_csv;
 
 /** Open @p path ("-" = standard input) and read its header row.  Errors
  *  (unreadable, empty, duplicate column names) name the file and line. */
-ps_csv *ps_csv_open(const char *path, ps_error *err);
-void ps_csv_close(ps_csv *csv);
+PS_EXPORT ps_csv *ps_csv_open(const char *path, ps_error *err);
+PS_EXPORT void ps_csv_close(ps_csv *csv);
 /** Number of header columns and the name of column @p i. */
-size_t ps_csv_columns(const ps_csv *csv);
-const char *ps_csv_column_name(const ps_csv *csv, size_t i);
+PS_EXPORT size_t ps_csv_columns(const ps_csv *csv);
+PS_EXPORT const char *ps_csv_column_name(const ps_csv *csv, size_t i);
 /** Index of the column named @p name, or -1. */
-int ps_csv_column(const ps_csv *csv, const char *name);
+PS_EXPORT int ps_csv_column(const ps_csv *csv, const char *name);
 /** The same, with an error "FILE: line 1: the header has no column 'NAME'"
  *  when it is missing. */
-int ps_csv_require(const ps_csv *csv, const char *name, ps_error *err);
+PS_EXPORT int ps_csv_require(const ps_csv *csv, const char *name, ps_error *err);
 /** Read the next row: 1 a row, 0 end of file, -1 error (malformed quoting,
  *  a row whose field count differs from the header's: FILE: line N: ...). */
-int ps_csv_next(ps_csv *csv, ps_error *err);
+PS_EXPORT int ps_csv_next(ps_csv *csv, ps_error *err);
 /** Field @p col of the current row ("" when out of range). */
-const char *ps_csv_field(const ps_csv *csv, size_t col);
+PS_EXPORT const char *ps_csv_field(const ps_csv *csv, size_t col);
 /** Line of the file where the current row starts (1 = header). */
-size_t ps_csv_line(const ps_csv *csv);
+PS_EXPORT size_t ps_csv_line(const ps_csv *csv);
 /** The file's name as used in errors. */
-const char *ps_csv_path(const ps_csv *csv);
+PS_EXPORT const char *ps_csv_path(const ps_csv *csv);
 /** Write @p n bytes as one quoted CSV field (libcsv's csv_fwrite: the field
  *  in double quotes, quotes doubled; commas, newlines and any UTF-8 kept).
  *  Returns 0 or -1 on a write error. */
-int ps_csv_write_field(FILE *f, const char *s, size_t n);
+PS_EXPORT int ps_csv_write_field(FILE *f, const char *s, size_t n);
 /** Parse field @p col as a finite number (C locale; surrounding spaces
  *  allowed); else -1 with "FILE: line N: column 'C': 'X' is not a number". */
-int ps_csv_number(const ps_csv *csv, size_t col, double *out, ps_error *err);
+PS_EXPORT int ps_csv_number(const ps_csv *csv, size_t col, double *out, ps_error *err);
 
-/* [/FEATURES] */
 
 /* ------------------------------------------------------------------------ */
 /* Models (train/) — RBF SVM bundles: train, save, load, predict */
 /* ------------------------------------------------------------------------ */
-/* [MODELS] declarations of this section go between these markers. */
 
 /* A model bundle (docs/MODEL_FORMAT.md) is one text file: a header line
  * "pagesift-model 1", key-value lines (features, scaling, C, gamma, CV
@@ -902,40 +1012,40 @@ typedef struct ps_model ps_model;
 /** Load a bundle.  Refuses (NULL, err naming the file) a missing or
  *  truncated file (PS_ERR_IO / PS_ERR_FORMAT), another format version
  *  (PS_ERR_VERSION), and a feature this library cannot compute (names it). */
-ps_model *ps_model_load(const char *path, ps_error *err);
+PS_EXPORT ps_model *ps_model_load(const char *path, ps_error *err);
 /** The same from bytes in memory; @p name is used in messages. */
-ps_model *ps_model_parse(const char *text, size_t len, const char *name, ps_error *err);
+PS_EXPORT ps_model *ps_model_parse(const char *text, size_t len, const char *name, ps_error *err);
 /** Write the bundle atomically (temporary file, fsync, rename). */
-int ps_model_save(const ps_model *m, const char *path, ps_error *err);
+PS_EXPORT int ps_model_save(const ps_model *m, const char *path, ps_error *err);
 /** $PAGESIFT_MODEL if set; else the first readable of: default.model in
  *  the models folder installed beside libpagesift (lib/../share/pagesift/
  *  models), the same beside the program (bin/../share/...), and, for the
  *  library of a build folder, the source tree's models/default.model.  When
  *  none is there, the first place (a load then fails naming it). */
-const char *ps_model_default_path(void);
+PS_EXPORT const char *ps_model_default_path(void);
 /** The places ps_model_default_path() looked at, for a message
  *  ("PATH (beside libpagesift), PATH (beside the program)"). */
-const char *ps_model_default_searched(void);
+PS_EXPORT const char *ps_model_default_searched(void);
 /** Number of features, their ps_feature_lookup ids in model order, and
  *  their names comma-separated ("R1,R2,R3,R4,R5"). */
-size_t ps_model_n_features(const ps_model *m);
-const int *ps_model_feature_ids(const ps_model *m);
-const char *ps_model_feature_names(const ps_model *m);
+PS_EXPORT size_t ps_model_n_features(const ps_model *m);
+PS_EXPORT const int *ps_model_feature_ids(const ps_model *m);
+PS_EXPORT const char *ps_model_feature_names(const ps_model *m);
 /** Value of a key of the bundle header ("C", "cv_f1", ...), or NULL. */
-const char *ps_model_info(const ps_model *m, const char *key);
+PS_EXPORT const char *ps_model_info(const ps_model *m, const char *key);
 /** Classify one block: @p x holds the raw (unscaled) features in model
  *  order.  Returns 1 content / 0 noise; *score (may be NULL) is the decision
  *  value, > 0 leaning to content.  Thread-safe, allocates nothing. */
-int ps_model_predict(const ps_model *m, const double *x, double *score);
+PS_EXPORT int ps_model_predict(const ps_model *m, const double *x, double *score);
 /** Classify many blocks at once, each exactly as ps_model_predict would:
  *  row i is @p x + @p rows[i] * @p stride (raw features in model order;
  *  @p rows NULL: row i is x + i * stride).  content[i] gets 1 / 0 and
  *  score[i] (may be NULL) the decision value.  Faster than one call per row
  *  (the support vectors are read once per group of rows, from cache, instead
  *  of once per row).  Thread-safe, allocates nothing. */
-void ps_model_predict_many(const ps_model *m, const double *x, size_t stride, const uint32_t *rows,
+PS_EXPORT void ps_model_predict_many(const ps_model *m, const double *x, size_t stride, const uint32_t *rows,
                            size_t n, uint8_t *content, double *score);
-void ps_model_free(ps_model *m);
+PS_EXPORT void ps_model_free(ps_model *m);
 
 /* Training (train/): feature CSVs (the features section's format) ->
  * grouped k-fold grid search over C and gamma -> final model. */
@@ -963,10 +1073,10 @@ typedef struct ps_train_data ps_train_data;
  *  counted and skipped.  Errors name the file and line: missing column,
  *  non-numeric/NaN/infinite value, label other than 0/1, malformed CSV, no
  *  labelled rows, a single class. */
-ps_train_data *ps_train_data_load(const char *const *paths, size_t n_paths,
+PS_EXPORT ps_train_data *ps_train_data_load(const char *const *paths, size_t n_paths,
                                   const char *features, ps_train_group group,
                                   ps_error *err);
-void ps_train_data_free(ps_train_data *d);
+PS_EXPORT void ps_train_data_free(ps_train_data *d);
 
 /** Counts of a loaded data set. */
 typedef struct ps_train_data_info {
@@ -980,7 +1090,7 @@ typedef struct ps_train_data_info {
     uint64_t checksum;    /**< FNV-1a 64 of the labelled rows (group key,
                                features as %.17g, label), in file order */
 } ps_train_data_info;
-void ps_train_data_get_info(const ps_train_data *d, ps_train_data_info *info);
+PS_EXPORT void ps_train_data_get_info(const ps_train_data *d, ps_train_data_info *info);
 
 /** Training options; start from ps_train_options_init(). */
 typedef struct ps_train_options {
@@ -1002,7 +1112,7 @@ typedef struct ps_train_options {
                                    point (with time left), even when stderr
                                    is not a terminal */
 } ps_train_options;
-void ps_train_options_init(ps_train_options *o);
+PS_EXPORT void ps_train_options_init(ps_train_options *o);
 
 /** Cross-validated scores of one (C, gamma) point, content = positive. */
 typedef struct ps_train_point {
@@ -1027,36 +1137,34 @@ typedef struct ps_train_grid {
 /** Grid search with grouped k-fold CV: each training fold is balanced as
  *  asked, each test fold is scored as it is.  Grid points run in parallel.
  *  Returns 0, or -1 with err set. Free with ps_train_grid_free. */
-int ps_train_grid_search(const ps_train_data *d, const ps_train_options *o,
+PS_EXPORT int ps_train_grid_search(const ps_train_data *d, const ps_train_options *o,
                          ps_train_grid *out, ps_error *err);
-void ps_train_grid_free(ps_train_grid *g);
+PS_EXPORT void ps_train_grid_free(ps_train_grid *g);
 
 /** Fold of every row (0..folds-1) as the CV uses it: groups shuffled with
  *  the seed, each given to the fold with the fewest rows so far.  Returns
  *  the number of folds used (min(folds, groups)); @p fold_of has one entry
  *  per labelled row. */
-int ps_train_assign_folds(const ps_train_data *d, int folds, uint64_t seed, int *fold_of);
+PS_EXPORT int ps_train_assign_folds(const ps_train_data *d, int folds, uint64_t seed, int *fold_of);
 
 /** Train on all rows (balanced as asked) with 2^log2c, 2^log2g and build the
  *  bundle; @p cv (may be NULL) is recorded as the CV scores, @p grid (may be
  *  NULL) for folds/grouping facts; @p stamp 1 adds a "created" date line
  *  (otherwise the same inputs give a byte-identical bundle). */
-ps_model *ps_train_final(const ps_train_data *d, const ps_train_options *o,
+PS_EXPORT ps_model *ps_train_final(const ps_train_data *d, const ps_train_options *o,
                          double log2c, double log2g, const ps_train_grid *grid,
                          int stamp, ps_error *err);
 
 /** Write the grid as CSV (one row per evaluated point) or as an SVG heat
  *  map of CV F1 over log2 C x log2 gamma, best point marked; atomically. */
-int ps_train_write_grid_csv(const ps_train_grid *g, const char *path, ps_error *err);
-int ps_train_write_grid_svg(const ps_train_grid *g, const char *title,
+PS_EXPORT int ps_train_write_grid_csv(const ps_train_grid *g, const char *path, ps_error *err);
+PS_EXPORT int ps_train_write_grid_svg(const ps_train_grid *g, const char *title,
                             const char *path, ps_error *err);
 
-/* [/MODELS] */
 
 /* ------------------------------------------------------------------------ */
 /* Extraction methods (methods/) — template-svm, svm and the baselines */
 /* ------------------------------------------------------------------------ */
-/* [METHODS] declarations of this section go between these markers. */
 
 /** An extractor: one extraction method set up once (model loaded, template
  *  libraries opened) and then applied to many pages.
@@ -1107,42 +1215,66 @@ typedef struct ps_extraction {
 } ps_extraction;
 
 /** Number of registered methods. */
-size_t ps_method_count(void);
+PS_EXPORT size_t ps_method_count(void);
 /** Name of method @p i (as --method takes it), or NULL past the end. */
-const char *ps_method_name(size_t i);
+PS_EXPORT const char *ps_method_name(size_t i);
 /** One-line description of method @p i, or NULL past the end. */
-const char *ps_method_summary(size_t i);
+PS_EXPORT const char *ps_method_summary(size_t i);
+/** 1 when method @p i needs an SVM model bundle, else 0. */
+PS_EXPORT int ps_method_needs_model(size_t i);
 
 /** Set up method @p method (a name of ps_method_name) with @p cfg (may be
  *  NULL: defaults).  Loads the model and template libraries the method
  *  needs; returns NULL with err set (PS_ERR_USAGE for an unknown method,
  *  the loader's code for a missing, truncated or foreign model or library). */
-ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cfg,
+PS_EXPORT ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cfg,
                                ps_error *err);
 
 /** Name of the extractor's method. */
-const char *ps_extractor_method(const ps_extractor *ex);
+PS_EXPORT const char *ps_extractor_method(const ps_extractor *ex);
 /** 1 when the method keeps state across pages (see above), else 0. */
-int ps_extractor_is_stateful(const ps_extractor *ex);
+PS_EXPORT int ps_extractor_is_stateful(const ps_extractor *ex);
 /** The block tags pages must be parsed with for this extractor
  *  (ps_page_options.block_tags): the model's for svm and template-svm (its
  *  block_tags key), ps_default_block_tags otherwise.  Never NULL; owned by
  *  the extractor.  ps_extract refuses a page built with other tags. */
-const char *const *ps_extractor_block_tags(const ps_extractor *ex);
+PS_EXPORT const char *const *ps_extractor_block_tags(const ps_extractor *ex);
 
 /** Extract the main text of @p page into @p out (overwritten, zeroed
  *  first).  @p site is the page's site key (ps_site_key) or NULL/"" when it
  *  has none: no template step then.  The page may be modified (template
  *  leaves removed).  Returns 0, or -1 with err set and @p out empty. */
-int ps_extract(ps_extractor *ex, ps_page *page, const char *site,
+PS_EXPORT int ps_extract(ps_extractor *ex, ps_page *page, const char *site,
                ps_extraction *out, ps_error *err);
 
 /** Free the contents of @p out (not @p out itself) and zero it. */
-void ps_extraction_free(ps_extraction *out);
+PS_EXPORT void ps_extraction_free(ps_extraction *out);
 
-void ps_extractor_free(ps_extractor *ex);
+/** The page step every tool, the batch and the evaluation share: parse the
+ *  input with the extractor's block tags (ps_input_page), work out its site
+ *  (ps_input_site by opt's rule; @p site gets it, @p cap bytes) and extract
+ *  (ps_extract: the site's template library is applied when the method
+ *  uses templates and the library applies, ps_template_applies).  *page
+ *  gets the parsed page (NULL when it could not be parsed), which the
+ *  caller frees: its title, charset, the HTML view, leaf scores.  The
+ *  input's bytes are freed once parsed (in->data is then NULL; in->len is
+ *  kept), so a batch holds DOMs, not bytes and DOMs.  Returns 0 with @p out
+ *  filled, or -1 with err set and @p out empty (parse or method failed;
+ *  *site is set either way). */
+/** How the page step reads an input.  Zero-initialise. */
+typedef struct ps_step_options {
+    ps_site_rule site_rule;  /**< the site key's rule (default: host) */
+    size_t max_bytes;        /**< page size cap, 0 = PS_DEFAULT_MAX_BYTES */
+    double deadline;         /**< ps_page_options.deadline (ps_now() past
+                                  which the page fails), 0 = none */
+} ps_step_options;
 
-/* [/METHODS] */
+PS_EXPORT int ps_extract_input(ps_extractor *ex, ps_input *in, const ps_step_options *opt,
+                               char *site, size_t cap, ps_page **page, ps_extraction *out,
+                               ps_error *err);
+
+PS_EXPORT void ps_extractor_free(ps_extractor *ex);
+
 
 /* ------------------------------------------------------------------------ */
 /* Metadata and structured output (extract/metadata.c, methods/structure.c) */
@@ -1181,11 +1313,11 @@ typedef struct ps_metadata {
  *  is the page's extraction: its text is what the language is identified
  *  on and the last place a date is looked for.  Malformed JSON-LD is
  *  ignored.  Returns 0, or -1 with err (out of memory). */
-int ps_page_metadata(const ps_page *page, const ps_extraction *x, ps_metadata *out,
+PS_EXPORT int ps_page_metadata(const ps_page *page, const ps_extraction *x, ps_metadata *out,
                      ps_error *err);
 
 /** Free the contents of @p m (not @p m itself) and zero it. */
-void ps_metadata_free(ps_metadata *m);
+PS_EXPORT void ps_metadata_free(ps_metadata *m);
 
 /** Structured output formats of the kept content. */
 typedef enum ps_struct_format {
@@ -1205,7 +1337,7 @@ enum {
  *  @p fmt.  @p meta (may be NULL) gives XML's attributes and the HTML head.
  *  Returns a malloc'ed NUL-terminated string (*len its bytes), or NULL with
  *  err. */
-char *ps_render(const ps_page *page, const ps_extraction *x, const ps_metadata *meta,
+PS_EXPORT char *ps_render(const ps_page *page, const ps_extraction *x, const ps_metadata *meta,
                 ps_struct_format fmt, unsigned flags, size_t *len, ps_error *err);
 
 /* [/METADATA] */
@@ -1213,7 +1345,6 @@ char *ps_render(const ps_page *page, const ps_extraction *x, const ps_metadata *
 /* ------------------------------------------------------------------------ */
 /* Evaluation (eval/) — metrics against gold text */
 /* ------------------------------------------------------------------------ */
-/* [EVALUATION] declarations of this section go between these markers. */
 
 /* Metrics of an extracted text against its gold text (eval/).  Every
  * metric is computed per page; ps_eval_acc averages pages and pools counts.
@@ -1232,7 +1363,7 @@ typedef enum ps_tokens_kind {
 
 /** ICU word-break tokens of @p len bytes of UTF-8 (PS_TOKENS_ICU).  Same
  *  contract as ps_tokenize. */
-size_t ps_tokenize_icu(const char *text, size_t len, ps_token **out);
+PS_EXPORT size_t ps_tokenize_icu(const char *text, size_t len, ps_token **out);
 
 /** Matched items of one comparison: tp shared, fp extra in the output, fn
  *  missing from the output. */
@@ -1249,7 +1380,7 @@ typedef struct ps_match {
  * compared byte for byte (case matters, as in the benchmark).
  * Returns 0, or -1 when out of memory or n == 0.
  */
-int ps_shingle_match(const char *output, size_t output_len,
+PS_EXPORT int ps_shingle_match(const char *output, size_t output_len,
                      const char *gold, size_t gold_len,
                      unsigned n, ps_tokens_kind kind, ps_match *m);
 
@@ -1267,7 +1398,7 @@ typedef enum ps_empty_rule {
 /** Precision and recall of one page under @p rule.  *p_counts / *r_counts
  *  are set to 0 when the page is left out of that average (benchmark rule
  *  only), else 1. */
-void ps_match_pr(const ps_match *m, ps_empty_rule rule, double *p, int *p_counts,
+PS_EXPORT void ps_match_pr(const ps_match *m, ps_empty_rule rule, double *p, int *p_counts,
                  double *r, int *r_counts);
 
 /** Result of the character-level comparison. */
@@ -1290,7 +1421,7 @@ typedef struct ps_lcs_result {
  * increasing run of such anchors) and the LCS is computed between anchors;
  * the result is then a lower bound and exact = 0.  Returns 0 or -1 (memory).
  */
-int ps_char_lcs(const char *output, size_t output_len, const char *gold, size_t gold_len,
+PS_EXPORT int ps_char_lcs(const char *output, size_t output_len, const char *gold, size_t gold_len,
                 uint64_t budget, ps_lcs_result *r);
 
 /** Thresholds of the page-level grades (METHODS.md §5). */
@@ -1309,7 +1440,7 @@ typedef struct ps_page_grade {
 } ps_page_grade;
 
 /** Grade from the single-token match @p m1 (n = 1). */
-ps_page_grade ps_page_grade_of(const ps_match *m1);
+PS_EXPORT ps_page_grade ps_page_grade_of(const ps_match *m1);
 
 /** Leaf-level match of the template-SVM paper (METHODS.md §1.5), content
  *  the positive class.  A leaf is gold content when @p leaf_share (the share
@@ -1319,7 +1450,7 @@ ps_page_grade ps_page_grade_of(const ps_match *m1);
  *  not removed by a template.  Leaves without any word token are left out
  *  (nothing tells whether they are content).  Returns 0, or -1 when both
  *  @p leaf_kept and @p block_class are NULL. */
-int ps_leaf_match(const ps_page *page, const double *leaf_share, const uint8_t *block_class,
+PS_EXPORT int ps_leaf_match(const ps_page *page, const double *leaf_share, const uint8_t *block_class,
                   const uint8_t *leaf_kept, ps_match *m);
 
 /** Everything measured for one page. */
@@ -1340,7 +1471,7 @@ typedef struct ps_page_score {
 /** Score one page's @p output against @p gold (text metrics only; set
  *  leaves, failed and seconds yourself).  @p with_icu adds icu4.
  *  Returns 0 or -1 (memory). */
-int ps_score_page(const char *output, size_t output_len, const char *gold, size_t gold_len,
+PS_EXPORT int ps_score_page(const char *output, size_t output_len, const char *gold, size_t gold_len,
                   int with_icu, ps_page_score *s);
 
 /** Precision, recall and F1 of one metric. */
@@ -1371,14 +1502,13 @@ typedef struct ps_eval_summary {
 
 /** Accumulates page scores. */
 typedef struct ps_eval_acc ps_eval_acc;
-ps_eval_acc *ps_eval_acc_new(void);
+PS_EXPORT ps_eval_acc *ps_eval_acc_new(void);
 /** Add a page; returns 0 or -1 (memory). */
-int ps_eval_acc_add(ps_eval_acc *a, const ps_page_score *s);
+PS_EXPORT int ps_eval_acc_add(ps_eval_acc *a, const ps_page_score *s);
 /** The averages of the pages added so far. */
-void ps_eval_acc_summary(const ps_eval_acc *a, ps_eval_summary *out);
-void ps_eval_acc_free(ps_eval_acc *a);
+PS_EXPORT void ps_eval_acc_summary(const ps_eval_acc *a, ps_eval_summary *out);
+PS_EXPORT void ps_eval_acc_free(ps_eval_acc *a);
 
-/* [/EVALUATION] */
 
 /* ------------------------------------------------------------------------ */
 /* Annotation workspace (annotate/) — label blocks by clicking the page      */
@@ -1407,21 +1537,21 @@ typedef struct ps_annotate ps_annotate;
 /** Start a workspace in folder @p dir (created; an existing folder must be
  *  empty or a workspace).  Loads the model, template libraries and resume
  *  file.  NULL with err set (PS_ERR_IO for the folder, the loaders' codes). */
-ps_annotate *ps_annotate_new(const char *dir, const ps_annotate_options *opt, ps_error *err);
+PS_EXPORT ps_annotate *ps_annotate_new(const char *dir, const ps_annotate_options *opt, ps_error *err);
 /** The block tags pages are parsed with (the model's when it has some). */
-const char *const *ps_annotate_block_tags(const ps_annotate *a);
+PS_EXPORT const char *const *ps_annotate_block_tags(const ps_annotate *a);
 /** Add one page (@p in as ps_source_next filled it, status PS_OK): its HTML
  *  file (sanitised, every CSV block marked, CSP), its block data and CSV
  *  rows.  Returns 0, or -1 with err set: PS_ERR_IO means the workspace
  *  cannot be written (stop), any other code concerns this page only. */
-int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err);
+PS_EXPORT int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err);
 /** Write index.html, data/workspace.js, data/rows.js, data/blocks.json and
  *  the scripts.  Returns 0 or -1 (err set). */
-int ps_annotate_finish(ps_annotate *a, ps_error *err);
+PS_EXPORT int ps_annotate_finish(ps_annotate *a, ps_error *err);
 /** Pages and blocks added, blocks pre-labelled, labels taken from resume. */
-void ps_annotate_counts(const ps_annotate *a, size_t *pages, size_t *blocks, size_t *prelabelled,
+PS_EXPORT void ps_annotate_counts(const ps_annotate *a, size_t *pages, size_t *blocks, size_t *prelabelled,
                         size_t *resumed);
-void ps_annotate_free(ps_annotate *a);
+PS_EXPORT void ps_annotate_free(ps_annotate *a);
 
 /** Serve workspace @p dir on 127.0.0.1:@p port (0: any free port) until
  *  *@p stop becomes non-zero (a signal handler sets it): GET of the
@@ -1432,7 +1562,7 @@ void ps_annotate_free(ps_annotate *a);
  *  post to it).  @p on_ready (may be NULL) is called with the port once
  *  listening; @p log (may be NULL) gets one line per request.  Returns 0 on
  *  a clean stop, -1 with err set when the socket cannot be set up. */
-int ps_annotate_serve(const char *dir, int port, volatile sig_atomic_t *stop,
+PS_EXPORT int ps_annotate_serve(const char *dir, int port, volatile sig_atomic_t *stop,
                       void (*on_ready)(int port, void *ctx), void *ctx, FILE *log, ps_error *err);
 
 /* [/ANNOTATE] */

@@ -19,7 +19,8 @@ enum { REC_OK, REC_EMPTY, REC_FAILED, REC_SKIPPED };
 static const char *const rec_status[] = {"ok", "empty", "failed", "skipped"};
 
 typedef struct batch_job {
-    ps_batch_input in;
+    ps_input in;
+    uint64_t pos;      /* input bytes read when it was (progress by bytes) */
     char *stem;        /* unique output file stem (output_dir) */
     int status;        /* REC_* */
     char msg[512];     /* when failed */
@@ -42,31 +43,11 @@ typedef struct batch_ctx {
     const ps_batch_config *cfg;
     ps_batch_read_fn read;
     void *read_ctx;
+    ps_source *src;    /* the source behind read, when it is one (bytes done) */
     ps_batch_counts counts;
     name_set names;
     ps_progress *prog;
 } batch_ctx;
-
-void ps_batch_input_clear(ps_batch_input *in)
-{
-    free(in->id);
-    free(in->url);
-    free(in->charset);
-    free(in->origin);
-    free(in->site);
-    free(in->data);
-    memset(in, 0, sizeof *in);
-}
-
-void ps_batch_site(const ps_batch_input *in, ps_site_rule rule, char *out, size_t cap)
-{
-    out[0] = '\0';
-    if (in->url && *in->url && ps_site_key(in->url, rule, out, cap) == 0 && out[0])
-        return;
-    out[0] = '\0';
-    if (in->site && *in->site && rule == PS_SITE_HOST)
-        snprintf(out, cap, "%s", in->site);
-}
 
 /* ---- unique output names ------------------------------------------------ */
 
@@ -173,10 +154,14 @@ static int batch_read(void *vctx, void *vjob, ps_error *err)
     int r = c->read(c->read_ctx, &j->in, err);
     if (r != 1)
         return r;
+    j->pos = c->src ? ps_source_bytes_done(c->src) : 0;
+    if (j->in.skipped && c->cfg->verbose && !c->cfg->quiet)
+        fprintf(stderr, "pagesift: skipped %s: %s\n", j->in.origin ? j->in.origin : j->in.id,
+                j->in.msg[0] ? j->in.msg : "not a page");
     if (c->cfg->output_dir && !j->in.skipped) {
         j->stem = unique_stem(&c->names, j->in.id);
         if (!j->stem) {
-            ps_batch_input_clear(&j->in);
+            ps_input_clear(&j->in);
             return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         }
         if (c->cfg->skip_existing) { /* resume: the page's output is there */
@@ -224,37 +209,27 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
         return;
     }
     char site[512];
-    ps_batch_site(&j->in, cfg->site_rule, site, sizeof site);
-
     ps_page *page = NULL;
     ps_extraction x = {0};
     ps_error e = {0};
+    double t0 = ps_now();
+    ps_step_options so = {.site_rule = cfg->site_rule, .max_bytes = cfg->max_bytes};
+    if (cfg->page_timeout > 0)
+        so.deadline = t0 + cfg->page_timeout;
     if (j->in.status != PS_OK) {
+        ps_input_site(&j->in, cfg->site_rule, site, sizeof site);
         fail_at(j, j->in.msg[0] ? j->in.msg : "cannot read the page");
+    } else if (ps_extract_input(cfg->extractor, &j->in, &so, site, sizeof site, &page, &x, &e) != 0) {
+        fail_at(j, e.msg[0] ? e.msg
+                   : page ? "extraction failed (no message: out of memory?)"
+                          : "the page could not be parsed");
     } else {
-        ps_page_options po = {0};
-        po.charset = j->in.charset;
-        po.url = j->in.url;
-        po.max_bytes = cfg->max_bytes;
-        double t0 = ps_now();
-        if (cfg->page_timeout > 0)
-            po.deadline = t0 + cfg->page_timeout;
-        po.block_tags = ps_extractor_block_tags(cfg->extractor);
-        page = ps_page_parse(j->in.data, j->in.len, &po, &e);
-        free(j->in.data); /* the DOM holds what is needed from here */
-        j->in.data = NULL;
-        if (!page)
-            fail_at(j, e.msg[0] ? e.msg : "the page could not be parsed");
-        else if (ps_extract(cfg->extractor, page, site, &x, &e) != 0)
-            fail_at(j, e.msg[0] ? e.msg : "extraction failed (no message: out of memory?)");
-        else {
-            j->status = x.len ? REC_OK : REC_EMPTY;
-        }
+        j->status = x.len ? REC_OK : REC_EMPTY;
         /* The deadline is checked inside the page model's walk; the parse,
          * the features and the SVM are bounded by the page's bounds
          * (docs/EXTRACTION.md) and checked here, after the fact. */
         double took = ps_now() - t0;
-        if (j->status != REC_FAILED && cfg->page_timeout > 0 && took > cfg->page_timeout) {
+        if (cfg->page_timeout > 0 && took > cfg->page_timeout) {
             char m[160];
             snprintf(m, sizeof m, "took %.1f s, longer than the page time limit of %g s (--page-timeout)", took,
                      cfg->page_timeout);
@@ -392,7 +367,7 @@ static int write_page_file(const char *path, const char *data, size_t len, ps_er
 
 static void job_release(batch_job *j)
 {
-    ps_batch_input_clear(&j->in);
+    ps_input_clear(&j->in);
     free(j->stem);
     ps_buf_free(&j->out);
 }
@@ -486,7 +461,7 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
     }
     if (j->status == REC_FAILED && !cfg->quiet && rc == 0)
         fprintf(stderr, "pagesift: %s\n", j->msg);
-    ps_progress_report(c->prog, c->counts.read, c->counts.failed, j->in.pos);
+    ps_progress_report(c->prog, c->counts.read, c->counts.failed, j->pos);
     job_release(j);
     return rc;
 }
@@ -497,31 +472,10 @@ static void batch_discard(void *vctx, void *vjob)
     job_release(vjob);
 }
 
-/* mkdir -p: create the folder and any missing parents. */
-static int make_dirs(const char *dir)
-{
-    char path[4096];
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof path) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    memcpy(path, dir, n + 1);
-    for (size_t i = 1; i < n; i++) {
-        if (path[i] != '/')
-            continue;
-        path[i] = '\0';
-        if (mkdir(path, 0755) != 0 && errno != EEXIST)
-            return -1;
-        path[i] = '/';
-    }
-    return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 int ps_batch_prepare_output_dir(const char *dir, ps_error *err)
 {
     struct stat st;
-    if (make_dirs(dir) != 0)
+    if (ps_mkdir_p(dir) != 0)
         return ps_set_error(err, PS_ERR_IO, "%s: cannot create the output folder: %s", dir,
                             strerror(errno));
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -531,14 +485,15 @@ int ps_batch_prepare_output_dir(const char *dir, ps_error *err)
     return 0;
 }
 
-int ps_batch_run(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_ctx,
-                 ps_batch_counts *counts, ps_error *err)
+static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_ctx,
+                    ps_source *src, ps_batch_counts *counts, ps_error *err)
 {
     batch_ctx c;
     memset(&c, 0, sizeof c);
     c.cfg = cfg;
     c.read = read;
     c.read_ctx = read_ctx;
+    c.src = src;
     if (cfg->output_dir && ps_batch_prepare_output_dir(cfg->output_dir, err) != 0)
         return -1;
     c.prog = ps_progress_new("pages", cfg->total_hint, cfg->quiet);
@@ -563,5 +518,81 @@ int ps_batch_run(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_c
     names_free(&c.names);
     if (counts)
         *counts = c.counts;
+    return rc;
+}
+
+int ps_batch_run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_ctx,
+                      ps_batch_counts *counts, ps_error *err)
+{
+    return run_pass(cfg, read, read_ctx, NULL, counts, err);
+}
+
+/* ---- ps_batch_run: a source, optionally two passes ---------------------- */
+
+static int source_read(void *ctx, ps_input *in, ps_error *err)
+{
+    return ps_source_next(ctx, in, err);
+}
+
+int ps_batch_run(const ps_batch_config *cfg, ps_source *src, ps_batch_counts *counts, ps_error *err)
+{
+    ps_batch_counts n = {0};
+    if (counts)
+        *counts = n;
+    if (!cfg->learn_templates) {
+        if (!cfg->extractor)
+            return ps_set_error(err, PS_ERR_USAGE, "ps_batch_run: no extractor");
+        return run_pass(cfg, source_read, src, src, counts, err);
+    }
+    /* first pass: the site libraries, from the inputs themselves */
+    double t0 = ps_clock(PS_CLOCK_WALL);
+    ps_template_params tp;
+    ps_template_params_default(&tp);
+    ps_template_builder *b = ps_template_builder_new(&tp);
+    if (!b)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    int rc = ps_batch_learn_templates(cfg, source_read, src, b, &n.learnt_pages, err);
+    ps_template_store *learnt = NULL;
+    if (rc == 0) {
+        learnt = ps_template_builder_finish(b);
+        b = NULL;
+        if (!learnt)
+            rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory building the template libraries");
+    }
+    ps_template_builder_free(b);
+    if (rc != 0) {
+        if (counts)
+            *counts = n;
+        return rc;
+    }
+    n.learnt_sites = ps_template_store_count(learnt);
+    if (!cfg->quiet)
+        fprintf(stderr, "pagesift: templates learnt from %zu pages of %zu sites (%.2f s)\n",
+                n.learnt_pages, n.learnt_sites, ps_clock(PS_CLOCK_WALL) - t0);
+    /* second pass: extract with them */
+    ps_extractor_config xc = {0};
+    if (cfg->extractor_config)
+        xc = *cfg->extractor_config;
+    xc.templates = learnt;
+    ps_extractor *ex = ps_extractor_new(cfg->method ? cfg->method : "template-svm", &xc, err);
+    ps_source *again = ex ? ps_source_reopen(src, err) : NULL;
+    if (!ex || !again) {
+        n.setup_failed = 1;
+        rc = -1;
+    } else {
+        ps_batch_config c2 = *cfg;
+        c2.extractor = ex;
+        c2.learn_templates = 0;
+        ps_batch_counts n2 = {0};
+        rc = run_pass(&c2, source_read, again, again, &n2, err);
+        n2.learnt_pages = n.learnt_pages;
+        n2.learnt_sites = n.learnt_sites;
+        n = n2;
+    }
+    ps_source_free(again);
+    ps_extractor_free(ex);
+    ps_template_store_free(learnt);
+    if (counts)
+        *counts = n;
     return rc;
 }

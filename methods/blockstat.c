@@ -684,7 +684,7 @@ static int bs_extract(void *self, ps_page *pg, const char *site, ps_method_outpu
     if (root && walk_page(&w, root))
         goto nomem;
     size_t nb = w.n_blocks, n = 0;
-    seq = malloc((nb + 1) * sizeof *seq);
+    seq = calloc(nb + 1, sizeof *seq); /* calloc: GCC cannot see that only seq[0..n) is read */
     pos = malloc((nb + 1) * sizeof *pos);
     uint32_t *idx = malloc((nb + 1) * sizeof *idx);
     keep = malloc(nb + 1);

@@ -35,11 +35,16 @@ const char *ps_method_summary(size_t i)
     return i < ps_method_count() ? ps_methods[i]->summary : NULL;
 }
 
+int ps_method_needs_model(size_t i)
+{
+    return i < ps_method_count() && (ps_methods[i]->flags & PS_METHOD_NEEDS_MODEL) != 0;
+}
+
 ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cfg, ps_error *err)
 {
     const ps_method *m = method ? ps_method_find(method) : NULL;
     if (!m) {
-        ps_set_error(err, PS_ERR_USAGE, "unknown method '%s' (--method help lists them)",
+        ps_set_error(err, PS_ERR_USAGE, "unknown method '%s'",
                      method ? method : "(null)");
         return NULL;
     }
@@ -105,6 +110,28 @@ int ps_extract(ps_extractor *ex, ps_page *page, const char *site, ps_extraction 
     out->leaf_kept = mo.leaf_kept;
     out->date = mo.date;
     return 0;
+}
+
+int ps_extract_input(ps_extractor *ex, ps_input *in, const ps_step_options *opt, char *site,
+                     size_t cap, ps_page **page, ps_extraction *out, ps_error *err)
+{
+    static const ps_step_options none = {0};
+    if (!opt)
+        opt = &none;
+    memset(out, 0, sizeof *out);
+    ps_input_site(in, opt->site_rule, site, cap);
+    ps_page_options po = {0};
+    po.charset = in->charset;
+    po.url = in->url && *in->url ? in->url : NULL;
+    po.block_tags = ps_extractor_block_tags(ex);
+    po.max_bytes = opt->max_bytes;
+    po.deadline = opt->deadline;
+    *page = ps_page_parse(in->data ? in->data : "", in->data ? in->len : 0, &po, err);
+    free(in->data); /* the DOM holds what is needed from here */
+    in->data = NULL;
+    if (!*page)
+        return -1;
+    return ps_extract(ex, *page, site, out, err);
 }
 
 void ps_extraction_free(ps_extraction *out)

@@ -13,7 +13,7 @@
 #include "methods/pipeline.h"
 
 typedef struct learn_job {
-    ps_batch_input in;
+    ps_input in;
     char site[512];
     ps_page *page;
 } learn_job;
@@ -41,14 +41,10 @@ static void learn_work(void *vctx, unsigned worker, void *vjob)
     learn_job *j = vjob;
     if (j->in.skipped || j->in.status != PS_OK)
         return;
-    ps_batch_site(&j->in, c->cfg->site_rule, j->site, sizeof j->site);
+    ps_input_site(&j->in, c->cfg->site_rule, j->site, sizeof j->site);
     if (!j->site[0])
         return;
-    ps_page_options po = {0};
-    po.charset = j->in.charset;
-    po.url = j->in.url;
-    po.max_bytes = c->cfg->max_bytes;
-    j->page = ps_page_parse(j->in.data, j->in.len, &po, NULL);
+    j->page = ps_input_page(&j->in, NULL, c->cfg->max_bytes, NULL);
     free(j->in.data);
     j->in.data = NULL;
 }
@@ -58,7 +54,7 @@ static void learn_release(void *vctx, void *vjob)
     (void)vctx;
     learn_job *j = vjob;
     ps_page_free(j->page);
-    ps_batch_input_clear(&j->in);
+    ps_input_clear(&j->in);
 }
 
 static int learn_write(void *vctx, void *vjob, ps_error *err)

@@ -1,11 +1,15 @@
 /* templates/libfile.c — library files (format: docs/TEMPLATE_FORMAT.md),
  * their names, and the store of libraries by site. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "templates/tpl_internal.h"
 
@@ -47,20 +51,10 @@ int ps_template_file_name(const char *site, char *out, size_t cap)
 
 int tpl_mkdir_p(const char *dir, ps_error *err)
 {
-    char buf[4096];
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof buf)
+    if (!*dir || strlen(dir) >= 4096)
         return ps_set_error(err, PS_ERR_USAGE, "bad output folder name '%s'", dir);
-    memcpy(buf, dir, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] != '/' && buf[i] != '\0')
-            continue;
-        char c = buf[i];
-        buf[i] = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return ps_set_error(err, PS_ERR_IO, "%s: cannot create folder: %s", buf, strerror(errno));
-        buf[i] = c;
-    }
+    if (ps_mkdir_p(dir) != 0)
+        return ps_set_error(err, PS_ERR_IO, "%s: cannot create folder: %s", dir, strerror(errno));
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return ps_set_error(err, PS_ERR_IO, "%s: not a folder", dir);
@@ -337,6 +331,11 @@ ps_template_lib *ps_template_lib_load(const char *path, ps_error *err)
     return lib;
 }
 
+int ps_template_applies(const ps_template_lib *lib)
+{
+    return lib && lib->pages >= PS_TEMPLATE_MIN_PAGES;
+}
+
 void ps_template_lib_get_info(const ps_template_lib *lib, ps_template_lib_info *info)
 {
     info->site = lib->site;
@@ -475,4 +474,48 @@ void ps_template_store_free(ps_template_store *s)
         ps_template_lib_free(s->libs[i]);
     free(s->libs);
     free(s);
+}
+
+/* ---- a lock on a library folder ------------------------------------------ */
+
+/* An exclusive flock on DIR/.lock (created, with DIR), held until
+ * ps_template_dir_unlock: two `pagesift-template build --update` on one
+ * folder run one after the other instead of losing one's update (each read
+ * the libraries, added its pages and wrote them back over the other's).
+ * When another process holds it, *waited is set and the call waits. */
+int ps_template_dir_lock(const char *dir, int *waited, ps_error *err)
+{
+    if (waited)
+        *waited = 0;
+    if (tpl_mkdir_p(dir, err) < 0)
+        return -1;
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/.lock", dir) >= (int)sizeof path)
+        return ps_set_error(err, PS_ERR_IO, "%s: path too long", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return ps_set_error(err, PS_ERR_IO, "%s: cannot create the lock file: %s", path, strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno != EWOULDBLOCK) {
+            int e = errno;
+            close(fd);
+            return ps_set_error(err, PS_ERR_IO, "%s: cannot lock: %s", path, strerror(e));
+        }
+        if (waited)
+            *waited = 1;
+        while (flock(fd, LOCK_EX) != 0) {
+            if (errno != EINTR) {
+                int e = errno;
+                close(fd);
+                return ps_set_error(err, PS_ERR_IO, "%s: cannot lock: %s", path, strerror(e));
+            }
+        }
+    }
+    return fd;
+}
+
+void ps_template_dir_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd); /* releases the flock */
 }

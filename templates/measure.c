@@ -14,7 +14,7 @@
 #include "extract/page_internal.h"
 #include "templates/measure.h"
 
-char *tpl_normalise(const char *s, size_t n, size_t *out_len)
+char *ps_template_normalise(const char *s, size_t n, size_t *out_len)
 {
     UErrorCode st = U_ZERO_ERROR;
     const UNormalizer2 *nf = unorm2_getNFKCCasefoldInstance(&st);
@@ -74,7 +74,7 @@ static int gold_align(const ps_page *page, const char *gold, size_t gold_len, ui
 static int occurs(const char *s, size_t n, const char *gold, size_t gold_len, int *found)
 {
     size_t nl;
-    char *t = tpl_normalise(s, n, &nl);
+    char *t = ps_template_normalise(s, n, &nl);
     if (!t)
         return -1;
     *found = nl == 0 || memmem(gold, gold_len, t, nl) != NULL;
@@ -82,14 +82,14 @@ static int occurs(const char *s, size_t n, const char *gold, size_t gold_len, in
     return 0;
 }
 
-int tpl_gold_leaves(const ps_page *page, const char *gold, size_t gold_len, tpl_gold_test test,
+int ps_template_gold_leaves(const ps_page *page, const char *gold, size_t gold_len, ps_template_gold_test test,
                     uint8_t *is_gold)
 {
     size_t n;
     const ps_leaf *l = ps_page_leaves(page, &n);
-    if (test == TPL_GOLD_ALIGN)
+    if (test == PS_TPL_GOLD_ALIGN)
         return gold_align(page, gold, gold_len, is_gold);
-    if (test == TPL_GOLD_LEAF_TEXT) {
+    if (test == PS_TPL_GOLD_LEAF_TEXT) {
         for (size_t i = 0; i < n; i++) {
             int f;
             if (occurs(l[i].text, l[i].bytes, gold, gold_len, &f) < 0)
@@ -151,7 +151,7 @@ static int gold_align(const ps_page *page, const char *gold, size_t gold_len, ui
     }
     for (size_t i = 0; i < n; i++) {
         size_t nl;
-        char *t = tpl_normalise(l[i].text, l[i].bytes, &nl);
+        char *t = ps_template_normalise(l[i].text, l[i].bytes, &nl);
         if (!t)
             goto out;
         ps_token *tk = NULL;
@@ -238,7 +238,7 @@ out:
     return rc;
 }
 
-void tpl_tally_page(tpl_tally *t, const ps_page *page, const uint8_t *is_gold,
+void ps_template_tally_page(ps_template_tally *t, const ps_page *page, const uint8_t *is_gold,
                     const ps_template_match *m, FILE *lost, FILE *residue, const char *site, const char *id)
 {
     size_t n, nb;

@@ -16,16 +16,6 @@
 
 #define NONE UINT32_MAX
 
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 static uint64_t mix(uint64_t x)
 {
     x ^= x >> 33;
@@ -171,8 +161,8 @@ void tpl_query_init(tpl_query *q, const char *tag, const char *text, uint32_t by
     q->text = text;
     q->bytes = bytes;
     q->chars = chars;
-    q->tag_hash = fnv(1469598103934665603ULL, tag, strlen(tag));
-    q->hash = fnv(fnv(q->tag_hash, "", 1), text, bytes);
+    q->tag_hash = ps_hash64(tag, strlen(tag));
+    q->hash = ps_hash64_update(ps_hash64_update(q->tag_hash, "", 1), text, bytes);
     q->cps = NULL;
     q->grams = NULL;
     q->grams_ready = 0;

@@ -172,6 +172,43 @@ static void test_junk_prefix_skipped(void **state)
     ps_page_free(pg);
 }
 
+/* A declaration of a charset in which the page's own ASCII could not be
+ * read (UTF-32, UCS-2, EBCDIC, BOCU-1) on ASCII-compatible bytes cannot
+ * apply: ignored.  Before: obeyed, garbage with status ok. */
+static void test_declarations_that_cannot_apply(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"utf-32", "utf-32le", "ucs-2", "ucs-4", "cp037", "ibm1047",
+                                        "ebcdic-cp-us", "bocu-1"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char s[256];
+        snprintf(s, sizeof s, "<html><head><meta charset=\"%s\"></head><body><p>Hello world, caf\xC3\xA9</p>",
+                 names[i]);
+        for (int caller = 0; caller < 2; caller++) {
+            ps_decoded d;
+            decode(s, strlen(s), caller ? names[i] : NULL, &d);
+            if (!strstr(d.utf8, "Hello world, caf\xC3\xA9"))
+                fail_msg("declared %s (%s): decoded as %s: '%.60s'", names[i], caller ? "caller" : "meta",
+                         d.charset, d.utf8);
+            free(d.utf8);
+        }
+    }
+}
+
+/* An unknown name plus two Latin-1 bytes: the detector's UTF-16BE guess is
+ * implausible without NULs.  Before: decoded as UTF-16BE (CJK garbage). */
+static void test_detector_guess_checked(void **state)
+{
+    (void)state;
+    const char s[] = "<html><meta charset=\"x-no-such-charset\"><p>caf\xE9 na\xEFve</p>";
+    ps_decoded d;
+    decode(s, sizeof s - 1, NULL, &d);
+    if (strncmp(d.charset, "UTF-16", 6) == 0 || strncmp(d.charset, "UTF-32", 6) == 0)
+        fail_msg("decoded as %s", d.charset);
+    assert_non_null(strstr(d.utf8, "<p>caf"));
+    free(d.utf8);
+}
+
 int main(void)
 {
     ps_init();
@@ -188,6 +225,8 @@ int main(void)
         cmocka_unit_test(test_nul_bytes_replaced),
         cmocka_unit_test(test_no_declaration_windows1252_fallback_or_detect),
         cmocka_unit_test(test_junk_prefix_skipped),
+        cmocka_unit_test(test_declarations_that_cannot_apply),
+        cmocka_unit_test(test_detector_guess_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

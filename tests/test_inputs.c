@@ -880,6 +880,70 @@ static void test_dataset_folder(void **state)
     ps_dataset_free(ds);
 }
 
+/* The one site rule of every tool: the URL's key by the rule, else (host
+ * rule only) the data set's site column, else none. */
+static void test_input_site_rule(void **state)
+{
+    (void)state;
+    char site[64];
+    ps_input in = {0};
+    in.url = "http://www.Example.com:8080/news/a.html";
+    in.site = "example.com";
+    ps_input_site(&in, PS_SITE_HOST, site, sizeof site);
+    assert_string_equal(site, "www.example.com"); /* the URL wins over the column */
+    ps_input_site(&in, PS_SITE_HOST_PATH1, site, sizeof site);
+    assert_string_equal(site, "www.example.com/news");
+    in.url = "";
+    ps_input_site(&in, PS_SITE_HOST, site, sizeof site);
+    assert_string_equal(site, "example.com"); /* no URL: the column */
+    ps_input_site(&in, PS_SITE_HOST_PATH1, site, sizeof site);
+    assert_string_equal(site, ""); /* the column has no path */
+    in.site = NULL;
+    ps_input_site(&in, PS_SITE_HOST, site, sizeof site);
+    assert_string_equal(site, "");
+}
+
+/* A second pass (pagesift --learn-templates) reads the same inputs again,
+ * list file included; standard input cannot be read twice. */
+static void test_source_reopen(void **state)
+{
+    (void)state;
+    write_bytes(tpath("r1.html"), "<p>one</p>", 10);
+    write_bytes(tpath("r2.html"), "<p>two</p>", 10);
+    char list[600];
+    snprintf(list, sizeof list, "%s\thttp://a.example/x\n", tpath("r2.html"));
+    write_bytes(tpath("r.list"), list, strlen(list));
+    const char *args[] = {tpath("r1.html")};
+    ps_error err = {0};
+    ps_source *a = ps_source_open(args, 1, tpath("r.list"), NULL, &err);
+    assert_non_null(a);
+    ps_input in = {0};
+    char ids[2][64] = {{0}};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(ps_source_next(a, &in, &err), 1);
+        snprintf(ids[k], sizeof ids[k], "%s|%s", in.id, in.url);
+    }
+    assert_int_equal(ps_source_next(a, &in, &err), 0);
+    ps_source *b = ps_source_reopen(a, &err);
+    assert_non_null(b);
+    for (int k = 0; k < 2; k++) {
+        char got[64];
+        assert_int_equal(ps_source_next(b, &in, &err), 1);
+        snprintf(got, sizeof got, "%s|%s", in.id, in.url);
+        assert_string_equal(got, ids[k]);
+    }
+    assert_int_equal(ps_source_next(b, &in, &err), 0);
+    ps_input_clear(&in);
+    ps_source_free(a);
+    ps_source_free(b);
+    const char *dash[] = {"-"};
+    ps_source *c = ps_source_open(dash, 1, NULL, NULL, &err);
+    assert_non_null(c);
+    assert_null(ps_source_reopen(c, &err));
+    assert_int_equal(err.code, PS_ERR_USAGE);
+    ps_source_free(c);
+}
+
 int main(void)
 {
     ps_init();
@@ -906,6 +970,8 @@ int main(void)
         cmocka_unit_test(test_missing_argument),
         cmocka_unit_test(test_jsonl_stdin),
         cmocka_unit_test(test_dataset_folder),
+        cmocka_unit_test(test_input_site_rule),
+        cmocka_unit_test(test_source_reopen),
     };
     return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
 }

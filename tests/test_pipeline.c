@@ -26,7 +26,7 @@ typedef struct mem_reader {
     const char *const *ids; /* NULL = p0000, p0001, ... */
 } mem_reader;
 
-static int mem_read(void *vctx, ps_batch_input *in, ps_error *err)
+static int mem_read(void *vctx, ps_input *in, ps_error *err)
 {
     mem_reader *r = vctx;
     if (r->next == r->n)
@@ -94,7 +94,7 @@ static char *run_to_string(ps_batch_config *cfg, mem_reader *r, ps_batch_counts 
     FILE *f = open_memstream(&buf, &len);
     cfg->out = f;
     ps_error err = {0};
-    *rc = ps_batch_run(cfg, mem_read, r, n, &err);
+    *rc = ps_batch_run_pass(cfg, mem_read, r, n, &err);
     if (*rc != 0)
         fprintf(stderr, "batch: %s\n", err.msg);
     fclose(f);
@@ -270,7 +270,7 @@ static void test_text_headers_and_all_equals_page_text(void **state)
     ps_buf want = {0};
     mem_reader r2 = {.n = 3};
     for (int i = 0; i < 3; i++) {
-        ps_batch_input in = {0};
+        ps_input in = {0};
         assert_int_equal(mem_read(&r2, &in, NULL), 1);
         ps_page *pg = ps_page_parse(in.data, in.len, NULL, NULL);
         size_t len;
@@ -285,7 +285,7 @@ static void test_text_headers_and_all_equals_page_text(void **state)
         ps_extraction_free(&x);
         free(t);
         ps_page_free(pg);
-        ps_batch_input_clear(&in);
+        ps_input_clear(&in);
     }
     assert_string_equal(out, want.data);
     ps_buf_free(&want);
@@ -480,7 +480,7 @@ static void test_learn_pass_equals_sequential_build(void **state)
     ps_template_builder *b2 = ps_template_builder_new(&tp);
     mem_reader r2 = {.n = 60};
     for (size_t i = 0; i < 60; i++) {
-        ps_batch_input in = {0};
+        ps_input in = {0};
         assert_int_equal(mem_read(&r2, &in, NULL), 1);
         ps_page_options po = {.url = in.url};
         ps_page *pg = ps_page_parse(in.data, in.len, &po, NULL);
@@ -488,7 +488,7 @@ static void test_learn_pass_equals_sequential_build(void **state)
         ps_site_key(in.url, PS_SITE_HOST, site, sizeof site);
         assert_int_equal(ps_template_builder_add(b2, site, pg, NULL), 0);
         ps_page_free(pg);
-        ps_batch_input_clear(&in);
+        ps_input_clear(&in);
     }
     ps_template_store *s2 = ps_template_builder_finish(b2);
     assert_int_equal(ps_template_store_count(s1), 3);

@@ -612,17 +612,17 @@ static void test_cleanportaleval_bar(void **state)
         assert_non_null(pages[i]);
         size_t glen, nlen, nl;
         char *g = ps_read_file(ds->pages[i].gold_path, 0, &glen, &err);
-        char *norm = tpl_normalise(g, glen, &nlen);
+        char *norm = ps_template_normalise(g, glen, &nlen);
         ps_page_leaves(pages[i], &nl);
         gold[i] = malloc(nl + 1);
-        assert_int_equal(tpl_gold_leaves(pages[i], norm, nlen, TPL_GOLD_ALIGN, gold[i]), 0);
+        assert_int_equal(ps_template_gold_leaves(pages[i], norm, nlen, PS_TPL_GOLD_ALIGN, gold[i]), 0);
         free(g);
         free(norm);
         assert_int_equal(ps_template_builder_add(b, ds->pages[i].site, pages[i], &err), 0);
     }
     ps_template_store *s = ps_template_builder_finish(b);
     assert_int_equal(ps_template_store_count(s), 4);
-    tpl_tally t = {0};
+    ps_template_tally t = {0};
     for (size_t i = 0; i < ds->n_pages; i++) {
         size_t nl;
         ps_page_leaves(pages[i], &nl);
@@ -630,7 +630,7 @@ static void test_cleanportaleval_bar(void **state)
         const ps_template_lib *lib = ps_template_store_get(s, ds->pages[i].site);
         assert_non_null(lib);
         ps_template_match_page(lib, pages[i], PS_TEMPLATE_RULES_GUARDED, m);
-        tpl_tally_page(&t, pages[i], gold[i], m, NULL, NULL, "", "");
+        ps_template_tally_page(&t, pages[i], gold[i], m, NULL, NULL, "", "");
         free(m);
         ps_page_free(pages[i]);
         free(gold[i]);

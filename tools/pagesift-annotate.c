@@ -9,11 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/progress.h"
-#include "common/util.h"
 #include "pagesift.h"
-#include "tools/cli.h"
-#include "tools/cli.h"
+#include "pagesift/util.h"
+
+#include "cli.h"
 
 static void usage(FILE *f)
 {

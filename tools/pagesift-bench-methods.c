@@ -9,11 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/progress.h"
-#include "common/util.h"
-#include "methods/method.h"
 #include "pagesift.h"
-#include "tools/cli.h"
+#include "pagesift/util.h"
+#include "cli.h"
 
 static void usage(FILE *f)
 {
@@ -41,13 +39,6 @@ static void usage(FILE *f)
           f);
 }
 
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void tsv_field(FILE *f, const char *s)
 {
     for (; s && *s; s++)
@@ -63,43 +54,52 @@ typedef struct result {
  * Returns the CPU seconds of the pass; fills scores when res != NULL. */
 static const char *out_dir;
 
-static double pass(const ps_dataset *ds, size_t limit, const ps_method *m, const char *options, result *res,
+static double pass(const ps_dataset *ds, size_t limit, const char *m, const char *options, result *res,
                    FILE *per_page, int quiet, int *setup_failed)
 {
     ps_error err = {0};
-    ps_method_config cfg = {.options = options};
-    void *self = NULL;
-    if (m && !(self = m->create(&cfg, &err))) {
-        fprintf(stderr, "pagesift-bench-methods: %s: %s\n", m->name, err.msg);
+    ps_extractor_config cfg = {.options = options};
+    ps_extractor *ex = NULL;
+    if (m && !(ex = ps_extractor_new(m, &cfg, &err))) {
+        fprintf(stderr, "pagesift-bench-methods: %s: %s\n", m, err.msg);
         *setup_failed = 1;
         return 0;
     }
     size_t n = limit && limit < ds->n_pages ? limit : ds->n_pages;
     ps_progress *prog = ps_progress_new("pages", n, quiet);
-    double t0 = cpu_now();
+    double t0 = ps_clock(PS_CLOCK_PROCESS_CPU);
     double scoring = 0;
     for (size_t i = 0; i < n; i++) {
         const ps_dataset_page *dp = &ds->pages[i];
-        ps_page_options po = {0};
-        po.url = dp->url;
-        po.block_tags = m && m->block_tags ? m->block_tags(self) : NULL;
-        ps_page *pg = ps_page_load_file(dp->html_path, &po, &err);
-        if (!pg) {
+        ps_input in = {0};
+        in.url = dp->url;
+        in.site = dp->site;
+        in.data = ps_read_file(dp->html_path, 0, &in.len, &err);
+        ps_page *pg = NULL;
+        ps_extraction out = {0};
+        char site[512];
+        int failed = !in.data;
+        if (in.data && ex) /* the page step of every tool: parse, site, extract */
+            failed = ps_extract_input(ex, &in, NULL, site, sizeof site, &pg, &out, &err) != 0;
+        else if (in.data) /* load only */
+            failed = !(pg = ps_input_page(&in, NULL, 0, &err));
+        free(in.data);
+        if (failed && (!ex || !pg)) { /* not read or not parsed */
             if (res) {
                 res->failed++;
-                fprintf(stderr, "pagesift-bench-methods: %s\n", err.msg);
+                fprintf(stderr, "pagesift-bench-methods: %s: %s\n", dp->html_path, err.msg);
             }
+            ps_page_free(pg);
             continue;
         }
         if (m) {
-            ps_method_output out = {0};
-            if (m->extract(self, pg, dp->site, &out, &err)) {
+            if (failed) {
                 if (res) {
                     res->failed++;
-                    fprintf(stderr, "pagesift-bench-methods: %s: %s: %s\n", dp->html_path, m->name, err.msg);
+                    fprintf(stderr, "pagesift-bench-methods: %s: %s: %s\n", dp->html_path, m, err.msg);
                 }
             } else if (res) {
-                double ts = cpu_now();
+                double ts = ps_clock(PS_CLOCK_PROCESS_CPU);
                 size_t glen;
                 char *gold = ps_read_file(dp->gold_path, 0, &glen, &err);
                 if (!gold) {
@@ -118,12 +118,12 @@ static double pass(const ps_dataset *ds, size_t limit, const ps_method *m, const
                     res->excel += r >= 0.95 && p >= 0.98;
                     if (out_dir) {
                         char path[4096];
-                        snprintf(path, sizeof path, "%s/%s.%s.%s.txt", out_dir, ds->name, m->name, dp->id);
+                        snprintf(path, sizeof path, "%s/%s.%s.%s.txt", out_dir, ds->name, m, dp->id);
                         if (ps_write_file_atomic(path, text, out.len, &err))
                             fprintf(stderr, "pagesift-bench-methods: %s\n", err.msg);
                     }
                     if (per_page) {
-                        fprintf(per_page, "%s\t%s\t%s\t%.4f\t%.4f\t%.4f\t", ds->name, dp->id, m->name, p, r, f1);
+                        fprintf(per_page, "%s\t%s\t%s\t%.4f\t%.4f\t%.4f\t", ds->name, dp->id, m, p, r, f1);
                         tsv_field(per_page, out.title);
                         fputc('\t', per_page);
                         tsv_field(per_page, out.date);
@@ -131,17 +131,16 @@ static double pass(const ps_dataset *ds, size_t limit, const ps_method *m, const
                     }
                     free(gold);
                 }
-                scoring += cpu_now() - ts;
+                scoring += ps_clock(PS_CLOCK_PROCESS_CPU) - ts;
             }
-            ps_method_output_free(&out);
+            ps_extraction_free(&out);
         }
         ps_page_free(pg);
-        ps_progress_update(prog, i + 1, m ? m->name : "load");
+        ps_progress_update(prog, i + 1, m ? m : "load");
     }
     ps_progress_done(prog);
-    double t = cpu_now() - t0 - scoring;
-    if (m)
-        m->destroy(self);
+    double t = ps_clock(PS_CLOCK_PROCESS_CPU) - t0 - scoring;
+    ps_extractor_free(ex);
     return t;
 }
 
@@ -154,7 +153,7 @@ int main(int argc, char **argv)
         {"out-dir", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
-    const ps_method *methods[64];
+    const char *methods[64];
     size_t n_methods = 0, limit = 0;
     int repeat = 1, quiet = 0, c;
     const char *options = NULL, *per_page_path = NULL;
@@ -162,7 +161,10 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":m:o:n:r:p:O:qhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'm': {
-            const ps_method *m = ps_method_find(optarg);
+            const char *m = NULL;
+            for (size_t i = 0; ps_method_name(i); i++)
+                if (strcmp(ps_method_name(i), optarg) == 0)
+                    m = ps_method_name(i);
             if (!m) {
                 fprintf(stderr, "pagesift-bench-methods: unknown method '%s'\n", optarg);
                 return 2;
@@ -202,9 +204,9 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!n_methods)
-        for (size_t i = 0; ps_methods[i] && n_methods < 64; i++)
-            if (!(ps_methods[i]->flags & PS_METHOD_NEEDS_MODEL))
-                methods[n_methods++] = ps_methods[i];
+        for (size_t i = 0; ps_method_name(i) && n_methods < 64; i++)
+            if (!ps_method_needs_model(i))
+                methods[n_methods++] = ps_method_name(i);
     ps_init();
     FILE *per_page = NULL;
     if (per_page_path && !(per_page = fopen(per_page_path, "w"))) {
@@ -251,7 +253,7 @@ int main(int argc, char **argv)
                 status = 1;
             double np = res.pages ? (double)res.pages : 1;
             printf("%-16s %-14s %6zu %4zu %9.1f %9.1f %7.4f %7.4f %7.4f %6.1f%% %6.1f%%\n", ds->name,
-                   methods[mi]->name, res.pages, res.failed, (double)n / t_load, (double)n / t_all, res.p / np,
+                   methods[mi], res.pages, res.failed, (double)n / t_load, (double)n / t_all, res.p / np,
                    res.r / np, res.f1 / np, 100.0 * (double)res.qual / np, 100.0 * (double)res.excel / np);
             fflush(stdout);
         }

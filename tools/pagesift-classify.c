@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "pagesift.h"
-#include "tools/cli.h"
+#include "cli.h"
 
 static void usage(FILE *f)
 {

@@ -6,9 +6,9 @@
 
 #include <jansson.h>
 
-#include "common/util.h"
+#include "pagesift/util.h"
 #include "pagesift.h"
-#include "tools/cli.h"
+#include "cli.h"
 
 static void usage(FILE *f)
 {

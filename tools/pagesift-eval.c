@@ -7,9 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval/run.h"
-#include "eval/snippets.h"
-#include "tools/cli.h"
+#include <jansson.h>
+
+#include "pagesift.h"
+#include "pagesift/eval.h"
+
+#include "cli.h"
 
 static void usage(FILE *f)
 {
@@ -78,8 +81,17 @@ static void usage(FILE *f)
           f);
 }
 
+/* The registered name of method @p name, or NULL when there is none. */
+static const char *method_name(const char *name)
+{
+    for (size_t i = 0; ps_method_name(i); i++)
+        if (strcmp(ps_method_name(i), name) == 0)
+            return ps_method_name(i);
+    return NULL;
+}
+
 typedef struct source {
-    const ps_method *m; /* or NULL: pred */
+    const char *m; /* method name, or NULL: pred */
     char *label;
     char *dir;
 } source;
@@ -185,7 +197,7 @@ int main(int argc, char **argv)
             break;
         case 'm':
             for (char *tok = strtok(optarg, ","); tok; tok = strtok(NULL, ",")) {
-                const ps_method *m = ps_method_find(tok);
+                const char *m = method_name(tok);
                 if (!m) {
                     fprintf(stderr, "pagesift-eval: unknown method '%s' (see --list-methods)\n", tok);
                     return 2;
@@ -284,10 +296,9 @@ int main(int argc, char **argv)
             break;
         }
         case O_LIST:
-            for (size_t i = 0; ps_methods[i]; i++)
-                printf("%-16s %-5s %s\n", ps_methods[i]->name,
-                       (ps_methods[i]->flags & PS_METHOD_NEEDS_MODEL) ? "model" : "-",
-                       ps_methods[i]->summary);
+            for (size_t i = 0; ps_method_name(i); i++)
+                printf("%-16s %-5s %s\n", ps_method_name(i),
+                       ps_method_needs_model(i) ? "model" : "-", ps_method_summary(i));
             return 0;
         case 'q': cfg.quiet = 1; break;
         case 'h': usage(stdout); return 0;

@@ -8,10 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/progress.h"
-#include "common/util.h"
+#include "pagesift/util.h"
 #include "pagesift.h"
-#include "tools/cli.h"
+#include "cli.h"
 
 static void usage(FILE *f)
 {
@@ -104,17 +103,6 @@ typedef struct run {
     size_t templated, removed;    /* pages with a library, leaves removed */
 } run;
 
-/* The site of an input as pagesift-template keys its libraries: the URL's
- * host, else the data set's site column. */
-static const char *site_of(const ps_input *in, char *buf, size_t cap)
-{
-    if (in->url && *in->url && ps_site_key(in->url, PS_SITE_HOST, buf, cap) == 0)
-        return buf;
-    if (in->site && *in->site)
-        return in->site;
-    return "";
-}
-
 static set_stats *set_for(run *r, const char *name)
 {
     for (size_t i = 0; i < r->n_sets; i++)
@@ -142,9 +130,6 @@ static void do_input(run *r, const ps_input *in)
         r->skipped++;
         return;
     }
-    ps_page_options po = r->po;
-    po.url = in->url && *in->url ? in->url : NULL;
-    po.charset = in->charset;
     char *gold = NULL;
     size_t gold_len = 0;
     ps_page *pg = NULL;
@@ -155,14 +140,14 @@ static void do_input(run *r, const ps_input *in)
     if (!r->builder && in->gold_path && *in->gold_path &&
         !(gold = ps_read_file(in->gold_path, 0, &gold_len, &err)))
         goto fail;
-    if (!(pg = ps_page_parse(in->data, in->len, &po, &err))) {
+    if (!(pg = ps_input_page(in, r->po.block_tags, r->po.max_bytes, &err))) {
         char m[sizeof err.msg];
         memcpy(m, err.msg, sizeof m);
         snprintf(err.msg, sizeof err.msg, "%.200s: %.300s", in->origin ? in->origin : in->id, m);
         goto fail;
     }
-    char sitebuf[512];
-    const char *site = site_of(in, sitebuf, sizeof sitebuf);
+    char site[512]; /* the one site rule of every tool (pagesift.h) */
+    ps_input_site(in, PS_SITE_HOST, site, sizeof site);
     if (r->builder) { /* --learn-templates, first pass: only learn */
         if (*site && ps_template_builder_add(r->builder, site, pg, &err))
             fprintf(stderr, "pagesift-features: %s: %s\n", in->origin ? in->origin : in->id, err.msg);
@@ -171,7 +156,10 @@ static void do_input(run *r, const ps_input *in)
         ps_progress_update(r->prog, ++r->done, "learning templates");
         return;
     }
+    /* the library of the site, when it applies (as inference applies it) */
     const ps_template_lib *lib = r->store && *site ? ps_template_store_get(r->store, site) : NULL;
+    if (!ps_template_applies(lib))
+        lib = NULL;
     if (lib) {
         size_t k = ps_template_apply(lib, pg);
         if (k == (size_t)-1) {

@@ -11,10 +11,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "common/progress.h"
-#include "common/util.h"
+#include "pagesift/util.h"
 #include "pagesift.h"
-#include "tools/cli.h"
+#include "cli.h"
 
 static void usage(FILE *f)
 {
@@ -40,13 +39,6 @@ static void usage(FILE *f)
           "Exit status: 0 ok, 1 some input failed, 2 usage error, 3 fatal setup error\n"
           "(unreadable list file or output folder, out of memory).\n",
           f);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* Write a page to dir/id.html.  Returns 0 or -1 (message printed). */
@@ -122,7 +114,7 @@ int main(int argc, char **argv)
     size_t records = 0, pages = 0, failed = 0, skipped = 0;
     unsigned long long bytes = 0;
     int rc = 0, r;
-    double t0 = now();
+    double t0 = ps_clock(PS_CLOCK_WALL);
     ps_input in = {0};
     while ((r = ps_source_next(src, &in, &err)) == 1) {
         records++;
@@ -147,7 +139,7 @@ int main(int argc, char **argv)
         if (rc == 3)
             break;
     }
-    double secs = now() - t0;
+    double secs = ps_clock(PS_CLOCK_WALL) - t0;
     ps_progress_done(pr);
     ps_input_clear(&in);
     ps_source_free(src);

@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "common/progress.h"
-#include "common/util.h"
+#include "pagesift/util.h"
 #include "pagesift.h"
-#include "tools/cli.h"
-#include "templates/measure.h"
+#include "pagesift/template_eval.h"
+
+#include "cli.h"
 
 static const char *prog = "pagesift-template";
 
@@ -118,7 +118,7 @@ typedef struct options {
     int update, quiet, all;
     unsigned min_pages;
     unsigned bench_pages;
-    tpl_gold_test gold_test;
+    ps_template_gold_test gold_test;
 } options;
 
 static int parse_uint(const char *s, unsigned *v)
@@ -152,41 +152,19 @@ static const char *input_site(const options *o, const ps_input *in, char *buf, s
 {
     if (o->site)
         return o->site;
-    if (in->url && in->url[0] && ps_site_key(in->url, o->site_rule, buf, cap) == 0)
-        return buf;
-    if (in->site && in->site[0] && o->site_rule == PS_SITE_HOST)
-        return in->site;
-    return NULL;
+    ps_input_site(in, o->site_rule, buf, cap); /* the one rule of every tool */
+    return buf[0] ? buf : NULL;
 }
 
 static ps_page *input_page(const ps_input *in, ps_error *err)
 {
-    ps_page_options po = {0};
-    po.url = in->url && in->url[0] ? in->url : NULL;
-    po.charset = in->charset;
-    ps_page *pg = ps_page_parse(in->data, in->len, &po, err);
+    ps_page *pg = ps_input_page(in, NULL, 0, err);
     if (!pg) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
         ps_set_error(err, err->code, "%s: %s", in->origin ? in->origin : "?", msg);
     }
     return pg;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* CPU time of this process: bench figures that a busy machine does not
- * inflate (the tool is single-threaded). */
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* ---- build ---------------------------------------------------------------- */
@@ -203,20 +181,32 @@ static int cmd_build(const options *o, int argc, char **argv)
         fprintf(stderr, "%s: out of memory\n", prog);
         return 1;
     }
+    /* one writer at a time on the folder, from reading it to writing it */
+    int waited = 0;
+    int lock = ps_template_dir_lock(o->out, &waited, &err);
+    if (lock < 0) {
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        ps_template_builder_free(b);
+        return 3;
+    }
+    if (waited && !o->quiet)
+        fprintf(stderr, "%s: %s: waited for another pagesift-template writing it\n", prog, o->out);
     if (o->update && is_dir(o->out) && ps_template_builder_load_dir(b, o->out, &err) < 0) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         ps_template_builder_free(b);
+        ps_template_dir_unlock(lock);
         return 3;
     }
     ps_source *src = ps_source_open((const char *const *)argv, (size_t)argc, o->list, NULL, &err);
     if (!src) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
         ps_template_builder_free(b);
+        ps_template_dir_unlock(lock);
         return 1;
     }
     ps_progress *pr = ps_progress_new("pages", ps_source_total_hint(src), o->quiet);
     size_t failed = 0, nosite = 0, skipped = 0, seen = 0;
-    double t0 = now_s();
+    double t0 = ps_clock(PS_CLOCK_WALL);
     ps_input in = {0};
     int r, rc = 0;
     while ((r = ps_source_next(src, &in, &err)) == 1) {
@@ -262,12 +252,13 @@ static int cmd_build(const options *o, int argc, char **argv)
         if (r < 0)
             fprintf(stderr, "%s: %s\n", prog, err.msg);
         ps_template_builder_free(b);
+        ps_template_dir_unlock(lock);
         return 1;
     }
     size_t sites = ps_template_builder_sites(b);
     uint64_t pages = ps_template_builder_pages(b);
     rc = ps_template_builder_write_dir(b, o->out, &err);
-    double dt = now_s() - t0;
+    double dt = ps_clock(PS_CLOCK_WALL) - t0;
     if (rc < 0)
         fprintf(stderr, "%s: %s\n", prog, err.msg);
     else if (!o->quiet)
@@ -277,6 +268,7 @@ static int cmd_build(const options *o, int argc, char **argv)
                 prog, (unsigned long long)pages, sites, o->out, dt, dt > 0 ? (double)pages / dt : 0.0, failed,
                 nosite, skipped);
     ps_template_builder_free(b);
+    ps_template_dir_unlock(lock);
     if (rc < 0)
         return 3;
     return failed || nosite ? 1 : 0;
@@ -450,7 +442,7 @@ typedef struct eval_page {
     const char *id;
 } eval_page;
 
-static void print_row(const char *name, size_t pages, size_t entries, const tpl_tally *t)
+static void print_row(const char *name, size_t pages, size_t entries, const ps_template_tally *t)
 {
     printf("%-34s %5zu %7zu", name, pages, entries);
     for (int r = 0; r < 2; r++)
@@ -459,7 +451,7 @@ static void print_row(const char *name, size_t pages, size_t entries, const tpl_
     printf("   %9llu %8llu\n", (unsigned long long)t[0].other, (unsigned long long)t[0].gold);
 }
 
-static int eval_site(const options *o, const ps_dataset *ds, const char *site, tpl_tally *total,
+static int eval_site(const options *o, const ps_dataset *ds, const char *site, ps_template_tally *total,
                      double *mean, size_t *pages_total, FILE *lost, FILE *residue)
 {
     ps_error err = {0};
@@ -483,12 +475,12 @@ static int eval_site(const options *o, const ps_dataset *ds, const char *site, t
         ps_page *pg = ps_page_load_file(dp->html_path, &po, &err);
         size_t glen, nlen;
         char *gold = pg ? ps_read_file(dp->gold_path, 0, &glen, &err) : NULL;
-        char *norm = gold ? tpl_normalise(gold, glen, &nlen) : NULL;
+        char *norm = gold ? ps_template_normalise(gold, glen, &nlen) : NULL;
         size_t nl;
         if (pg)
             ps_page_leaves(pg, &nl);
         uint8_t *g = norm ? malloc(nl + 1) : NULL;
-        if (!g || tpl_gold_leaves(pg, norm, nlen, o->gold_test, g) < 0 || ps_template_builder_add(b, site, pg, &err) < 0) {
+        if (!g || ps_template_gold_leaves(pg, norm, nlen, o->gold_test, g) < 0 || ps_template_builder_add(b, site, pg, &err) < 0) {
             fprintf(stderr, "%s: %s: %s; skipped\n", prog, dp->html_path, err.msg[0] ? err.msg : "out of memory");
             ps_page_free(pg);
             free(g);
@@ -504,7 +496,7 @@ static int eval_site(const options *o, const ps_dataset *ds, const char *site, t
     }
     ps_template_store *store = ps_template_builder_finish(b);
     const ps_template_lib *lib = ps_template_store_get(store, site);
-    tpl_tally t[2] = {{0}};
+    ps_template_tally t[2] = {{0}};
     ps_template_lib_info info = {0};
     if (lib)
         ps_template_lib_get_info(lib, &info);
@@ -514,7 +506,7 @@ static int eval_site(const options *o, const ps_dataset *ds, const char *site, t
         ps_template_match *m = malloc((nl + 1) * sizeof *m);
         for (int r = 0; r < 2 && m; r++) {
             ps_template_match_page(lib, ep[i].page, r == 0 ? PS_TEMPLATE_RULES_PAPER : PS_TEMPLATE_RULES_GUARDED, m);
-            tpl_tally_page(&t[r], ep[i].page, ep[i].is_gold, m, lost, r == 1 ? residue : NULL,
+            ps_template_tally_page(&t[r], ep[i].page, ep[i].is_gold, m, lost, r == 1 ? residue : NULL,
                            r == 0 ? "paper" : "guarded", ep[i].id);
         }
         free(m);
@@ -568,7 +560,7 @@ static int cmd_eval(const options *o, int argc, char **argv)
            "non-gold", "gold");
     printf("%-34s %5s %7s   %6s %6s   %6s %6s   %9s %8s\n", "", "", "", "noise", "gold", "noise", "gold", "chars",
            "chars");
-    tpl_tally total[2] = {{0}};
+    ps_template_tally total[2] = {{0}};
     double mean[4] = {0, 0, 0, 0};
     size_t pages = 0, sites = 0;
     int rc = 0;
@@ -655,9 +647,9 @@ static int cmd_bench(const options *o, int argc, char **argv)
                 break;
             pages = nv;
         }
-        double t0 = cpu_s();
+        double t0 = ps_clock(PS_CLOCK_PROCESS_CPU);
         ps_page *pg = input_page(&in, &err);
-        parsing += cpu_s() - t0;
+        parsing += ps_clock(PS_CLOCK_PROCESS_CPU) - t0;
         if (pg)
             pages[np++] = pg;
         else
@@ -674,14 +666,14 @@ static int cmd_bench(const options *o, int argc, char **argv)
     double parse = parsing / (double)np;
     size_t total = o->bench_pages ? o->bench_pages : np;
     ps_template_builder *b = ps_template_builder_new(&o->params);
-    t0 = cpu_s();
+    t0 = ps_clock(PS_CLOCK_PROCESS_CPU);
     for (size_t i = 0; i < total && np; i++)
         if (ps_template_builder_add(b, "bench", pages[i % np], &err) < 0) {
             fprintf(stderr, "%s: %s\n", prog, err.msg);
             break;
         }
     ps_template_store *s = ps_template_builder_finish(b);
-    double build = cpu_s() - t0;
+    double build = ps_clock(PS_CLOCK_PROCESS_CPU) - t0;
     const ps_template_lib *lib = ps_template_store_get(s, "bench");
     ps_template_lib_info info = {0};
     if (lib)
@@ -689,7 +681,7 @@ static int cmd_bench(const options *o, int argc, char **argv)
     double match[2] = {0, 0};
     size_t leaves = 0, removed[2] = {0, 0};
     for (int r = 0; r < 2 && lib; r++) {
-        t0 = cpu_s();
+        t0 = ps_clock(PS_CLOCK_PROCESS_CPU);
         for (size_t i = 0; i < total && np; i++) {
             size_t n;
             ps_page_leaves(pages[i % np], &n);
@@ -700,7 +692,7 @@ static int cmd_bench(const options *o, int argc, char **argv)
                 leaves += n;
             free(m);
         }
-        match[r] = (cpu_s() - t0) / (double)(total ? total : 1);
+        match[r] = (ps_clock(PS_CLOCK_PROCESS_CPU) - t0) / (double)(total ? total : 1);
     }
     printf("pages %zu (%zu distinct, cycled)  leaves/page %.0f  entries %zu\n", total, np,
            total ? (double)leaves / (double)total : 0.0, info.n_entries);
@@ -724,7 +716,7 @@ int main(int argc, char **argv)
     options o = {0};
     ps_template_params_default(&o.params);
     o.min_pages = 10;
-    o.gold_test = TPL_GOLD_ALIGN;
+    o.gold_test = PS_TPL_GOLD_ALIGN;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:o:l:qu:ahV", long_opts, NULL)) != -1) {
@@ -774,9 +766,9 @@ int main(int argc, char **argv)
         case OPT_RESIDUE: o.residue = optarg; break;
         case OPT_PAGES: if (parse_uint(optarg, &o.bench_pages) < 0) return usage_error("--pages: '%s' is not a positive number", optarg); break;
         case OPT_GOLD_TEST:
-            if (!strcmp(optarg, "align")) o.gold_test = TPL_GOLD_ALIGN;
-            else if (!strcmp(optarg, "runs")) o.gold_test = TPL_GOLD_RUNS;
-            else if (!strcmp(optarg, "leaf")) o.gold_test = TPL_GOLD_LEAF_TEXT;
+            if (!strcmp(optarg, "align")) o.gold_test = PS_TPL_GOLD_ALIGN;
+            else if (!strcmp(optarg, "runs")) o.gold_test = PS_TPL_GOLD_RUNS;
+            else if (!strcmp(optarg, "leaf")) o.gold_test = PS_TPL_GOLD_LEAF_TEXT;
             else return usage_error("--gold-test: '%s' (align, runs or leaf)", optarg);
             break;
         case 'h': usage(stdout); return 0;

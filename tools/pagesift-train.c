@@ -11,7 +11,8 @@
 #include <time.h>
 
 #include "pagesift.h"
-#include "tools/cli.h"
+#include "pagesift/util.h"
+#include "cli.h"
 
 static void usage(FILE *f)
 {
@@ -79,13 +80,6 @@ static int parse_range(const char *s, double *a, double *b, double *step)
     if (e == s || *e || !(*step > 0) || *b < *a || (*b - *a) / *step > 1000)
         return -1;
     return 0;
-}
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 int main(int argc, char **argv)
@@ -206,7 +200,7 @@ int main(int argc, char **argv)
         return 2;
     }
     ps_init();
-    double t0 = wall();
+    double t0 = ps_clock(PS_CLOCK_WALL);
     ps_error err = {0};
     ps_train_data *d = ps_train_data_load((const char *const *)argv + optind, (size_t)(argc - optind),
                                           features, group, &err);
@@ -283,7 +277,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "pagesift-train: %s\n", err.msg);
         rc = 3;
     }
-    double t1 = wall();
+    double t1 = ps_clock(PS_CLOCK_WALL);
     if (!o.quiet)
         fprintf(stderr, "pagesift-train: training the final model on all %zu rows...\n", info.rows);
     ps_model *m = rc ? NULL : ps_train_final(d, &o, best->log2c, best->log2g, &g, stamp, &err);
@@ -301,8 +295,8 @@ int main(int argc, char **argv)
         printf("model: %s (%s support vectors, %s+%s training rows, %lld bytes)\n", out,
                ps_model_info(m, "support_vectors"), ps_model_info(m, "train_rows_content"),
                ps_model_info(m, "train_rows_noise"), size);
-        printf("time: grid %.1f s, final model %.1f s, total %.1f s wall\n", g.wall_seconds, wall() - t1,
-               wall() - t0);
+        printf("time: grid %.1f s, final model %.1f s, total %.1f s wall\n", g.wall_seconds, ps_clock(PS_CLOCK_WALL) - t1,
+               ps_clock(PS_CLOCK_WALL) - t0);
     }
     ps_model_free(m);
     ps_train_grid_free(&g);

@@ -1,7 +1,7 @@
 /* pagesift — extract the main text of web pages: one page, or a collection
  * (files, folders, stdin) on all cores, as text, JSON Lines or a marked-up
- * HTML view.  The work is in methods/batch.c; this is option parsing, the
- * input reader and the summary. */
+ * HTML view.  The work is in the library (ps_batch_run, methods/batch.c);
+ * this is option parsing, setup errors and the summary. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
@@ -12,10 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/util.h"
-#include "methods/batch.h"
 #include "pagesift.h"
-#include "tools/cli.h"
+#include "pagesift/batch.h"
+#include "pagesift/util.h"
+
+#include "cli.h"
 
 static void usage(FILE *f)
 {
@@ -123,46 +124,7 @@ static void usage(FILE *f)
         f);
 }
 
-/* ---- inputs: ps_source handed to the batch ------------------------------ */
-
-typedef struct reader {
-    ps_source *src;
-    ps_input in;
-    int verbose;
-    size_t pages;   /* inputs that are pages (not skipped) */
-} reader;
-
-static char *take(char **p)
-{
-    char *v = *p;
-    *p = NULL;
-    return v;
-}
-
-static int read_next(void *vctx, ps_batch_input *out, ps_error *err)
-{
-    reader *r = vctx;
-    int rc = ps_source_next(r->src, &r->in, err);
-    if (rc != 1)
-        return rc;
-    out->id = take(&r->in.id);
-    out->url = take(&r->in.url);
-    out->charset = take(&r->in.charset);
-    out->origin = take(&r->in.origin);
-    out->site = take(&r->in.site);
-    out->data = take(&r->in.data);
-    out->len = r->in.len;
-    out->status = r->in.status;
-    memcpy(out->msg, r->in.msg, sizeof out->msg);
-    out->skipped = r->in.skipped;
-    out->pos = ps_source_bytes_done(r->src);
-    if (out->skipped && r->verbose)
-        fprintf(stderr, "pagesift: skipped %s: %s\n", out->origin ? out->origin : out->id,
-                out->msg[0] ? out->msg : "not a page");
-    r->pages += !out->skipped;
-    ps_input_clear(&r->in);
-    return 1;
-}
+/* ---- inputs ----------------------------------------------------------- */
 
 static ps_source *open_source(char **args, size_t n, const char *list, const ps_source_options *so,
                               ps_error *err)
@@ -212,13 +174,6 @@ static int method_known(const char *name)
         if (strcmp(ps_method_name(i), name) == 0)
             return 1;
     return 0;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 enum {
@@ -425,6 +380,9 @@ int main(int argc, char **argv)
             return 3;
         }
         ps_model_free(m);
+        bc.learn_templates = 1;
+        bc.method = method;
+        bc.extractor_config = &xc;
     } else {
         ex = ps_extractor_new(method, &xc, &err);
         if (!ex) {
@@ -441,10 +399,8 @@ int main(int argc, char **argv)
         ps_extractor_free(ex);
         return 3;
     }
-    reader rd = {0};
-    rd.verbose = verbose && !bc.quiet;
-    rd.src = open_source(args, n_args, list, &so, &err);
-    if (!rd.src) {
+    ps_source *src = open_source(args, n_args, list, &so, &err);
+    if (!src) {
         fprintf(stderr, "pagesift: %s\n", err.msg);
         ps_extractor_free(ex);
         return 3;
@@ -454,69 +410,30 @@ int main(int argc, char **argv)
         bc.format = PS_FORMAT_JSONL;
     bc.out = stdout;
     bc.text_headers = !single;
-    bc.total_hint = ps_source_total_hint(rd.src);
-    bc.total_bytes = ps_source_total_bytes(rd.src);
-
-    double t0 = now();
-    ps_template_store *learnt = NULL;
-    int rc = 0;
-    if (learn) {
-        ps_template_params tp;
-        ps_template_params_default(&tp);
-        ps_template_builder *b = ps_template_builder_new(&tp);
-        size_t added = 0;
-        rc = b ? ps_batch_learn_templates(&bc, read_next, &rd, b, &added, &err)
-               : ps_set_error(&err, PS_ERR_NOMEM, "out of memory");
-        if (rc == 0) {
-            learnt = ps_template_builder_finish(b);
-            b = NULL;
-            if (!learnt)
-                rc = ps_set_error(&err, PS_ERR_NOMEM, "out of memory building the template libraries");
-        }
-        ps_template_builder_free(b);
-        ps_input_clear(&rd.in);
-        ps_source_free(rd.src);
-        rd.src = NULL;
-        if (rc == 0 && !bc.quiet)
-            fprintf(stderr, "pagesift: templates learnt from %zu pages of %zu sites (%.2f s)\n",
-                    added, ps_template_store_count(learnt), now() - t0);
-        if (rc == 0) {
-            xc.templates = learnt;
-            ex = ps_extractor_new(method, &xc, &err);
-            if (!ex)
-                rc = -1;
-        }
-        if (rc == 0) {
-            rd.src = open_source(args, n_args, list, &so, &err);
-            if (!rd.src)
-                rc = -1;
-        }
-        if (rc != 0) {
-            fprintf(stderr, "pagesift: %s\n", err.msg);
-            ps_template_store_free(learnt);
-            ps_extractor_free(ex);
-            return 3;
-        }
-    }
+    bc.total_hint = ps_source_total_hint(src);
+    bc.total_bytes = ps_source_total_bytes(src);
+    bc.verbose = verbose;
     bc.extractor = ex;
-    rd.pages = 0;
+
+    double t0 = ps_clock(PS_CLOCK_WALL);
     ps_batch_counts n = {0};
-    rc = ps_batch_run(&bc, read_next, &rd, &n, &err);
-    double dt = now() - t0;
-    if (rc != 0)
+    int rc = ps_batch_run(&bc, src, &n, &err);
+    double dt = ps_clock(PS_CLOCK_WALL) - t0;
+    ps_source_free(src);
+    ps_extractor_free(ex);
+    if (rc != 0) {
         fprintf(stderr, "pagesift: %s\n", err.msg);
+        if (n.setup_failed)
+            return 3;
+    }
     if (!bc.quiet && !(single && n.read == 1))
         fprintf(stderr,
                 "pagesift: %zu records read: %zu extracted, %zu empty, %zu failed, %zu skipped "
                 "(%.2f s, %.1f pages/s, %.2f MB/s, %s, %u thread%s)\n",
                 n.read, n.extracted, n.empty, n.failed, n.skipped, dt,
                 dt > 0 ? (double)n.read / dt : 0.0, dt > 0 ? (double)n.bytes / dt / 1e6 : 0.0,
-                ps_extractor_method(ex), bc.workers, bc.workers == 1 ? "" : "s");
-    ps_input_clear(&rd.in);
-    ps_source_free(rd.src);
-    ps_extractor_free(ex);
-    ps_template_store_free(learnt);
-    if (rc == 0 && rd.pages == 0 && !n_stdin) {
+                method, bc.workers, bc.workers == 1 ? "" : "s");
+    if (rc == 0 && n.read == n.skipped && !n_stdin) { /* no page at all */
         if (n.skipped)
             fprintf(stderr, "pagesift: no page in the input: %zu file%s or record%s skipped as "
                             "not HTML%s\n", n.skipped, n.skipped == 1 ? "" : "s",

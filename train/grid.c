@@ -50,19 +50,6 @@ static void silence(void)
     svm_set_print_string_function(svm_silent);
 }
 
-static double now_wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-static double now_cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* ---- scaling ---------------------------------------------------------- */
 
 static void scale_range(const ps_train_data *d, double *mn, double *mx)
@@ -329,7 +316,7 @@ static void *worker(void *arg)
         int f = (int)(job % (size_t)c->folds);
         ps_train_point *pt = &c->g->points[pi];
         fold_set *fs = &c->fs[f];
-        double t0 = now_cpu();
+        double t0 = ps_clock(PS_CLOCK_THREAD_CPU);
         struct svm_parameter param;
         int wl[2];
         fill_param(&param, exp2(pt->log2c), exp2(pt->log2g), c->o, fs->w, wl);
@@ -344,7 +331,7 @@ static void *worker(void *arg)
             }
             svm_free_and_destroy_model(&model);
         }
-        double t1 = now_cpu();
+        double t1 = ps_clock(PS_CLOCK_THREAD_CPU);
         pthread_mutex_lock(&c->lock);
         for (int k = 0; k < 4; k++)
             c->fold_counts[pi * 4 + k] += cnt[k];
@@ -368,7 +355,7 @@ static void *worker(void *arg)
                      c->o->select_accuracy ? b->accuracy : b->f1, b->log2c, b->log2g);
             ps_progress_update(c->progress, c->points_done, extra);
             if (c->o->verbose && !c->o->quiet) {
-                double el = now_wall() - c->t0;
+                double el = ps_clock(PS_CLOCK_WALL) - c->t0;
                 double left = c->points_total > c->points_done
                                   ? el / (double)c->points_done * (double)(c->points_total - c->points_done)
                                   : 0;
@@ -464,7 +451,7 @@ int ps_train_grid_search(const ps_train_data *d, const ps_train_options *o, ps_t
 {
     pthread_once(&silence_once, silence);
     memset(out, 0, sizeof *out);
-    double t_start = now_wall();
+    double t_start = ps_clock(PS_CLOCK_WALL);
     size_t nf = d->n_features;
     if (o->folds < 2)
         return ps_set_error(err, PS_ERR_USAGE, "--folds must be at least 2 (got %d)", o->folds);
@@ -564,7 +551,7 @@ int ps_train_grid_search(const ps_train_data *d, const ps_train_options *o, ps_t
         goto done;
 
     c.d = d, c.o = o, c.nodes = nodes, c.fs = fs, c.folds = folds, c.g = out;
-    c.t0 = now_wall();
+    c.t0 = ps_clock(PS_CLOCK_WALL);
     c.points_total = o->coarse_fine ? 0 : np;
     c.fold_counts = calloc(np * 4, sizeof *c.fold_counts);
     c.folds_done = calloc(np, sizeof *c.folds_done);
@@ -616,7 +603,7 @@ int ps_train_grid_search(const ps_train_data *d, const ps_train_options *o, ps_t
     }
     out->evaluated = c.points_done;
     out->best = best_index(out, o->select_accuracy);
-    out->wall_seconds = now_wall() - t_start;
+    out->wall_seconds = ps_clock(PS_CLOCK_WALL) - t_start;
 done:
     if (fs)
         for (int f = 0; f < folds; f++) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/util.h"
@@ -384,10 +385,29 @@ ps_model *ps_model_parse(const char *text, size_t len, const char *name, ps_erro
     return ps_model_parse_ex(text, len, name, 1, err);
 }
 
+/* A bundle is a regular file of at most this size (the shipped one is
+ * 0.6 MB): checked before reading, so that `-M /dev/zero` or a huge file is
+ * refused at once instead of read up to 1 GiB. */
+#define MODEL_MAX_BYTES ((size_t)256 << 20)
+
 ps_model *ps_model_load(const char *path, ps_error *err)
 {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        ps_set_error(err, PS_ERR_IO, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ps_set_error(err, PS_ERR_FORMAT, "%s: not a regular file, not a model bundle", path);
+        return NULL;
+    }
+    if ((uint64_t)st.st_size > MODEL_MAX_BYTES) {
+        ps_set_error(err, PS_ERR_TOO_LARGE, "%s: %lld bytes, larger than a model bundle can be (%zu MiB)", path,
+                     (long long)st.st_size, MODEL_MAX_BYTES >> 20);
+        return NULL;
+    }
     size_t len;
-    char *text = ps_read_file(path, (size_t)1 << 30, &len, err);
+    char *text = ps_read_file(path, MODEL_MAX_BYTES, &len, err);
     if (!text)
         return NULL;
     ps_model *m = ps_model_parse(text, len, path, err);

@@ -3,7 +3,7 @@
 # 'with' snippet, 0 for blocks holding a 'without' snippet, empty for the
 # rest), checked against the snippets with an independent Python reading;
 # pagesift-train on a CSV mixing them with a gold set's CSV skips exactly the
-# unlabelled rows; scripts/quality-sample.py counts labelled rows toward
+# unlabelled rows; scripts/sample-pages.py counts labelled rows toward
 # --rows; --fold/--not-fold K/N split a set into site folds (a partition, the
 # complement) and bad folds are usage errors.
 set -euo pipefail
@@ -86,7 +86,7 @@ grep -q "# data: $lab labelled rows (.*), $unlab unlabelled skipped" "$tmp/train
 [ -s "$tmp/m.model" ]
 
 # ---- the sampler counts labelled rows toward --rows -------------------------
-"$py" "$src/scripts/quality-sample.py" --rows 6 --seed 1 -o "$tmp/sample.csv" "$tmp/snip2.csv" 2> "$tmp/sample.log"
+"$py" "$src/scripts/sample-pages.py" --rows 6 --seed 1 -o "$tmp/sample.csv" "$tmp/snip2.csv" 2> "$tmp/sample.log"
 "$py" - "$tmp/sample.csv" "$tmp/snip2.csv" <<'PY'
 import csv, sys
 out = list(csv.DictReader(open(sys.argv[1], encoding="utf-8", newline="")))

@@ -26,4 +26,12 @@ if [[ -n $model ]]; then
     head -c $(( $(wc -c < "$model") / 2 )) "$model" > "$tmp/truncated.model"
     check truncated "$tmp/truncated.model"
 fi
+# not a regular file (/dev/zero was read up to 1 GiB) and too large: refused
+# before reading (timeout 10 would end a 1 GiB read of /dev/zero on a slow
+# machine as well: the message says it was not read)
+check device /dev/zero
+grep -q "not a regular file" "$tmp/err" || fail "/dev/zero: $(cat "$tmp/err")"
+truncate -s 300M "$tmp/huge.model"
+check huge "$tmp/huge.model"
+grep -q "larger than a model bundle can be" "$tmp/err" || fail "huge model: $(cat "$tmp/err")"
 echo "pagesift_model_errors: ok"

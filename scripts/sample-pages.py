@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""scripts/quality-sample.py - a seeded sample of whole pages from block CSVs.
+"""scripts/sample-pages.py - a seeded sample of whole pages from block CSVs.
 
 Keeps the training of the issue-9 recipe search fast on 2 cores: from every
 input CSV (one data set each), whole pages in a seeded random order until
@@ -9,7 +9,7 @@ a few blocks per page and leaves the rest empty; its unlabelled rows are
 written too (pagesift-train skips them).  In a gold set every row is
 labelled, so its sample is the same as when every row counted.
 
-Usage: quality-sample.py --rows N [--seed S] -o OUT IN.csv...
+Usage: sample-pages.py --rows N [--seed S] -o OUT IN.csv...
 """
 import argparse
 import csv

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""scripts/quality-score.py - token-level F1 of block predictions, per data set.
+"""scripts/research/quality-score.py - token-level F1 of block predictions, per data set.
 
 Block-level proxy of the benchmark metric (docs/RESULTS.md, issue 7), used by
 the recipe search of issue 9 before the whole pipeline runs: a page's output

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/quality-search.sh — the recipe search of issue 9, end to end and
+# scripts/research/quality-search.sh — the recipe search of issue 9, end to end and
 # reproducible (figures in docs/QUALITY.md): block CSVs for four block
 # variants, leave-one-set-out training and scoring of each feature set and
 # balance, then the second passes on the held-out predictions.
@@ -7,21 +7,21 @@
 #   A: blocks body,section,div (the paper's)        B: + p, td, table
 #   C: B with templates learnt per site (-L)         D: A with templates
 #
-# Usage: scripts/quality-search.sh WORKDIR     (about 25 minutes on 2 cores)
-# Then: scripts/quality-table.py WORKDIR > table.md
+# Usage: scripts/research/quality-search.sh WORKDIR     (about 25 minutes on 2 cores)
+# Then: scripts/research/quality-table.py WORKDIR > table.md
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 w=${1:?usage: quality-search.sh WORKDIR}
 mkdir -p "$w"
 T=body,section,div,p,td,table
-[ -s "$w/fA/dragnet.csv" ] || "$root/scripts/quality-features.sh" "$w/fA"
-[ -s "$w/fB/dragnet.csv" ] || "$root/scripts/quality-features.sh" "$w/fB" "$T"
-[ -s "$w/fC/dragnet.csv" ] || "$root/scripts/quality-features.sh" "$w/fC" "$T" learn
-[ -s "$w/fD/dragnet.csv" ] || "$root/scripts/quality-features.sh" "$w/fD" "" learn
+[ -s "$w/fA/dragnet.csv" ] || "$root/scripts/features-per-set" "$w/fA"
+[ -s "$w/fB/dragnet.csv" ] || "$root/scripts/features-per-set" "$w/fB" "$T"
+[ -s "$w/fC/dragnet.csv" ] || "$root/scripts/features-per-set" "$w/fC" "$T" learn
+[ -s "$w/fD/dragnet.csv" ] || "$root/scripts/features-per-set" "$w/fD" "" learn
 # C and gamma: one 5-fold site-grouped CV grid per feature set on a sample of
 # every set (B blocks); the chosen point is then used for every variant
 mkdir -p "$w/g"
-python3 "$root/scripts/quality-sample.py" --rows 4000 -o "$w/g/B.csv" "$w"/fB/*.csv 2>/dev/null
+python3 "$root/scripts/sample-pages.py" --rows 4000 -o "$w/g/B.csv" "$w"/fB/*.csv 2>/dev/null
 nice -n 10 "$root/build/pagesift-train" -q -f extended -g site --folds 5 --cv-rows 8000 \
   --c-range -1:11:4 --gamma-range -9:1:2 -o "$w/g/ext.model" "$w/g/B.csv" > "$w/g/ext.txt"
 nice -n 10 "$root/build/pagesift-train" -q -f paper -g site --folds 5 --cv-rows 8000 \
@@ -37,7 +37,7 @@ for fs in paper ext; do
     for bal in undersample none; do
       d="$w/r-$v-$fs"; [ "$bal" = none ] && d="$d-none"
       [ -s "$d/scores.txt" ] && grep -q '^#' "$d/scores.txt" && continue
-      "$root/scripts/quality-loso.sh" "$w/f$v" "$d" "$f" "${F[@]}" --balance "$bal"
+      "$root/scripts/research/quality-loso.sh" "$w/f$v" "$d" "$f" "${F[@]}" --balance "$bal"
     done
   done
 done

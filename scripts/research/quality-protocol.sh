@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/quality-protocol.sh — the issue-9 figures on the real pipeline:
+# scripts/research/quality-protocol.sh — the issue-9 figures on the real pipeline:
 # for every test set, the model of scripts/train-default-model trained on all
 # the other sets (leave-one-set-out), then pagesift-eval of "svm" and
 # "template-svm" (templates learnt per site from the set's own pages,
@@ -7,13 +7,13 @@
 # (focus=0,fill=0,headline=0,fallback=0,comments=0); for the extended recipe and the
 # paper's R1-R5.
 #
-# Usage: scripts/quality-protocol.sh WORKDIR [FEATURES_DIR]
-#   FEATURES_DIR: per-set CSVs of the recipe's blocks (quality-features.sh
+# Usage: scripts/research/quality-protocol.sh WORKDIR [FEATURES_DIR]
+#   FEATURES_DIR: per-set CSVs of the recipe's blocks (scripts/features-per-set
 #   DIR "" learn), reused instead of recomputed.
 # Writes WORKDIR/<variant>-<set>.json (pagesift-eval --json) and prints the
-# table (scripts/quality-protocol-table.py WORKDIR prints it again).
+# table (scripts/research/quality-protocol-table.py WORKDIR prints it again).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${PS_SHARED_DIR:-$root/../shared}
 w=${1:?usage: quality-protocol.sh WORKDIR [FEATURES_DIR]}
 fdir=${2:-$w/features}
@@ -43,4 +43,4 @@ for fs in extended paper; do
     done
   done
 done
-python3 "$root/scripts/quality-protocol-table.py" "$w"
+python3 "$root/scripts/research/quality-protocol-table.py" "$w"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# scripts/quality-focus-sweep.sh — token F1 of template-svm (per-site 10)
-# with the leave-one-set-out models of scripts/quality-protocol.sh for
+# scripts/research/quality-focus-sweep.sh — token F1 of template-svm (per-site 10)
+# with the leave-one-set-out models of scripts/research/quality-protocol.sh for
 # several focus shares (headline on), one setting for all sets.
-# Usage: scripts/quality-focus-sweep.sh WORKDIR "0.6 0.75 0.95"
+# Usage: scripts/research/quality-focus-sweep.sh WORKDIR "0.6 0.75 0.95"
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${PS_SHARED_DIR:-$root/../shared}
 w=${1:?}; shares=${2:-"0.6 0.75 0.95"}
 for f in $shares; do

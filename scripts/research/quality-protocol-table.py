@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""scripts/quality-protocol-table.py - markdown table of the pagesift-eval
-JSONs of scripts/quality-protocol.sh: token F1 (P/R) per set and variant,
+"""scripts/research/quality-protocol-table.py - markdown table of the pagesift-eval
+JSONs of scripts/research/quality-protocol.sh: token F1 (P/R) per set and variant,
 leave-one-set-out models, the references of issue 9 beside them.
 
 Usage: quality-protocol-table.py WORKDIR

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""scripts/quality-table.py - the tables of docs/QUALITY.md from the work
-folder of scripts/quality-search.sh: leave-one-set-out token F1 (block-level
-proxy, scripts/quality-score.py) per variant and set, and the second passes
+"""scripts/research/quality-table.py - the tables of docs/QUALITY.md from the work
+folder of scripts/research/quality-search.sh: leave-one-set-out token F1 (block-level
+proxy, scripts/research/quality-score.py) per variant and set, and the second passes
 (--focus, --headline) on the held-out predictions of every variant.
 
 Usage: quality-table.py WORKDIR [--passes VARIANT,...]

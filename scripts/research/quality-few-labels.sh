@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/quality-few-labels.sh — learning a site from few labelled pages
+# scripts/research/quality-few-labels.sh — learning a site from few labelled pages
 # (issue 19): what the default recipe's model gains on a site's other pages
 # when the blocks of k of its pages, labelled by a person (simulated: labels
 # from the gold text, as pagesift-annotate would export them), are added to
@@ -14,13 +14,13 @@
 # pages after its 10th, which no model saw.  Per-site models (issue 20) are
 # not measured here.
 #
-# Usage: scripts/quality-few-labels.sh [SET:SITE]...
+# Usage: scripts/research/quality-few-labels.sh [SET:SITE]...
 #   default: cleanportaleval:tv.msnbc.com cleanportaleval:washingtonpost.com
 #            cleanportaleval:blogs.wsj.com netease:163.com
 # Environment: PS_SHARED_DIR, PS_BINARY_DIR, K ("1 3 5 10"), FEATURES_DIR
 # (per-set feature CSVs, reused when present).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${PS_SHARED_DIR:-$root/../shared}
 bin=$(cd "${PS_BINARY_DIR:-$root/build}" && pwd)
 ks=${K:-1 3 5 10}
@@ -37,7 +37,7 @@ trap 'rm -rf "$work"' EXIT
 fdir=${FEATURES_DIR:-$work/features}
 mkdir -p "$fdir"
 for s in $all_sets; do
-  [ -s "$fdir/$s.csv" ] || PS_SHARED_DIR=$shared PS_BINARY_DIR=$bin SETS=$s "$root/scripts/quality-features.sh" "$fdir" "$tags" learn
+  [ -s "$fdir/$s.csv" ] || PS_SHARED_DIR=$shared PS_BINARY_DIR=$bin SETS=$s "$root/scripts/features-per-set" "$fdir" "$tags" learn
 done
 
 train() { # train CSV OUT
@@ -50,7 +50,7 @@ score() { # score MODEL DATASET_DIR -> token F1 (4-gram shingles), P, R
     /usr/bin/python3 -c 'import json, sys; t = json.load(sys.stdin)["runs"][0]["token"]; print("%.3f (%.3f / %.3f)" % (t["f1"], t["p"], t["r"]))'
 }
 
-echo "# scripts/quality-few-labels.sh, $(date -u +%Y-%m-%dT%H:%M:%SZ), k: $ks; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# scripts/research/quality-few-labels.sh, $(date -u +%Y-%m-%dT%H:%M:%SZ), k: $ks; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| set | site | held-out pages | k = 0 (leave-one-set-out model) | $(for k in $ks; do printf 'k = %s | ' "$k"; done)"
 echo "| --- | --- | ---: | ---: | $(for k in $ks; do printf -- '---: | '; done)"
@@ -60,7 +60,7 @@ for t in "${targets[@]}"; do
   others=""
   for s in $all_sets; do [ "$s" = "$set_" ] || others="$others $fdir/$s.csv"; done
   [ -s "$work/base-$set_.csv" ] ||
-    "${nice[@]}" /usr/bin/python3 "$root/scripts/quality-sample.py" --rows 2000 --seed 1 -o "$work/base-$set_.csv" $others
+    "${nice[@]}" /usr/bin/python3 "$root/scripts/sample-pages.py" --rows 2000 --seed 1 -o "$work/base-$set_.csv" $others
   [ -s "$work/base-$set_.model" ] || train "$work/base-$set_.csv" "$work/base-$set_.model"
   # the site's pages in index order: the first 10 may be labelled, the rest are scored
   awk -F'\t' -v s="$site" 'NR > 1 && $3 == s { print $1 }' "$dir/index.tsv" > "$work/ids"

@@ -1,0 +1,94 @@
+/*
+ * pagesift/batch.h — batch extraction, what the pagesift tool runs: pages
+ * from a source (ps_source) through the page step on N threads into records
+ * on a stream or one file per page in a folder, with the counts of what
+ * happened; optionally the site templates learnt from the inputs first.
+ */
+#ifndef PAGESIFT_BATCH_H
+#define PAGESIFT_BATCH_H
+
+#include <stdio.h>
+
+#include "pagesift.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Output formats of a batch run. */
+typedef enum ps_out_format {
+    PS_FORMAT_TEXT = 0,  /**< the main text */
+    PS_FORMAT_JSONL = 1, /**< one JSON object per page and line */
+    PS_FORMAT_HTML = 2,  /**< the page with its blocks marked, for a person */
+    PS_FORMAT_MARKDOWN = 3, /**< the kept content as Markdown (ps_render) */
+    PS_FORMAT_XML = 4,      /**< ... as XML, <doc> with metadata (docs/XML.md) */
+    PS_FORMAT_CLEAN_HTML = 5 /**< ... as a clean HTML document */
+} ps_out_format;
+
+typedef struct ps_batch_config {
+    /** The extractor.  With learn_templates it is NULL: the run makes it
+     *  after the first pass, from method and extractor_config with the
+     *  learnt libraries. */
+    ps_extractor *extractor;
+    /** Learn the site template libraries from the inputs first (the paper's
+     *  setting: a first pass over every input, default parameters), then
+     *  extract in a second pass (ps_source_reopen: not standard input). */
+    int learn_templates;
+    const char *method;     /**< learn_templates: the method, template-svm */
+    const ps_extractor_config *extractor_config; /**< learn_templates: its
+                                 set-up (model, options; may be NULL) */
+    ps_out_format format;
+    const char *output_dir; /**< one file per page here (created), or NULL */
+    FILE *out;              /**< else records go to this stream */
+    int text_headers;       /**< text on a stream: a "==> id <==" line before
+                                 each page (several pages) */
+    ps_site_rule site_rule;
+    size_t max_bytes;       /**< page size cap, 0 = PS_DEFAULT_MAX_BYTES */
+    unsigned workers;       /**< >= 1; forced to 1 for a stateful method */
+    int unordered;          /**< write records as they finish */
+    int quiet;              /**< no progress line, no per-page messages */
+    size_t total_hint;      /**< pages expected (progress), 0 unknown */
+    uint64_t total_bytes;   /**< when total_hint is 0: input bytes expected
+                                 (progress by ps_source_bytes_done), 0 unknown */
+    unsigned render_flags;  /**< PS_RENDER_LINKS | PS_RENDER_IMAGES for the
+                                 structured formats */
+    int verbose;            /**< name each skipped record and why on stderr */
+    double page_timeout;    /**< seconds a page may take (it fails past
+                                 them), 0 = no limit */
+    int skip_existing;      /**< output_dir: a page whose output file exists
+                                 is skipped (resume a run) */
+    int fail_fast;          /**< stop at the first record that cannot be
+                                 written (else it fails and the run goes on) */
+} ps_batch_config;
+
+/** What a run did: read = extracted + empty + failed + skipped. */
+typedef struct ps_batch_counts {
+    size_t read, extracted, empty, failed, skipped;
+    size_t bytes;           /**< raw bytes of the pages read */
+    size_t learnt_pages, learnt_sites; /**< learn_templates: pages the
+                                 libraries were learnt from, sites */
+    int setup_failed;       /**< the run stopped before its second pass: the
+                                 extractor or the source could not be made
+                                 again (err says why) */
+} ps_batch_counts;
+
+/** Run the batch over @p src (from its current position; with
+ *  learn_templates the second pass reads a ps_source_reopen of it).  Every
+ *  page goes through the page step (ps_extract_input) on the workers.
+ *  Per-page failures are records with status "failed" (and a line on stderr
+ *  unless quiet), never a stop; a record that cannot be written is counted
+ *  failed and the run goes on (fail_fast: stops); returns -1 with err only
+ *  on a fatal error (reader fatal, fail_fast write, second pass not set
+ *  up). */
+PS_EXPORT int ps_batch_run(const ps_batch_config *cfg, ps_source *src, ps_batch_counts *counts,
+                           ps_error *err);
+
+/** Create @p dir if missing and check it is a writable folder: 0, or -1
+ *  with err naming it.  ps_batch_run does it too; tools call it first to
+ *  tell a setup error from a page error. */
+PS_EXPORT int ps_batch_prepare_output_dir(const char *dir, ps_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PAGESIFT_BATCH_H */

@@ -692,8 +692,8 @@ PS_EXPORT int ps_template_builder_load_dir(ps_template_builder *b, const char *d
  *  write: an exclusive flock on DIR/.lock, waited for when another process
  *  holds it (*waited set, may be NULL).  Returns a descriptor for
  *  ps_template_dir_unlock, or -1 with err. */
-int ps_template_dir_lock(const char *dir, int *waited, ps_error *err);
-void ps_template_dir_unlock(int fd);
+PS_EXPORT int ps_template_dir_lock(const char *dir, int *waited, ps_error *err);
+PS_EXPORT void ps_template_dir_unlock(int fd);
 
 /** Number of sites and pages the builder has seen. */
 PS_EXPORT size_t ps_template_builder_sites(const ps_template_builder *b);

@@ -16,6 +16,11 @@ fail() { echo "FAIL: $*"; exit 1; }
 cat "$src"/include/pagesift.h "$src"/include/pagesift/*.h |
   awk '/^(extern )?PS_EXPORT/ { decl = $0; while (decl !~ /[;{]/ && (getline l) > 0) decl = decl " " l; print decl }' |
   sed -E 's/\(.*//; s/\[.*//; s/;.*//' | grep -oE '[A-Za-z_][A-Za-z0-9_]*$' | sort -u > "$t/declared"
+# every call a public header declares carries PS_EXPORT (without it the
+# call is hidden and programs fail to link: add PS_EXPORT before it)
+bare=$(cat "$src"/include/pagesift.h "$src"/include/pagesift/*.h |
+  grep -nE '^[a-z].*\(' | grep -vE '^[0-9]+:(typedef|static|extern "C"|struct [a-z_]+;)' | grep -v PS_EXPORT || true)
+[[ -z $bare ]] || fail "public declarations without PS_EXPORT: $bare"
 nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVi]$/ {print $3}' | sort -u > "$t/exported"
 [[ $(wc -l < "$t/declared") -gt 100 ]] || fail "could not read the public declarations ($(wc -l < "$t/declared"))"
 extra=$(comm -13 "$t/declared" "$t/exported")

@@ -16,7 +16,13 @@ fail() { echo "FAIL: $*"; exit 1; }
 cat "$src"/include/pagesift.h "$src"/include/pagesift/*.h |
   awk '/^(extern )?PS_EXPORT/ { decl = $0; while (decl !~ /[;{]/ && (getline l) > 0) decl = decl " " l; print decl }' |
   sed -E 's/\(.*//; s/\[.*//; s/;.*//' | grep -oE '[A-Za-z_][A-Za-z0-9_]*$' | sort -u > "$t/declared"
-nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVi]$/ {print $3}' | sort -u > "$t/exported"
+# every call a public header declares carries PS_EXPORT (without it the
+# call is hidden and programs fail to link: add PS_EXPORT before it)
+bare=$(cat "$src"/include/pagesift.h "$src"/include/pagesift/*.h |
+  grep -nE '^[a-z].*\(' | grep -vE '^[0-9]+:(typedef|static|extern "C"|struct [a-z_]+;)' | grep -v PS_EXPORT || true)
+[[ -z $bare ]] || fail "public declarations without PS_EXPORT: $bare"
+nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVi]$/ {print $3}' |
+  grep -v '^__odr_asan\.' | sort -u > "$t/exported" # ASan's marker of exported data
 [[ $(wc -l < "$t/declared") -gt 100 ]] || fail "could not read the public declarations ($(wc -l < "$t/declared"))"
 extra=$(comm -13 "$t/declared" "$t/exported")
 [[ -z $extra ]] || fail "exported but not declared public: $(echo $extra)"

@@ -32,7 +32,9 @@ lines=$(wc -l < "$t/sift.c")
 export PKG_CONFIG_PATH=$(dirname "$pc")
 flags=$(pkg-config --define-variable=libdir="$libdir" --define-variable=includedir="$t/prefix/include" \
         --cflags --libs pagesift) || fail "pkg-config --cflags --libs pagesift failed"
-cc -std=c11 -Wall -Wextra -Werror "$t/sift.c" $flags -o "$t/sift" 2>"$t/err" || fail "compile: $(cat "$t/err")"
+san=()   # a sanitizer build's library needs the program built with the same runtime
+ldd "$libdir"/libpagesift.so 2>/dev/null | grep -q libasan && san=(-fsanitize=address,undefined)
+cc -std=c11 -Wall -Wextra -Werror "${san[@]}" "$t/sift.c" $flags -o "$t/sift" 2>"$t/err" || fail "compile: $(cat "$t/err")"
 
 export LD_LIBRARY_PATH=$libdir PAGESIFT_MODEL=$model
 n=0

@@ -15,10 +15,12 @@
  *   the page's <title> (feature x_title_words >= 0.5) becomes content: the
  *   article's headline, which the SVM often drops as a short block.
  *
- * comments (on/off): content blocks whose class/id, or an enclosing block's,
- *   holds a comment word (comment, repl..., respond, discuss, disqus:
- *   features x_attr_comment, x_anc_comment) become noise, unless the
- *   headline is theirs (x_head_dist 0).  Comments are noise by pagesift's
+ * comments (on/off): content blocks whose class/id, or that of an element
+ *   at most two levels above, holds a comment word (comment(s), reply,
+ *   respond, discuss, disqus, kommentar: feature x_cls_comment >= 0.25)
+ *   become noise, unless the headline is theirs (x_head_dist 0).  Until
+ *   issue 14 any enclosing block counted, and a site-wide word on <body>
+ *   ("use-disqus") dropped whole articles (held out: readability +0.013).  Comments are noise by pagesift's
  *   definition, but CleanEval's and Readability's gold keep them (96 % and
  *   63 % of the characters in such blocks), so a model trained on those
  *   keeps dragnet's comment threads (551 000 characters wrongly kept, held

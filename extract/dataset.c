@@ -103,19 +103,25 @@ done:
     return rc;
 }
 
+/* What one page row owns. */
+static void page_free_fields(ps_dataset_page *p)
+{
+    free(p->id);
+    free(p->url);
+    free(p->site);
+    free(p->lang);
+    free(p->html_path);
+    free(p->gold_path);
+    snippets_free(p->snippets);
+}
+
 void ps_dataset_free(ps_dataset *ds)
 {
     if (!ds)
         return;
     for (size_t i = 0; i < ds->n_pages; i++) {
         ps_dataset_page *p = &ds->pages[i];
-        free(p->id);
-        free(p->url);
-        free(p->site);
-        free(p->lang);
-        free(p->html_path);
-        free(p->gold_path);
-        snippets_free(p->snippets);
+        page_free_fields(p);
     }
     free(ds->pages);
     free(ds->dir);
@@ -274,13 +280,7 @@ size_t ps_dataset_filter(ps_dataset *ds, const ps_fold *f)
             ds->pages[kept++] = *p;
             continue;
         }
-        free(p->id);
-        free(p->url);
-        free(p->site);
-        free(p->lang);
-        free(p->html_path);
-        free(p->gold_path);
-        snippets_free(p->snippets);
+        page_free_fields(p);
     }
     ds->n_pages = kept;
     return kept;

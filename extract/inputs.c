@@ -180,8 +180,8 @@ static int page_from_file(ps_source *src, const char *path, char *id, const char
     ps_error e = {0};
     in->data = ps_read_file(path, src->max_bytes, &in->len, &e);
     if (!in->data) {
-        if (e.code == PS_ERR_NOMEM)
-            return ps_set_error(err, PS_ERR_NOMEM, "%s", e.msg);
+        /* no room for this page's bytes (a large page under a memory
+         * limit) fails that page, not the run: the next page may fit */
         ps_input_fail(in, e.code, "%s", e.msg);
     } else if (in->len >= 2 && (unsigned char)in->data[0] == 0x1f && (unsigned char)in->data[1] == 0x8b) {
         return inflate_page(src, path, in, err);

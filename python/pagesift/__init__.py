@@ -182,13 +182,14 @@ class Extractor:
         except Exception:
             pass
 
-    def extract(self, html, url=None, *, output="text", charset=None, id=None, links=False,
-                images=False):
+    def extract(self, html, url=None, *, output="text", charset=None, id=None, site=None,
+                links=False, images=False):
         """The main text of one page.
 
         html: bytes (decoded as the CLI decodes a file: BOM, charset, <meta>,
         detection) or str; url: the page's address (site templates,
-        metadata URLs); charset: from an HTTP header.  output: "text" (str,
+        metadata URLs); charset: from an HTTP header; site: the site key
+        when the page has no URL (a data set's site column).  output: "text" (str,
         one paragraph per line), "markdown", "xml", "clean-html" (str, with
         structure; links/images keep those), or "json" (dict: the CLI's JSON
         Lines record, docs/JSONL.md; id sets its "id").  An empty result is
@@ -212,6 +213,7 @@ class Extractor:
         inp.id = L.strdup(_enc(id or ""))
         inp.url = L.strdup(_enc(url or ""))
         inp.charset = L.strdup(_enc(cs)) if cs else None
+        inp.site = L.strdup(_enc(site)) if site else None
         so = L.ps_step_options(self._site_rule, self._max_bytes, 0.0)
         site = ctypes.create_string_buffer(512)
         page = ctypes.c_void_p()
@@ -304,14 +306,15 @@ def _shared_extractor(model, templates, favor, with_comments):
 
 
 def extract(html, url=None, *, model=None, templates=None, favor=None, with_comments=False,
-            output="text", charset=None, id=None, links=False, images=False):
+            output="text", charset=None, id=None, site=None, links=False, images=False):
     """The main text of one page: bytes or str in, str out (output "text",
     "markdown", "xml", "clean-html") or the CLI's JSON record as a dict
     (output "json").  The Extractor for (model, templates, favor,
     with_comments) is made on the first call and reused by later ones (and
     by other threads).  See Extractor.extract."""
     ex = _shared_extractor(model, templates, favor, with_comments)
-    return ex.extract(html, url, output=output, charset=charset, id=id, links=links, images=images)
+    return ex.extract(html, url, output=output, charset=charset, id=id, site=site, links=links,
+                      images=images)
 
 
 # ---------------------------------------------------------------------------
@@ -729,7 +732,8 @@ def train(data, output, *, features="paper", group="page", balance="undersample"
     """pagesift-train: a grouped k-fold grid search over C and gamma on
     labelled block rows, then the final RBF SVM saved as a model bundle at
     @output (atomically).  data: block CSV path(s), or rows as features()
-    returns them (written to a temporary CSV).  features: "paper",
+    returns them (written to a temporary rows.csv, the name the bundle's
+    data_files then records).  features: "paper",
     "extended" or a list of column names; group: "page" | "site"; c_range /
     gamma_range: (start, stop, step) of log2 C / log2 gamma.  Returns a dict
     with the chosen point (log2c, log2g, C, gamma), its CV precision,
@@ -738,13 +742,13 @@ def train(data, output, *, features="paper", group="page", balance="undersample"
     if isinstance(data, (str, os.PathLike)):
         paths = [os.fspath(data)]
     elif data and isinstance(data, (list, tuple)) and isinstance(data[0], dict):
-        fd, tmp = tempfile.mkstemp(prefix="pagesift-rows-", suffix=".csv")
-        with os.fdopen(fd, "w", newline="", encoding="utf-8") as f:
+        tmp = tempfile.mkdtemp(prefix="pagesift-train-")
+        with open(os.path.join(tmp, "rows.csv"), "w", newline="", encoding="utf-8") as f:
             wr = csv.DictWriter(f, fieldnames=list(data[0].keys()))
             wr.writeheader()
             for row in data:
                 wr.writerow({k: ("" if v is None else v) for k, v in row.items()})
-        paths = [tmp]
+        paths = [os.path.join(tmp, "rows.csv")]
     else:
         paths = [os.fspath(p) for p in data]
     if isinstance(features, (list, tuple)):
@@ -810,4 +814,5 @@ def train(data, output, *, features="paper", group="page", balance="undersample"
         if d:
             L.ps_train_data_free(d)
         if tmp:
-            os.unlink(tmp)
+            os.unlink(os.path.join(tmp, "rows.csv"))
+            os.rmdir(tmp)

@@ -437,6 +437,8 @@ class Records:
                                       method, options, "json", workers, max_bytes, page_timeout,
                                       self._keep)
         cfg.fail_fast = 1  # the reader went away: stop
+        self._interrupt = ctypes.c_int(0)  # close(): stop reading input
+        cfg.interrupt = ctypes.pointer(self._interrupt)
         self._src = _source(inputs, max_bytes, self._keep)
         r, w = os.pipe()
         fp = L.fdopen(w, b"w")
@@ -476,6 +478,8 @@ class Records:
         raise StopIteration
 
     def _finish(self):
+        if self._thread:
+            self._interrupt.value = 1
         if self._reader:
             self._reader.close()
             self._reader = None

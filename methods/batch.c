@@ -466,9 +466,13 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
     return rc;
 }
 
+/* A page read but never written (an interrupt, a fatal error): no record;
+ * counted apart from read, so that read = extracted + empty + failed +
+ * skipped stays true and the run's report says what it dropped. */
 static void batch_discard(void *vctx, void *vjob)
 {
-    (void)vctx;
+    batch_ctx *c = vctx;
+    c->counts.abandoned++;
     job_release(vjob);
 }
 
@@ -511,7 +515,12 @@ static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *rea
     if (ps_extractor_is_stateful(cfg->extractor))
         po.workers = 1; /* in input order, one page at a time */
     po.ordered = !cfg->unordered;
+    po.interrupt = cfg->interrupt;
     int rc = ps_pipeline_run(&ops, &po, batch_discard, err);
+    if (rc == 1) {
+        c.counts.interrupted = 1;
+        rc = 0;
+    }
     if (cfg->out && !cfg->output_dir && fflush(cfg->out) != 0 && rc == 0)
         rc = ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
     ps_progress_done(c.prog);
@@ -560,6 +569,13 @@ int ps_batch_run(const ps_batch_config *cfg, ps_source *src, ps_batch_counts *co
             rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory building the template libraries");
     }
     ps_template_builder_free(b);
+    if (rc == 1) { /* interrupted while learning: no second pass */
+        ps_template_store_free(learnt);
+        n.interrupted = 1;
+        if (counts)
+            *counts = n;
+        return 0;
+    }
     if (rc != 0) {
         if (counts)
             *counts = n;

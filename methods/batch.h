@@ -25,8 +25,8 @@ int ps_batch_run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *r
  *  input, parse it on the workers and add it to @p builder under its site
  *  key (ps_input_site) in input order (pages without a site are left out).
  *  Uses cfg's workers, site_rule and max_bytes.  *pages_added (may be NULL)
- *  counts the pages added.  Returns 0, or -1 with err on a fatal read or
- *  builder error. */
+ *  counts the pages added.  Returns 0, 1 when cfg->interrupt stopped it,
+ *  or -1 with err on a fatal read or builder error. */
 int ps_batch_learn_templates(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_ctx,
                              ps_template_builder *builder, size_t *pages_added, ps_error *err);
 

@@ -85,6 +85,7 @@ int ps_batch_learn_templates(const ps_batch_config *cfg, ps_batch_read_fn read, 
     ps_pipeline_opts po = {0};
     po.workers = cfg->workers ? cfg->workers : 1;
     po.ordered = 1;
+    po.interrupt = cfg->interrupt;
     c.prog = ps_progress_new("pages", cfg->total_hint, cfg->quiet);
     int rc = ps_pipeline_run(&ops, &po, learn_release, err);
     ps_progress_done(c.prog);

@@ -3,9 +3,12 @@
  * of jobs passed between them through three small index queues under one
  * mutex (held only to move an index, never while a page is read, extracted
  * or written). */
+#define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/util.h"
 #include "methods/pipeline.h"
@@ -26,6 +29,9 @@ typedef struct pipe_state {
     unsigned char *done_set; /* ordered: slot filled */
     size_t n_read, n_written;
     int eof, stop;
+    const volatile sig_atomic_t *interrupt;
+    int intr;            /* the interrupt was seen (under the mutex) */
+    unsigned busy;       /* workers inside work() */
     ps_error err;
     pthread_mutex_t m;
     pthread_cond_t c_free, c_work, c_done;
@@ -48,14 +54,30 @@ static void fail_locked(pipe_state *s, const ps_error *e)
     pthread_cond_broadcast(&s->c_done);
 }
 
+static int interrupted(const pipe_state *s)
+{
+    return s->intr || (s->interrupt && *s->interrupt);
+}
+
+/* The interrupt flag was seen set: every thread stops taking new work. */
+static void interrupt_locked(pipe_state *s)
+{
+    if (s->intr)
+        return;
+    s->intr = 1;
+    pthread_cond_broadcast(&s->c_free);
+    pthread_cond_broadcast(&s->c_work);
+    pthread_cond_broadcast(&s->c_done);
+}
+
 static void *reader_main(void *arg)
 {
     pipe_state *s = arg;
     for (;;) {
         pthread_mutex_lock(&s->m);
-        while (!s->stop && s->free_n == 0)
+        while (!s->stop && !interrupted(s) && s->free_n == 0)
             pthread_cond_wait(&s->c_free, &s->m);
-        if (s->stop) {
+        if (s->stop || interrupted(s)) {
             s->eof = 1;
             pthread_cond_broadcast(&s->c_work);
             pthread_cond_broadcast(&s->c_done);
@@ -95,18 +117,20 @@ static void *worker_main(void *arg)
     pthread_mutex_lock(&s->m);
     unsigned me = s->next_worker++;
     for (;;) {
-        while (!s->stop && s->work_n == 0 && !s->eof)
+        while (!s->stop && !interrupted(s) && s->work_n == 0 && !s->eof)
             pthread_cond_wait(&s->c_work, &s->m);
-        if (s->stop || s->work_n == 0)
+        if (s->stop || interrupted(s) || s->work_n == 0)
             break;
         size_t j = s->work_q[s->work_head];
         s->work_head = (s->work_head + 1) % s->cap;
         s->work_n--;
+        s->busy++;
         pthread_mutex_unlock(&s->m);
 
         s->ops->work(s->ops->ctx, me, job_at(s, j));
 
         pthread_mutex_lock(&s->m);
+        s->busy--;
         if (s->ordered) {
             size_t slot = s->seq_of[j] % s->cap;
             s->done_q[slot] = j;
@@ -121,13 +145,35 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Writer loop in the calling thread. */
+/* Wait on c_done; with an interrupt flag, at most 100 ms (a signal handler
+ * cannot signal a condition variable). */
+static void wait_done(pipe_state *s)
+{
+    if (!s->interrupt) {
+        pthread_cond_wait(&s->c_done, &s->m);
+        return;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec += 100 * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&s->c_done, &s->m, &ts);
+}
+
+/* Writer loop in the calling thread.  After an interrupt it writes what is
+ * finished (ordered: the finished jobs that follow the last one written
+ * without a gap) once no worker is busy, then stops. */
 static void write_all(pipe_state *s)
 {
     pthread_mutex_lock(&s->m);
     for (;;) {
         size_t j = (size_t)-1;
         while (!s->stop) {
+            if (!s->intr && s->interrupt && *s->interrupt)
+                interrupt_locked(s);
             if (s->ordered) {
                 size_t slot = s->n_written % s->cap;
                 if (s->done_set[slot]) {
@@ -144,7 +190,9 @@ static void write_all(pipe_state *s)
             }
             if (s->eof && s->n_written == s->n_read)
                 break;
-            pthread_cond_wait(&s->c_done, &s->m);
+            if (s->intr && s->busy == 0)
+                break; /* nothing more will finish */
+            wait_done(s);
         }
         if (j == (size_t)-1)
             break;
@@ -190,11 +238,21 @@ int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
     for (size_t i = 0; i < cap; i++)
         s.free_idx[s.free_n++] = cap - 1 - i;
     s.refill = cap / 2 ? cap / 2 : 1;
+    s.interrupt = opts->interrupt;
     pthread_mutex_init(&s.m, NULL);
     pthread_cond_init(&s.c_free, NULL);
     pthread_cond_init(&s.c_work, NULL);
-    pthread_cond_init(&s.c_done, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&s.c_done, &ca);
+    pthread_condattr_destroy(&ca);
 
+    /* The threads start with every signal blocked (they inherit the mask):
+     * SIGINT/SIGTERM reach the caller's thread, which can stop the run. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
     unsigned started = 0;
     pthread_t reader;
     int reader_ok = pthread_create(&reader, NULL, reader_main, &s) == 0;
@@ -202,6 +260,7 @@ int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
         for (; started < nw; started++)
             if (pthread_create(&workers[started], NULL, worker_main, &s) != 0)
                 break;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!reader_ok || started == 0) {
         ps_error e;
         ps_set_error(&e, PS_ERR_NOMEM, "cannot start threads");
@@ -219,7 +278,7 @@ int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
     for (unsigned i = 0; i < started; i++)
         pthread_join(workers[i], NULL);
 
-    /* After a fatal error: jobs read but never written. */
+    /* After a fatal error or an interrupt: jobs read but never written. */
     if (discard) {
         for (size_t k = 0; k < s.work_n; k++)
             discard(ops->ctx, job_at(&s, s.work_q[(s.work_head + k) % cap]));
@@ -236,6 +295,8 @@ int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
         if (err)
             *err = s.err;
         rc = -1;
+    } else if (s.intr) {
+        rc = 1;
     }
     pthread_cond_destroy(&s.c_free);
     pthread_cond_destroy(&s.c_work);

@@ -8,6 +8,7 @@
 #ifndef PS_PIPELINE_H
 #define PS_PIPELINE_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "pagesift.h"
@@ -34,13 +35,21 @@ typedef struct ps_pipeline_opts {
     unsigned workers;  /**< worker threads, >= 1 */
     int ordered;       /**< 1: write in read order; 0: as jobs finish */
     size_t in_flight;  /**< jobs in existence at once; 0 = 4 * workers + 2 */
+    /** NULL, or a flag a signal handler sets: once it is non-zero the reader
+     *  reads nothing more, workers start no new job, jobs being worked
+     *  finish, finished jobs are written (ordered: up to the first one that
+     *  was never worked) and the run returns 1; the rest are discarded.  The
+     *  writer looks at it at least every 100 ms. */
+    const volatile sig_atomic_t *interrupt;
 } ps_pipeline_opts;
 
 /** Run until the reader reports the end and every job is written.  Returns
- *  0, or -1 with err set (a fatal read/write error, or threads/memory could
- *  not be had); jobs read but not yet written are then dropped (write is not
- *  called for them, their contents are passed to write-less cleanup by
- *  calling @p discard if not NULL). */
+ *  0; 1 when stopped by opts->interrupt; or -1 with err set (a fatal
+ *  read/write error, or threads/memory could not be had).  After a stop,
+ *  jobs read but not written are dropped (write is not called for them,
+ *  their contents are passed to write-less cleanup by calling @p discard if
+ *  not NULL).  The threads it starts block every signal, so a process-wide
+ *  signal is handled by the calling thread (or another of the caller's). */
 int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
                     void (*discard)(void *ctx, void *job), ps_error *err);
 

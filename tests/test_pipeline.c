@@ -7,6 +7,7 @@
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -251,6 +252,7 @@ static void test_fatal_reader_error_stops(void **state)
     assert_int_equal(rc, -1);
     assert_true(n.read <= 20);
     assert_int_equal(r.next, 21); /* nothing read after the fatal error */
+    assert_int_equal(n.read + n.abandoned, 20); /* the rest is counted, not lost */
     free(out);
     ps_extractor_free(ex);
 }
@@ -462,6 +464,125 @@ static void test_pipeline_bounded_and_ordered(void **state)
     pthread_mutex_destroy(&c.m);
 }
 
+/* ---- an interrupt (SIGINT/SIGTERM in pagesift) --------------------------- */
+
+static volatile sig_atomic_t intr_flag;
+
+/* The flag goes up once page `at` is read, as a signal would mid-run. */
+typedef struct intr_reader {
+    mem_reader r;
+    size_t at;
+} intr_reader;
+
+static int intr_read(void *vctx, ps_input *in, ps_error *err)
+{
+    intr_reader *ir = vctx;
+    int rc = mem_read(&ir->r, in, err);
+    if (ir->r.next == ir->at)
+        intr_flag = SIGINT;
+    return rc;
+}
+
+/* Stopped mid-run: nothing read after it, every record written whole (in
+ * order: a gap-less prefix), the pages dropped counted, read + abandoned =
+ * pages taken from the input. */
+static void batch_interrupted(int unordered)
+{
+    ps_extractor *ex = all_extractor();
+    intr_flag = 0;
+    intr_reader ir = {.r = {.n = 300}, .at = 100};
+    ps_batch_config cfg = {.extractor = ex, .format = PS_FORMAT_JSONL, .workers = 2, .quiet = 1,
+                           .unordered = unordered, .interrupt = &intr_flag};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cfg.out = f;
+    ps_batch_counts n;
+    ps_error err = {0};
+    int rc = ps_batch_run_pass(&cfg, intr_read, &ir, &n, &err);
+    fclose(f);
+    assert_int_equal(rc, 0);
+    assert_int_equal(n.interrupted, 1);
+    assert_int_equal(ir.r.next, 100); /* the reader stopped at the flag */
+    assert_int_equal(n.read + n.abandoned, 100);
+    assert_true(n.read > 0 && n.read < 100);
+    assert_int_equal(n.read, n.extracted + n.empty + n.failed + n.skipped);
+    assert_true(len > 0 && buf[len - 1] == '\n'); /* ends on a whole line */
+    size_t nl;
+    json_t **recs = parse_lines(buf, &nl);
+    assert_int_equal(nl, n.read);
+    unsigned char seen[100] = {0};
+    for (size_t i = 0; i < nl; i++) {
+        int k = atoi(jstr(recs[i], "id") + 1);
+        assert_true(k >= 0 && k < 100);
+        assert_int_equal(seen[k], 0);
+        seen[k] = 1;
+        if (!unordered)
+            assert_int_equal(k, (int)i);
+        json_decref(recs[i]);
+    }
+    free(recs);
+    free(buf);
+    ps_extractor_free(ex);
+}
+
+static void test_interrupt_ordered(void **state)
+{
+    (void)state;
+    batch_interrupted(0);
+}
+
+static void test_interrupt_unordered(void **state)
+{
+    (void)state;
+    batch_interrupted(1);
+}
+
+/* The engine alone: a flag raised by the writer (as by a signal handler)
+ * ends the run with 1; what was read is either written, in order, or
+ * discarded. */
+static size_t discarded;
+
+static void count_discard(void *vctx, void *job)
+{
+    (void)job;
+    count_ctx *c = vctx;
+    discarded++;
+    pthread_mutex_lock(&c->m);
+    c->live--;
+    pthread_mutex_unlock(&c->m);
+}
+
+static int count_write_raise(void *vctx, void *job, ps_error *err)
+{
+    count_write(vctx, job, err);
+    if (*(size_t *)job == 50)
+        intr_flag = SIGTERM;
+    return 0;
+}
+
+static void test_pipeline_interrupt(void **state)
+{
+    (void)state;
+    for (int ordered = 0; ordered <= 1; ordered++) {
+        count_ctx c = {.n = 2000, .in_order = 1};
+        pthread_mutex_init(&c.m, NULL);
+        intr_flag = 0;
+        discarded = 0;
+        ps_pipeline_ops ops = {&c, sizeof(size_t), count_read, count_work, count_write_raise};
+        ps_pipeline_opts o = {.workers = 3, .ordered = ordered, .in_flight = 8,
+                              .interrupt = &intr_flag};
+        assert_int_equal(ps_pipeline_run(&ops, &o, count_discard, NULL), 1);
+        assert_true(c.written > 40 && c.written < 2000); /* unordered: job 50 came after all of 0..42 */
+        assert_int_equal(c.written + discarded, c.next);
+        assert_true(c.next < 60); /* the reader stopped: at most in_flight more */
+        assert_int_equal(c.live, 0);
+        if (ordered)
+            assert_true(c.in_order);
+        pthread_mutex_destroy(&c.m);
+    }
+}
+
 /* The learning pass adds the pages in input order, whatever the threads do:
  * its libraries equal those of adding the same pages one by one. */
 static void test_learn_pass_equals_sequential_build(void **state)
@@ -546,6 +667,9 @@ int main(void)
         cmocka_unit_test(test_html_view_marks_blocks),
         cmocka_unit_test(test_json_string_escapes_and_repairs),
         cmocka_unit_test(test_pipeline_bounded_and_ordered),
+        cmocka_unit_test(test_interrupt_ordered),
+        cmocka_unit_test(test_interrupt_unordered),
+        cmocka_unit_test(test_pipeline_interrupt),
         cmocka_unit_test(test_learn_pass_equals_sequential_build),
         cmocka_unit_test(test_unknown_method_is_usage_error),
     };

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,10 +118,17 @@ static void usage(FILE *f)
         "extracted + empty + failed + skipped.  On a terminal, progress shows pages\n"
         "done of the total (when known), rate, time left and failures so far.\n"
         "\n"
+        "SIGINT (Ctrl-C) or SIGTERM stops a run cleanly: no more input is read,\n"
+        "pages being extracted finish, every finished record is written whole\n"
+        "(no temporary file is left), pages read but not started are abandoned\n"
+        "without a record, and the summary says how many; with --output-dir,\n"
+        "--skip-existing completes the run later.  A second signal ends it at once.\n"
+        "\n"
         "Exit status: 0 every page extracted (or empty), 1 some page failed or the\n"
         "output could not be written, 2 usage error (also: no input at a terminal,\n"
         "no page in the inputs), 3 setup error (missing or\n"
-        "corrupt model or template library, output folder not writable).\n",
+        "corrupt model or template library, output folder not writable),\n"
+        "130 stopped by SIGINT, 143 stopped by SIGTERM.\n",
         f);
 }
 
@@ -133,6 +141,43 @@ static ps_source *open_source(char **args, size_t n, const char *list, const ps_
     if (n == 0 && !list)
         return ps_source_open(dash, 1, NULL, so, err);
     return ps_source_open((const char *const *)args, n, list, so, err);
+}
+
+/* ---- signals --------------------------------------------------------------- */
+
+/* SIGINT/SIGTERM set a flag the batch looks at between pages (and every
+ * 100 ms while waiting); the handler does nothing else but write(2) a line.
+ * SA_RESETHAND: a second signal takes the default action (ends the run at
+ * once).  SA_RESTART: a read or write interrupted by it goes on. */
+static volatile sig_atomic_t got_signal;
+static int signal_quiet, signal_tty;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+    if (!signal_quiet) {
+        static const char msg[] = "\npagesift: stopping after the pages in flight (signal again: "
+                                  "stop at once)\n";
+        /* on a terminal, the newline ends the progress line */
+        ssize_t w = write(STDERR_FILENO, msg + !signal_tty, sizeof msg - 1 - !signal_tty);
+        (void)w;
+    }
+}
+
+static void catch_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction sa, old;
+        /* an ignored SIGINT (a background job of a script, nohup) stays so */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART | SA_RESETHAND;
+        sigaction(sigs[i], &sa, NULL);
+    }
 }
 
 /* ---- main ---------------------------------------------------------------- */
@@ -414,6 +459,10 @@ int main(int argc, char **argv)
     bc.total_bytes = ps_source_total_bytes(src);
     bc.verbose = verbose;
     bc.extractor = ex;
+    bc.interrupt = &got_signal;
+    signal_quiet = bc.quiet;
+    signal_tty = isatty(STDERR_FILENO);
+    catch_signals();
 
     double t0 = ps_clock(PS_CLOCK_WALL);
     ps_batch_counts n = {0};
@@ -433,6 +482,24 @@ int main(int argc, char **argv)
                 n.read, n.extracted, n.empty, n.failed, n.skipped, dt,
                 dt > 0 ? (double)n.read / dt : 0.0, dt > 0 ? (double)n.bytes / dt / 1e6 : 0.0,
                 method, bc.workers, bc.workers == 1 ? "" : "s");
+    if (got_signal) {
+        if (!bc.quiet) {
+            const char *name = got_signal == SIGINT ? "SIGINT" : "SIGTERM";
+            if (!n.interrupted)
+                fprintf(stderr, "pagesift: %s came after the last page: the run is complete\n", name);
+            else if (n.abandoned)
+                fprintf(stderr, "pagesift: interrupted by %s: %zu page%s read but not extracted "
+                                "abandoned (no record)%s\n", name, n.abandoned,
+                        n.abandoned == 1 ? "" : "s",
+                        bc.output_dir ? "; the same command with --skip-existing completes the run"
+                                      : "");
+            else
+                fprintf(stderr, "pagesift: interrupted by %s: no page in flight was abandoned%s\n", name,
+                        bc.output_dir ? "; the same command with --skip-existing completes the run"
+                                      : "");
+        }
+        return 128 + got_signal;
+    }
     if (rc == 0 && n.read == n.skipped && !n_stdin) { /* no page at all */
         if (n.skipped)
             fprintf(stderr, "pagesift: no page in the input: %zu file%s or record%s skipped as "

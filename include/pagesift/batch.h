@@ -7,6 +7,7 @@
 #ifndef PAGESIFT_BATCH_H
 #define PAGESIFT_BATCH_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "pagesift.h"
@@ -59,6 +60,14 @@ typedef struct ps_batch_config {
                                  is skipped (resume a run) */
     int fail_fast;          /**< stop at the first record that cannot be
                                  written (else it fails and the run goes on) */
+    /** NULL, or a flag that a signal handler sets to stop the run early
+     *  (pagesift: SIGINT, SIGTERM): no more input is read, pages not yet
+     *  started are abandoned (no record, counted in `abandoned`), pages being
+     *  extracted finish and every finished record is written whole (in
+     *  order: up to the first abandoned page); then the run returns 0 with
+     *  counts->interrupted set.  Looked at between pages and at least every
+     *  100 ms while waiting. */
+    const volatile sig_atomic_t *interrupt;
 } ps_batch_config;
 
 /** What a run did: read = extracted + empty + failed + skipped. */
@@ -70,6 +79,12 @@ typedef struct ps_batch_counts {
     int setup_failed;       /**< the run stopped before its second pass: the
                                  extractor or the source could not be made
                                  again (err says why) */
+    int interrupted;        /**< the run was stopped by *cfg->interrupt
+                                 (with learn_templates, maybe in the first
+                                 pass: then read is 0) */
+    size_t abandoned;       /**< pages read from the input but dropped
+                                 without a record by the interrupt or a
+                                 fatal error (not in read) */
 } ps_batch_counts;
 
 /** Run the batch over @p src (from its current position; with
@@ -79,7 +94,9 @@ typedef struct ps_batch_counts {
  *  unless quiet), never a stop; a record that cannot be written is counted
  *  failed and the run goes on (fail_fast: stops); returns -1 with err only
  *  on a fatal error (reader fatal, fail_fast write, second pass not set
- *  up). */
+ *  up).  An interrupt (cfg->interrupt) is not an error: 0, with
+ *  counts->interrupted.  Output files are written through a temporary file
+ *  and a rename, so a stopped run leaves none half-written. */
 PS_EXPORT int ps_batch_run(const ps_batch_config *cfg, ps_source *src, ps_batch_counts *counts,
                            ps_error *err);
 

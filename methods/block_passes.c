@@ -43,11 +43,17 @@
  *
  * focus + headline, template-svm held out (docs/QUALITY.md): token F1 +0.004
  * dragnet, +0.015 l3s-gn1, +0.001 cleaneval, +0.005 cleanportaleval, +0.004
- * netease.  Order: comments, fallback, fill, focus, headline; all run in
- * O(blocks) with one array per page. */
+ * netease.
+ *
+ * The chain (ps_block_pass_table, at the end of this file) runs them in the
+ * order comments, fallback, fill, focus, headline, all in O(blocks) with one
+ * scratch array per page.  A new pass: a function of the ps_block_pass_fn
+ * signature above the table, with a comment saying what it does and what it
+ * was measured to give, and its row where it must run. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "methods/block_passes.h"
 
@@ -79,41 +85,12 @@ static size_t container(const ps_page *page, const ps_block *b, size_t n, double
     }
 }
 
-static void focus(const ps_page *page, const ps_block *b, size_t n, double share, uint8_t *keep,
-                  double *mass)
-{
-    size_t cur = container(page, b, n, share, keep, mass);
-    if (cur == 0)
-        return; /* the root holds everything */
-    size_t end = ps_block_subtree_end(page, cur);
-    for (size_t i = 0; i < n; i++)
-        if (i < cur || i >= end)
-            keep[i] = 0;
-}
-
-/* The fill pass: inside the container of the content (FILL_SHARE), blocks
- * scored above -margin whose own text is at most FILL_LINKS link text become
- * content. */
-#define FILL_SHARE 0.85
-#define FILL_LINKS 0.5
-static void fill(const ps_page *page, const ps_block *b, size_t n, double margin, uint8_t *keep,
-                 const double *score, const uint8_t *in_comments, double *mass)
-{
-    size_t cur = container(page, b, n, FILL_SHARE, keep, mass);
-    size_t end = ps_block_subtree_end(page, cur);
-    for (size_t i = cur; i < end; i++)
-        if (!keep[i] && !(in_comments && in_comments[i]) && !isnan(score[i]) && score[i] > -margin &&
-            b[i].own.link_chars <= FILL_LINKS * b[i].own.text_chars)
-            keep[i] = 1;
-}
-
-/* Feature rows with the @p k features @p names: the caller's (@p feat,
- * n_feat values a block, features @p ids) when they hold all of them, else
- * computed into @p tmp (k * blocks doubles).  Sets the row stride and each
- * name's column; returns NULL when they cannot be had. */
-static const double *rows_with(const ps_page *page, const double *feat, size_t n_feat,
-                               const int *ids, const char *const *names, size_t k, double *tmp,
-                               size_t *stride, size_t *col)
+/* Feature rows with the @p k features @p names: the caller's (c->feat) when
+ * they hold all of them, else computed into @p tmp (k * blocks doubles).
+ * Sets the row stride and each name's column; returns NULL when they cannot
+ * be had. */
+static const double *rows_with(const ps_pass_ctx *c, const char *const *names, size_t k,
+                               double *tmp, size_t *stride, size_t *col)
 {
     int want[4];
     size_t found = 0;
@@ -122,16 +99,16 @@ static const double *rows_with(const ps_page *page, const double *feat, size_t n
         if (want[w] < 0)
             return NULL;
         col[w] = SIZE_MAX;
-        for (size_t c = 0; feat && ids && c < n_feat && col[w] == SIZE_MAX; c++)
-            if (ids[c] == want[w])
-                col[w] = c;
+        for (size_t j = 0; c->feat && c->ids && j < c->n_feat && col[w] == SIZE_MAX; j++)
+            if (c->ids[j] == want[w])
+                col[w] = j;
         found += col[w] != SIZE_MAX;
     }
     if (found == k) {
-        *stride = n_feat;
-        return feat;
+        *stride = c->n_feat;
+        return c->feat;
     }
-    if (ps_page_block_features(page, want, k, tmp) < 0)
+    if (ps_page_block_features(c->page, want, k, tmp) < 0)
         return NULL;
     for (size_t w = 0; w < k; w++)
         col[w] = w;
@@ -139,27 +116,7 @@ static const double *rows_with(const ps_page *page, const double *feat, size_t n
     return tmp;
 }
 
-/* The headline pass reads x_heading and x_title_words of the blocks before
- * the first content block. */
-static void headline(const ps_page *page, size_t n, uint8_t *keep, double *tmp, const double *feat,
-                     size_t n_feat, const int *ids)
-{
-    size_t first = 0;
-    while (first < n && !keep[first])
-        first++;
-    if (first == 0)
-        return; /* no block before the first content block */
-    static const char *const names[2] = {"x_heading", "x_title_words"};
-    size_t stride, c[2];
-    const double *f = rows_with(page, feat, n_feat, ids, names, 2, tmp, &stride, c);
-    if (!f)
-        return;
-    for (size_t i = first; i-- > 0;)
-        if (f[stride * i + c[0]] >= 1.0 && f[stride * i + c[1]] >= 0.5) {
-            keep[i] = 1;
-            break;
-        }
-}
+/* ---- the passes, in the order they run ---- */
 
 /* A comment word on the block counts 1 in x_cls_comment, on its parent 0.5,
  * two levels up 0.25: the reach of the comments pass.  A comment word
@@ -168,69 +125,170 @@ static void headline(const ps_page *page, size_t n, uint8_t *keep, double *tmp, 
  * "use-disqus"); comment markup repeats its word at every level. */
 #define COMMENT_REACH 0.25
 
-/* The blocks in comment containers: a comment word in their class/id or
- * within two elements above, the headline's block excepted; @p in_comments gets one
- * flag per block.  Returns 0, or -1 when the features cannot be had. */
-static int comment_blocks(const ps_page *page, size_t n, double *tmp, const double *feat,
-                          size_t n_feat, const int *ids, uint8_t *in_comments)
+/* comments: the blocks in comment containers (a comment word in their
+ * class/id or within two elements above, the headline's block excepted)
+ * become noise; c->in_comments tells the passes after it.  When the
+ * features cannot be had the pass does nothing. */
+static int pass_comments(ps_pass_ctx *c, double on)
 {
+    (void)on;
     static const char *const names[2] = {"x_cls_comment", "x_head_dist"};
-    size_t stride, c[2];
-    const double *f = rows_with(page, feat, n_feat, ids, names, 2, tmp, &stride, c);
+    size_t stride, col[2];
+    uint8_t *in = (uint8_t *)(c->scratch + 3 * c->n);
+    const double *f = rows_with(c, names, 2, c->scratch, &stride, col);
     if (!f)
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        in_comments[i] = f[stride * i + c[0]] >= COMMENT_REACH && f[stride * i + c[1]] > 0;
+        return 0;
+    for (size_t i = 0; i < c->n; i++) {
+        in[i] = f[stride * i + col[0]] >= COMMENT_REACH && f[stride * i + col[1]] > 0;
+        if (in[i])
+            c->keep[i] = 0;
+    }
+    c->in_comments = in;
     return 0;
 }
 
-/* Keep the best-scored block when nothing is kept. */
-static void fallback(size_t n, uint8_t *keep, const double *score)
+/* fallback: keep the best-scored block when nothing is kept (before the
+ * passes below: they then see it). */
+static int pass_fallback(ps_pass_ctx *c, double on)
 {
-    size_t best = n;
-    for (size_t i = 0; i < n; i++) {
-        if (keep[i])
-            return;
-        if (!isnan(score[i]) && (best == n || score[i] > score[best]))
+    (void)on;
+    if (!c->score)
+        return 0;
+    size_t best = c->n;
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->keep[i])
+            return 0;
+        if (!isnan(c->score[i]) && (best == c->n || c->score[i] > c->score[best]))
             best = i;
     }
-    if (best < n)
-        keep[best] = 1;
+    if (best < c->n)
+        c->keep[best] = 1;
+    return 0;
+}
+
+/* fill: inside the container of the content (FILL_SHARE), blocks scored
+ * above -margin whose own text is at most FILL_LINKS link text, and not in
+ * a comment container, become content. */
+#define FILL_SHARE 0.85
+#define FILL_LINKS 0.5
+static int pass_fill(ps_pass_ctx *c, double margin)
+{
+    if (!c->score)
+        return 0;
+    const ps_block *b = c->blocks;
+    size_t cur = container(c->page, b, c->n, FILL_SHARE, c->keep, c->scratch);
+    size_t end = ps_block_subtree_end(c->page, cur);
+    for (size_t i = cur; i < end; i++)
+        if (!c->keep[i] && !(c->in_comments && c->in_comments[i]) && !isnan(c->score[i]) &&
+            c->score[i] > -margin && b[i].own.link_chars <= FILL_LINKS * b[i].own.text_chars)
+            c->keep[i] = 1;
+    return 0;
+}
+
+/* focus: content only inside the deepest block holding >= share of it. */
+static int pass_focus(ps_pass_ctx *c, double share)
+{
+    size_t cur = container(c->page, c->blocks, c->n, share, c->keep, c->scratch);
+    if (cur == 0)
+        return 0; /* the root holds everything */
+    size_t end = ps_block_subtree_end(c->page, cur);
+    for (size_t i = 0; i < c->n; i++)
+        if (i < cur || i >= end)
+            c->keep[i] = 0;
+    return 0;
+}
+
+/* headline: the last block before the first content block with a heading
+ * whose words are the title's (x_heading, x_title_words) becomes content. */
+static int pass_headline(ps_pass_ctx *c, double on)
+{
+    (void)on;
+    size_t first = 0;
+    while (first < c->n && !c->keep[first])
+        first++;
+    if (first == 0)
+        return 0; /* no block before the first content block */
+    static const char *const names[2] = {"x_heading", "x_title_words"};
+    size_t stride, col[2];
+    const double *f = rows_with(c, names, 2, c->scratch, &stride, col);
+    if (!f)
+        return 0;
+    for (size_t i = first; i-- > 0;)
+        if (f[stride * i + col[0]] >= 1.0 && f[stride * i + col[1]] >= 0.5) {
+            c->keep[i] = 1;
+            break;
+        }
+    return 0;
+}
+
+/* The chain, in run order: key (= option key), function, option type,
+ * default (0 = off), range.  Defaults: measured leave-one-set-out,
+ * docs/QUALITY.md. */
+const ps_block_pass ps_block_pass_table[] = {
+    {"comments", pass_comments, PS_OPT_SWITCH, 1, 0, 1},
+    {"fallback", pass_fallback, PS_OPT_SWITCH, 1, 0, 1},
+    {"fill", pass_fill, PS_OPT_DOUBLE, 1.0, 0, 100},
+    {"focus", pass_focus, PS_OPT_DOUBLE, 0.85, 0, 1},
+    {"headline", pass_headline, PS_OPT_SWITCH, 1, 0, 1},
+    {NULL, NULL, PS_OPT_DOUBLE, 0, 0, 0},
+};
+
+/* ---- running the chain ---- */
+
+_Static_assert(sizeof ps_block_pass_table / sizeof ps_block_pass_table[0] <= PS_BLOCK_PASSES_MAX + 1,
+               "more passes than PS_BLOCK_PASSES_MAX");
+
+ps_block_passes ps_block_passes_none(void)
+{
+    return (ps_block_passes){{0}};
+}
+
+ps_block_passes ps_block_passes_default(void)
+{
+    ps_block_passes p = ps_block_passes_none();
+    for (size_t i = 0; ps_block_pass_table[i].key; i++)
+        p.value[i] = ps_block_pass_table[i].def;
+    return p;
+}
+
+int ps_block_pass_find(const char *key)
+{
+    for (int i = 0; ps_block_pass_table[i].key; i++)
+        if (strcmp(ps_block_pass_table[i].key, key) == 0)
+            return i;
+    return -1;
+}
+
+double *ps_block_passes_at(ps_block_passes *p, const char *key)
+{
+    int i = ps_block_pass_find(key);
+    return i < 0 ? NULL : &p->value[i];
 }
 
 int ps_block_passes_run_feat(const ps_page *page, const ps_block_passes *p, uint8_t *keep,
                              const double *score, const double *feat, size_t n_feat,
                              const int *ids)
 {
-    size_t n = 0;
-    const ps_block *b = ps_page_blocks(page, &n);
-    if (n == 0)
+    ps_pass_ctx c = {.page = page, .keep = keep, .score = score, .feat = feat, .n_feat = n_feat,
+                     .ids = ids};
+    c.blocks = ps_page_blocks(page, &c.n);
+    if (c.n == 0)
         return 0;
-    double *tmp = NULL;
-    uint8_t *in_comments = NULL;
-    if ((p->comments || p->focus > 0 || p->headline || p->fill > 0) &&
-        !(tmp = malloc(3 * n * sizeof *tmp + n)))
+    int any = 0;
+    for (size_t i = 0; ps_block_pass_table[i].key; i++)
+        any |= p->value[i] != 0;
+    if (!any)
+        return 0;
+    /* 3 doubles a block (a pass's features or the blocks' mass) and the
+     * comments pass's flags */
+    if (!(c.scratch = malloc(3 * c.n * sizeof *c.scratch + c.n)))
         return -1;
-    if (p->comments) {
-        in_comments = (uint8_t *)(tmp + 3 * n);
-        if (comment_blocks(page, n, tmp, feat, n_feat, ids, in_comments) == 0) {
-            for (size_t i = 0; i < n; i++)
-                if (in_comments[i])
-                    keep[i] = 0;
-        } else {
-            in_comments = NULL;
-        }
-    }
-    if (p->fallback && score)
-        fallback(n, keep, score); /* before the others: they then see it */
-    if (p->fill > 0 && score)
-        fill(page, b, n, p->fill, keep, score, in_comments, tmp);
-    if (p->focus > 0)
-        focus(page, b, n, p->focus, keep, tmp);
-    if (p->headline)
-        headline(page, n, keep, tmp, feat, n_feat, ids);
-    free(tmp);
-    return 0;
+    int rc = 0;
+    for (size_t i = 0; ps_block_pass_table[i].key && rc == 0; i++)
+        if (p->value[i] != 0)
+            rc = ps_block_pass_table[i].run(&c, p->value[i]);
+    free(c.scratch);
+    return rc;
 }
 
 int ps_block_passes_run(const ps_page *page, const ps_block_passes *p, uint8_t *keep,

@@ -44,15 +44,20 @@ static int set_value(const char *method, const ps_method_opt *o, const char *val
         return 0;
     }
     case PS_OPT_BOOL:
-        if (!strcmp(val, "1") || !strcmp(val, "yes") || !strcmp(val, "true")) {
-            *(int *)o->dst = 1;
-            return 0;
-        }
-        if (!strcmp(val, "0") || !strcmp(val, "no") || !strcmp(val, "false")) {
-            *(int *)o->dst = 0;
-            return 0;
-        }
-        return ps_set_error(err, PS_ERR_USAGE, "%s: option %s=%s: expected 0 or 1", method, o->key, val);
+    case PS_OPT_SWITCH: {
+        int v;
+        if (!strcmp(val, "1") || !strcmp(val, "yes") || !strcmp(val, "true"))
+            v = 1;
+        else if (!strcmp(val, "0") || !strcmp(val, "no") || !strcmp(val, "false"))
+            v = 0;
+        else
+            return ps_set_error(err, PS_ERR_USAGE, "%s: option %s=%s: expected 0 or 1", method, o->key, val);
+        if (o->type == PS_OPT_BOOL)
+            *(int *)o->dst = v;
+        else
+            *(double *)o->dst = v;
+        return 0;
+    }
     case PS_OPT_CHOICE: {
         char list[256];
         size_t at = 0;

@@ -12,7 +12,8 @@ typedef enum ps_opt_type {
     PS_OPT_DOUBLE, /**< dst is double *, value in [min, max] */
     PS_OPT_INT,    /**< dst is int *, value in [min, max] */
     PS_OPT_BOOL,   /**< dst is int *, "0"/"1" (also "no"/"yes", "false"/"true") */
-    PS_OPT_CHOICE  /**< dst is int *, index of the value in choices */
+    PS_OPT_CHOICE, /**< dst is int *, index of the value in choices */
+    PS_OPT_SWITCH  /**< dst is double *, 0 or 1 written as PS_OPT_BOOL's values */
 } ps_opt_type;
 
 typedef struct ps_method_opt {

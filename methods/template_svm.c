@@ -2,13 +2,19 @@
  * pagesift, after "Web page denoising with templates and an SVM"
  * (template-svm-denoising.txt; METHODS.md §1.4).
  *
- *   1. find the page's site library by its URL site key (template-svm only);
- *   2. remove every leaf that matches a template tag of the library (same
- *      tag name, similar text: ps_template_apply, METHODS.md §1.1);
- *   3. compute, for every block with text of its own left, the features the
- *      model bundle lists (R1-R5 for the paper's model; extended x_* for
- *      later models) and classify it with the RBF SVM;
- *   4. keep the blocks labelled 1 (content); their text is the result.
+ * tsvm_extract runs one page through five steps, each a function below:
+ *   1. apply templates: find the page's site library by its URL site key
+ *      and, when it applies, remove every leaf that matches a template tag
+ *      of the library (same tag name, similar text: ps_template_apply,
+ *      METHODS.md §1.1; template-svm only);
+ *   2. features: compute, for every block, the features the model bundle
+ *      lists (R1-R5 for the paper's model; extended x_* for later models);
+ *   3. classify: the RBF SVM's decision value for every block with text of
+ *      its own left; content above the threshold;
+ *   4. passes: the second passes of methods/block_passes.c (a table, one
+ *      option key per pass) over those classes;
+ *   5. collect: the text of the blocks kept is the result.
+ * The steps share one struct of per-page arrays, freed in one place.
  *
  * Blocks without text of their own are not classified (nothing of theirs
  * could reach the output): they count as noise, or as template when every
@@ -39,7 +45,8 @@
  * content, keep blocks scored above -X that are not mostly links; keep the
  * title-like heading before the first content block; keep the best-scored
  * block of a page that would come out empty; drop content inside comment
- * containers), measured leave-one-set-out in docs/QUALITY.md.
+ * containers), measured leave-one-set-out in docs/QUALITY.md.  Every row of
+ * ps_block_pass_table is an option of its key, with the row's default.
  *
  * The model's block_tags key (when present; body, section, div otherwise)
  * says which elements are blocks: the pipeline parses pages with those tags
@@ -93,34 +100,39 @@ static void tsvm_destroy(void *self)
     free(t);
 }
 
-/* "key=value,..." against the table below; unknown keys and values out of
- * range are errors naming the method and the key (a typo must not pass). */
+/* "key=value,..." against the table below and one key per second pass
+ * (ps_block_pass_table); unknown keys and values out of range are errors
+ * naming the method and the key (a typo must not pass). */
 static int parse_options(tsvm *t, const char *method, const char *opts, ps_error *err)
 {
     int min_pages = (int)t->min_pages;
     static const char *const favors[] = {"balanced", "precision", "recall", NULL};
     int favor = 0;
-    double threshold = NAN, fill = NAN;
-    const ps_method_opt table[] = {
+    double threshold = NAN;
+    double *fill = ps_block_passes_at(&t->passes, "fill");
+    const double fill_default = *fill;
+    *fill = NAN; /* given or not: favor sets it when not */
+    ps_method_opt table[4 + PS_BLOCK_PASSES_MAX] = {
         {"favor", PS_OPT_CHOICE, &favor, 0, 0, favors},
         {"threshold", PS_OPT_DOUBLE, &threshold, -10, 10, NULL},
         {"min_pages", PS_OPT_INT, &min_pages, 0, 1e9, NULL},
-        {"focus", PS_OPT_DOUBLE, &t->passes.focus, 0, 1, NULL},
         {"focus_templated", PS_OPT_DOUBLE, &t->focus_templated, 0, 1, NULL},
-        {"fill", PS_OPT_DOUBLE, &fill, 0, 100, NULL},
-        {"headline", PS_OPT_BOOL, &t->passes.headline, 0, 0, NULL},
-        {"fallback", PS_OPT_BOOL, &t->passes.fallback, 0, 0, NULL},
-        {"comments", PS_OPT_BOOL, &t->passes.comments, 0, 0, NULL},
     };
-    if (ps_method_parse_options(method, opts, table, sizeof table / sizeof table[0], err) != 0)
+    size_t n = 4;
+    for (size_t i = 0; ps_block_pass_table[i].key; i++) {
+        const ps_block_pass *r = &ps_block_pass_table[i];
+        table[n++] = (ps_method_opt){r->key, r->type, &t->passes.value[i], r->min, r->max, NULL};
+    }
+    if (ps_method_parse_options(method, opts, table, n, err) != 0)
         return -1;
     t->min_pages = (unsigned long)min_pages;
     /* favor: the SVM's threshold and the fill's margin together, unless
      * given one by one (values: docs/QUALITY.md, the favor table) */
     static const double favor_threshold[] = {0.0, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_THRESHOLD};
-    static const double favor_fill[] = {PS_BLOCK_PASSES_FILL, FAVOR_PRECISION_FILL, FAVOR_RECALL_FILL};
+    const double favor_fill[] = {fill_default, FAVOR_PRECISION_FILL, FAVOR_RECALL_FILL};
     t->threshold = isnan(threshold) ? favor_threshold[favor] : threshold;
-    t->passes.fill = isnan(fill) ? favor_fill[favor] : fill;
+    if (isnan(*fill))
+        *fill = favor_fill[favor];
     return 0;
 }
 
@@ -165,7 +177,7 @@ static void *create_common(const ps_method_config *cfg, int use_templates, ps_er
         tsvm_destroy(t);
         return NULL;
     }
-    t->passes = PS_BLOCK_PASSES_DEFAULT;
+    t->passes = ps_block_passes_default();
     t->min_pages = 5;
     if (parse_options(t, use_templates ? "template-svm" : "svm", cfg->options, err) != 0) {
         tsvm_destroy(t);
@@ -208,6 +220,78 @@ static void *svm_create(const ps_method_config *cfg, ps_error *err)
     return create_common(cfg, 0, err);
 }
 
+/* ---- one page: the steps of tsvm_extract ---- */
+
+/* What the steps of one page share; every array is freed by work_free, the
+ * one cleanup path. */
+typedef struct work {
+    ps_page *page;
+    size_t nb, nl;
+    const ps_block *blocks;
+    const ps_leaf *leaves;
+    ps_block_passes passes; /* this page's: focus changes when templates applied */
+    double *x;              /* feature rows, nb * n_feat */
+    double *score;          /* per block: the SVM's decision value, NaN: not scored */
+    uint8_t *mask;          /* per block: 1 content (what ps_page_text reads) */
+} work;
+
+static void work_free(work *w)
+{
+    free(w->x);
+    free(w->score);
+    free(w->mask);
+}
+
+/* A page parsed with other block tags than the model's is refused: its
+ * blocks are not the ones the model was trained on. */
+static int check_block_tags(const tsvm *t, const ps_page *page, ps_error *err)
+{
+    if (ps_page_has_block_tags(page, t->tags))
+        return 0;
+    const char *const *want = t->tags ? t->tags : ps_default_block_tags;
+    char list[256];
+    size_t n = 0;
+    list[0] = '\0';
+    for (size_t i = 0; want[i] && n < sizeof list; i++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? "," : "", want[i]);
+    return ps_set_error(err, PS_ERR_USAGE,
+                        "the page was built with other block tags than the model's (%s): "
+                        "parse it with ps_extractor_block_tags()",
+                        list);
+}
+
+/* Step 1, apply templates: remove the leaves matching the site library's
+ * templates when there is one and it applies (template-svm only). */
+static int apply_templates(const tsvm *t, work *w, const char *site, ps_error *err)
+{
+    if (!t->templates || !site || !*site)
+        return 0;
+    const ps_template_lib *lib = ps_template_store_get(t->templates, site);
+    if (!lib)
+        return 0;
+    ps_template_lib_info info;
+    ps_template_lib_get_info(lib, &info);
+    if (info.pages < (t->min_pages ? t->min_pages : info.params.n1))
+        return 0;
+    if (ps_template_apply(lib, w->page) == (size_t)-1)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory applying the templates");
+    *ps_block_passes_at(&w->passes, "focus") = t->focus_templated; /* templates took the chrome away */
+    return 0;
+}
+
+/* Step 2, features: the model's features of every block, on the page as
+ * the template step left it. */
+static int features(const tsvm *t, work *w, ps_error *err)
+{
+    w->blocks = ps_page_blocks(w->page, &w->nb);
+    w->leaves = ps_page_leaves(w->page, &w->nl);
+    if (!(w->x = malloc((w->nb * t->n_feat + 1) * sizeof *w->x)))
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    if (ps_page_block_features(w->page, t->feat_ids, t->n_feat, w->x) != 0)
+        return ps_set_error(err, PS_ERR_NOMEM, "cannot compute the block features");
+    return 0;
+}
+
 /* Hash of a feature row's bytes for the page's duplicate table, 8 bytes a
  * step (ps_hash64, FNV-1a, takes one byte a step: 328 multiplies for 41
  * features).  It only finds candidates; equality is memcmp. */
@@ -223,93 +307,37 @@ static size_t row_hash(const double *row, size_t n)
     return (size_t)h;
 }
 
-static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_output *out,
-                        ps_error *err)
+/* Step 3, classify: the SVM's decision value of every block with text of
+ * its own (w->score; NaN for the others, which nothing of could reach the
+ * output).  Identical feature vectors on a page (a quarter of dragnet's
+ * blocks: empty link bars, repeated widgets) get one prediction: an
+ * open-addressing table from the vector's bytes to its first block. */
+static int classify(const tsvm *t, work *w, ps_error *err)
 {
-    tsvm *t = self;
-    if (!ps_page_has_block_tags(page, t->tags)) {
-        const char *const *want = t->tags ? t->tags : ps_default_block_tags;
-        char list[256];
-        size_t n = 0;
-        list[0] = '\0';
-        for (size_t i = 0; want[i] && n < sizeof list; i++)
-            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? "," : "", want[i]);
-        return ps_set_error(err, PS_ERR_USAGE,
-                            "the page was built with other block tags than the model's (%s): "
-                            "parse it with ps_extractor_block_tags()",
-                            list);
-    }
-    ps_block_passes passes = t->passes;
-    if (t->templates && site && *site) {
-        const ps_template_lib *lib = ps_template_store_get(t->templates, site);
-        if (lib) {
-            ps_template_lib_info info;
-            ps_template_lib_get_info(lib, &info);
-            if (info.pages >= (t->min_pages ? t->min_pages : info.params.n1)) {
-                if (ps_template_apply(lib, page) == (size_t)-1)
-                    return ps_set_error(err, PS_ERR_NOMEM, "out of memory applying the templates");
-                passes.focus = t->focus_templated; /* templates took the chrome away */
-            }
-        }
-    }
-    size_t nb, nl;
-    const ps_block *blocks = ps_page_blocks(page, &nb);
-    const ps_leaf *leaves = ps_page_leaves(page, &nl);
-
-    double *x = malloc((nb * t->n_feat + 2 * nb + 1) * sizeof *x);
-    double *score = x ? x + nb * t->n_feat : NULL; /* per block, NaN: not scored */
-    double *dec = score ? score + nb : NULL;        /* per row classified */
-    uint32_t *removed = calloc(nb + 1, sizeof *removed);
-    out->block_class = malloc(nb + 1);
-    out->leaf_kept = malloc(nl + 1);
-    if (!x || !removed || !out->block_class || !out->leaf_kept) {
-        free(x);
-        free(removed);
-        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    }
-    if (ps_page_block_features(page, t->feat_ids, t->n_feat, x) != 0) {
-        free(x);
-        free(removed);
-        return ps_set_error(err, PS_ERR_NOMEM, "cannot compute the block features");
-    }
-    for (size_t i = 0; i < nl; i++)
-        removed[leaves[i].block] += leaves[i].removed;
-
-    /* Identical feature vectors on a page (a quarter of dragnet's blocks:
-     * empty link bars, repeated widgets) get one prediction: an
-     * open-addressing table from the vector's bytes to its first block. */
-    size_t cap = 16;
+    size_t nb = w->nb, cap = 16;
     while (cap < 2 * nb)
         cap *= 2;
-    int32_t *seen = malloc(cap * sizeof *seen);
-    if (!seen) {
-        free(x);
-        free(removed);
-        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    w->score = malloc((nb + 1) * sizeof *w->score);
+    double *dec = malloc((nb + 1) * sizeof *dec);    /* per row classified */
+    int32_t *seen = malloc(cap * sizeof *seen);      /* hash slot -> row */
+    uint32_t *src = malloc((2 * nb + 1) * sizeof *src); /* block -> row; rows */
+    uint8_t *pred = malloc(nb + 1);
+    int rc = 0;
+    if (!w->score || !dec || !seen || !src || !pred) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto done;
     }
     memset(seen, 0xFF, cap * sizeof *seen);
-    size_t row_bytes = t->n_feat * sizeof *x;
-
-    /* Pass 1: which blocks the SVM must classify (rows), and for every
-     * block with text the row whose class it takes (src). */
-    uint32_t *src = malloc((2 * nb + 1) * sizeof *src);
-    uint8_t *pred = malloc(nb + 1);
-    if (!src || !pred) {
-        free(src);
-        free(pred);
-        free(seen);
-        free(x);
-        free(removed);
-        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    }
+    size_t row_bytes = t->n_feat * sizeof *w->x;
     uint32_t *rows = src + nb;
     size_t n_rows = 0;
     for (size_t b = 0; b < nb; b++) {
-        if (blocks[b].own.text_chars == 0)
+        if (w->blocks[b].own.text_chars == 0)
             continue;
-        const double *row = x + b * t->n_feat;
+        const double *row = w->x + b * t->n_feat;
         size_t h = row_hash(row, t->n_feat) & (cap - 1);
-        while (seen[h] >= 0 && memcmp(x + (size_t)rows[seen[h]] * t->n_feat, row, row_bytes) != 0)
+        while (seen[h] >= 0 &&
+               memcmp(w->x + (size_t)rows[seen[h]] * t->n_feat, row, row_bytes) != 0)
             h = (h + 1) & (cap - 1);
         if (seen[h] < 0) {
             seen[h] = (int32_t)n_rows;
@@ -318,52 +346,67 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
         src[b] = (uint32_t)seen[h];
     }
     /* the SVM over all of them at once (support vectors read from cache) */
-    ps_model_predict_many(t->model, x, t->n_feat, rows, n_rows, pred, dec);
+    ps_model_predict_many(t->model, w->x, t->n_feat, rows, n_rows, pred, dec);
+    for (size_t b = 0; b < nb; b++)
+        w->score[b] = w->blocks[b].own.text_chars ? dec[src[b]] : NAN;
+done:
+    free(dec);
+    free(seen);
+    free(src);
+    free(pred);
+    return rc;
+}
 
-    uint8_t *keep = out->block_class; /* reused below: content == 1 == keep */
+/* The classes the scores give (content above the threshold; a block without
+ * text is template when the template step removed all its leaves, else
+ * noise) and their counts, into out; w->mask: 1 for content. */
+static int classes(const tsvm *t, work *w, ps_method_output *out, ps_error *err)
+{
+    size_t nb = w->nb;
+    uint32_t *removed = calloc(nb + 1, sizeof *removed); /* leaves removed per block */
+    out->block_class = malloc(nb + 1);
+    w->mask = malloc(nb + 1);
+    if (!removed || !out->block_class || !w->mask) {
+        free(removed);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < w->nl; i++)
+        removed[w->leaves[i].block] += w->leaves[i].removed;
     for (size_t b = 0; b < nb; b++) {
+        const ps_block *bl = &w->blocks[b];
         int cls;
-        score[b] = NAN;
-        if (blocks[b].own.text_chars == 0) {
-            cls = blocks[b].n_leaves && removed[b] == blocks[b].n_leaves ? PS_BLOCK_TEMPLATE
-                                                                         : PS_BLOCK_NOISE;
-            if (blocks[b].n_leaves)
+        if (bl->own.text_chars == 0) {
+            cls = bl->n_leaves && removed[b] == bl->n_leaves ? PS_BLOCK_TEMPLATE : PS_BLOCK_NOISE;
+            if (bl->n_leaves)
                 out->blocks_removed++;
         } else {
-            score[b] = dec[src[b]];
-            cls = score[b] > t->threshold ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;
+            cls = w->score[b] > t->threshold ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;
             if (cls == PS_BLOCK_CONTENT)
                 out->blocks_kept++;
             else
                 out->blocks_removed++;
         }
         out->block_class[b] = (uint8_t)cls;
+        w->mask[b] = cls == PS_BLOCK_CONTENT;
     }
-    free(src);
-    free(pred);
-    free(seen);
     free(removed);
+    return 0;
+}
 
-    /* ps_page_text keeps blocks whose mask byte is non-zero: make a 0/1 mask */
-    uint8_t *mask = malloc(nb + 1);
-    if (!mask) {
-        free(x);
+/* Step 4, passes: the second passes (methods/block_passes.c) over the mask,
+ * their changes carried into the classes and counts.  They read the page's
+ * features from w->x (the page has not changed since): headline would
+ * otherwise compute them all a second time. */
+static int passes(const tsvm *t, work *w, ps_method_output *out, ps_error *err)
+{
+    if (ps_block_passes_run_feat(w->page, &w->passes, w->mask, w->score, w->x, t->n_feat,
+                                 t->feat_ids) != 0)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    }
-    for (size_t b = 0; b < nb; b++)
-        mask[b] = keep[b] == PS_BLOCK_CONTENT;
-    /* the passes read the page's features from x (the page has not changed
-     * since): headline would otherwise compute them all a second time */
-    if (ps_block_passes_run_feat(page, &passes, mask, score, x, t->n_feat, t->feat_ids) != 0) {
-        free(x);
-        free(mask);
-        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    }
-    free(x);
-    for (size_t b = 0; b < nb; b++) /* the passes' changes, in the classes and counts */
-        if (mask[b] != (keep[b] == PS_BLOCK_CONTENT)) {
-            keep[b] = mask[b] ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;
-            if (mask[b]) {
+    uint8_t *cls = out->block_class;
+    for (size_t b = 0; b < w->nb; b++)
+        if (w->mask[b] != (cls[b] == PS_BLOCK_CONTENT)) {
+            cls[b] = w->mask[b] ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;
+            if (w->mask[b]) {
                 out->blocks_kept++;
                 out->blocks_removed--;
             } else {
@@ -371,16 +414,45 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
                 out->blocks_removed++;
             }
         }
-    for (size_t i = 0; i < nl; i++)
-        out->leaf_kept[i] = !leaves[i].removed && mask[leaves[i].block];
-    out->text = ps_page_text(page, mask, &out->len);
-    free(mask);
-    const char *title = ps_page_title(page);
-    if (title && *title)
-        out->title = strdup(title);
-    if (!out->text)
+    return 0;
+}
+
+/* Step 5, collect: the leaves kept, the text of the content blocks, the
+ * page's title. */
+static int collect(work *w, ps_method_output *out, ps_error *err)
+{
+    if (!(out->leaf_kept = malloc(w->nl + 1)))
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < w->nl; i++)
+        out->leaf_kept[i] = !w->leaves[i].removed && w->mask[w->leaves[i].block];
+    if (!(out->text = ps_page_text(w->page, w->mask, &out->len)))
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    const char *title = ps_page_title(w->page);
+    if (title && *title && !(out->title = strdup(title)))
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     return 0;
+}
+
+static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_output *out,
+                        ps_error *err)
+{
+    const tsvm *t = self;
+    if (check_block_tags(t, page, err) != 0)
+        return -1;
+    work w = {.page = page, .passes = t->passes};
+    int rc = apply_templates(t, &w, site, err);
+    if (rc == 0)
+        rc = features(t, &w, err);
+    if (rc == 0)
+        rc = classify(t, &w, err);
+    if (rc == 0)
+        rc = classes(t, &w, out, err);
+    if (rc == 0)
+        rc = passes(t, &w, out, err);
+    if (rc == 0)
+        rc = collect(&w, out, err);
+    work_free(&w);
+    return rc;
 }
 
 const ps_method ps_method_template_svm = {

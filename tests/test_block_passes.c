@@ -20,6 +20,21 @@ static const char *PAGE =
     "<div id=comments><div>A comment.</div><div>Another comment.</div></div>"
     "</body></html>";
 
+/* The passes off but @p key, set to @p v. */
+static void set(ps_block_passes *p, const char *key, double v)
+{
+    double *at = ps_block_passes_at(p, key);
+    assert_non_null(at);
+    *at = v;
+}
+
+static ps_block_passes with(const char *key, double v)
+{
+    ps_block_passes p = ps_block_passes_none();
+    set(&p, key, v);
+    return p;
+}
+
 static size_t find(const ps_block *b, size_t n, const char *path)
 {
     for (size_t i = 0; i < n; i++)
@@ -41,7 +56,7 @@ static void test_focus_drops_outside_content(void **state)
     size_t a1 = find(b, n, "html/body/div[2]/div[1]"), a2 = find(b, n, "html/body/div[2]/div[2]");
     size_t c1 = find(b, n, "html/body/div[3]/div[1]"), c2 = find(b, n, "html/body/div[3]/div[2]");
     keep[a1] = keep[a2] = keep[c1] = keep[c2] = 1;
-    ps_block_passes p = {.focus = 0.7};
+    ps_block_passes p = with("focus", 0.7);
     assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
     assert_int_equal(keep[a1], 1);
     assert_int_equal(keep[a2], 1);
@@ -49,11 +64,11 @@ static void test_focus_drops_outside_content(void **state)
     assert_int_equal(keep[c2], 0);
     /* share 0.99: no child holds it, so nothing is dropped */
     keep[c1] = keep[c2] = 1;
-    p.focus = 0.99;
+    set(&p, "focus", 0.99);
     assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
     assert_int_equal(keep[c1] + keep[c2] + keep[a1] + keep[a2], 4);
     /* off: unchanged */
-    p.focus = 0;
+    set(&p, "focus", 0);
     assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
     assert_int_equal(keep[c1], 1);
     ps_page_free(pg);
@@ -69,7 +84,7 @@ static void test_headline_kept(void **state)
     uint8_t keep[16] = {0};
     size_t h = find(b, n, "html/body/div[1]"), a1 = find(b, n, "html/body/div[2]/div[1]");
     keep[a1] = 1;
-    ps_block_passes p = {.headline = 1};
+    ps_block_passes p = with("headline", 1);
     assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
     assert_int_equal(keep[h], 1);
     ps_page_free(pg);
@@ -100,7 +115,7 @@ static void test_fallback_keeps_best_scored(void **state)
     score[0] = NAN; /* body: no text of its own, never scored */
     size_t a2 = find(b, n, "html/body/div[2]/div[2]");
     score[a2] = -0.3;
-    ps_block_passes p = {.fallback = 1};
+    ps_block_passes p = with("fallback", 1);
     assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
     for (size_t i = 0; i < n; i++)
         assert_int_equal(keep[i], i == a2);
@@ -112,9 +127,9 @@ static void test_fallback_keeps_best_scored(void **state)
     assert_int_equal(keep[a2], 0);
     /* off, or no scores: an empty page stays empty */
     memset(keep, 0, sizeof keep);
-    p.fallback = 0;
+    set(&p, "fallback", 0);
     assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
-    p.fallback = 1;
+    set(&p, "fallback", 1);
     assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
     for (size_t i = 0; i < n; i++)
         assert_int_equal(keep[i], 0);
@@ -150,7 +165,8 @@ static void test_fill_joins_near_misses_inside_the_content(void **state)
     uint8_t keep[16];
     for (size_t i = 0; i < n; i++)
         keep[i] = !isnan(score[i]) && score[i] > 0;
-    ps_block_passes p = {.fill = 1.0, .comments = 1};
+    ps_block_passes p = with("fill", 1.0);
+    set(&p, "comments", 1);
     assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
     assert_int_equal(keep[a1] + keep[a2], 2);
     assert_int_equal(keep[a3], 1);    /* -0.6 > -1.0, inside div#article */
@@ -159,12 +175,12 @@ static void test_fill_joins_near_misses_inside_the_content(void **state)
     assert_int_equal(keep[side], 0);  /* outside the content's block */
     assert_int_equal(keep[com], 0);   /* a comment, which the comments pass drops */
     /* a wider margin takes a4 too; off changes nothing */
-    p.fill = 1.5;
+    set(&p, "fill", 1.5);
     assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
     assert_int_equal(keep[a4], 1);
     for (size_t i = 0; i < n; i++)
         keep[i] = !isnan(score[i]) && score[i] > 0;
-    p.fill = 0;
+    set(&p, "fill", 0);
     assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
     assert_int_equal(keep[a3] + keep[a4] + keep[side], 0);
     ps_page_free(pg);
@@ -188,7 +204,7 @@ static void test_comments_dropped(void **state)
     uint8_t keep[16];
     assert_true(n <= 16);
     memset(keep, 1, sizeof keep);
-    ps_block_passes p = {.comments = 1};
+    ps_block_passes p = with("comments", 1);
     assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
     assert_int_equal(keep[find(b, n, "html/body/div[1]")], 1);
     assert_int_equal(keep[find(b, n, "html/body/div[2]")], 0);        /* id comments */
@@ -196,7 +212,7 @@ static void test_comments_dropped(void **state)
     assert_int_equal(keep[find(b, n, "html/body/div[2]/div[2]")], 0); /* reply */
     /* off: unchanged */
     memset(keep, 1, sizeof keep);
-    p.comments = 0;
+    set(&p, "comments", 0);
     assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
     assert_int_equal(keep[find(b, n, "html/body/div[2]/div[2]")], 1);
     ps_page_free(pg);
@@ -208,7 +224,7 @@ static void test_comments_dropped(void **state)
     assert_non_null(pg);
     b = ps_page_blocks(pg, &n);
     memset(keep, 1, sizeof keep);
-    p.comments = 1;
+    set(&p, "comments", 1);
     assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
     assert_int_equal(keep[find(b, n, "html/body/div[1]")], 1);
     ps_page_free(pg);
@@ -227,7 +243,7 @@ static void test_headline_from_given_features(void **state)
     assert_true(n <= 16);
     assert_int_equal(ps_page_block_features(pg, ids, 3, feat), 0);
     size_t h = find(b, n, "html/body/div[1]"), a1 = find(b, n, "html/body/div[2]/div[1]");
-    ps_block_passes p = {.headline = 1};
+    ps_block_passes p = with("headline", 1);
     uint8_t keep[16] = {0};
     keep[a1] = 1;
     assert_int_equal(ps_block_passes_run_feat(pg, &p, keep, NULL, feat, 3, ids), 0);
@@ -245,6 +261,33 @@ static void test_headline_from_given_features(void **state)
     ps_page_free(pg);
 }
 
+/* The chain's table: every row named and runnable, names distinct, the
+ * defaults the ones template-svm runs (comments, fallback and headline on,
+ * fill 1.0, focus 0.85), and a name not in it is not found. */
+static void test_table(void **state)
+{
+    (void)state;
+    ps_block_passes d = ps_block_passes_default();
+    size_t n = 0;
+    for (; ps_block_pass_table[n].key; n++) {
+        const ps_block_pass *r = &ps_block_pass_table[n];
+        assert_non_null(r->run);
+        assert_true(r->type == PS_OPT_SWITCH || r->type == PS_OPT_DOUBLE);
+        assert_int_equal(ps_block_pass_find(r->key), (int)n);
+        assert_true(d.value[n] == r->def);
+    }
+    assert_true(n >= 5 && n <= PS_BLOCK_PASSES_MAX);
+    assert_true(*ps_block_passes_at(&d, "fill") == 1.0);
+    assert_true(*ps_block_passes_at(&d, "focus") == 0.85);
+    assert_true(*ps_block_passes_at(&d, "comments") == 1);
+    assert_true(*ps_block_passes_at(&d, "headline") == 1);
+    assert_true(*ps_block_passes_at(&d, "fallback") == 1);
+    assert_int_equal(ps_block_pass_find("no-such-pass"), -1);
+    assert_null(ps_block_passes_at(&d, "no-such-pass"));
+    /* comments runs before fill, which must not take comment blocks back */
+    assert_true(ps_block_pass_find("comments") < ps_block_pass_find("fill"));
+}
+
 int main(void)
 {
     ps_init();
@@ -255,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_fill_joins_near_misses_inside_the_content),
         cmocka_unit_test(test_headline_from_given_features),
         cmocka_unit_test(test_comments_dropped),
+        cmocka_unit_test(test_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -997,22 +997,31 @@ PS_EXPORT int ps_csv_number(const ps_csv *csv, size_t col, double *out, ps_error
 /* ------------------------------------------------------------------------ */
 
 /* A model bundle (docs/MODEL_FORMAT.md) is one text file: a header line
- * "pagesift-model 1", key-value lines (features, scaling, C, gamma, CV
- * scores, training data checksum, ...), the embedded libsvm model and an
- * end line.  ps_model is the loaded, read-only form: one model may be used
+ * "pagesift-model 2", key-value lines (features, scaling, C, gamma, CV
+ * scores, training data checksum, the body's CRC-32, ...), the embedded
+ * libsvm model and an end line.  ps_model is the loaded, read-only form: one model may be used
  * by many threads at once. */
 
 /** Format version written and read by this library. */
-#define PS_MODEL_FORMAT_VERSION 1
+#define PS_MODEL_FORMAT_VERSION 2
 /** Most features a model may use (prediction keeps them on the stack). */
 #define PS_MODEL_MAX_FEATURES 64
 
 typedef struct ps_model ps_model;
 
 /** Load a bundle.  Refuses (NULL, err naming the file) a missing or
- *  truncated file (PS_ERR_IO / PS_ERR_FORMAT), another format version
- *  (PS_ERR_VERSION), and a feature this library cannot compute (names it). */
+ *  truncated file (PS_ERR_IO / PS_ERR_FORMAT), a body whose checksum does
+ *  not match (a changed digit: PS_ERR_FORMAT, "checksum mismatch"), a number
+ *  that is not finite, another format version (PS_ERR_VERSION; version 1,
+ *  without a checksum, with a message naming ps_model_upgrade's command),
+ *  and a feature this library cannot compute (names it). */
 PS_EXPORT ps_model *ps_model_load(const char *path, ps_error *err);
+/** Re-save a format 1 bundle (no checksum) at @p in_path as the current
+ *  format at @p out_path (may be the same file; atomic): the same model,
+ *  byte for byte, with the new header line and its checksum line; checked
+ *  as a load would before it is written.  0, or -1 with err (not format 1,
+ *  damaged, unknown feature, write error). */
+PS_EXPORT int ps_model_upgrade(const char *in_path, const char *out_path, ps_error *err);
 /** The same from bytes in memory; @p name is used in messages. */
 PS_EXPORT ps_model *ps_model_parse(const char *text, size_t len, const char *name, ps_error *err);
 /** Write the bundle atomically (temporary file, fsync, rename). */

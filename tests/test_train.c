@@ -323,6 +323,144 @@ static void test_determinism_and_round_trip(void **state)
     ps_train_grid_free(&g2);
 }
 
+/* @p text (a bundle) with its checksum line made again for its contents. */
+static ps_buf resealed(const char *text)
+{
+    ps_buf b = {0};
+    const char *c = strstr(text, "\nchecksum crc32:");
+    assert_non_null(c);
+    const char *ce = strchr(c + 1, '\n');
+    assert_int_equal(ps_buf_append(&b, text, (size_t)(c + 1 - text)), 0);
+    assert_int_equal(ps_buf_append(&b, ce + 1, strlen(ce + 1)), 0);
+    assert_int_equal(ps_model_bundle_seal(&b), 0);
+    return b;
+}
+
+/* Format 2: the body's CRC-32.  A digit changed anywhere in the body
+ * (a support vector, gamma, a scale) is refused naming the file and the
+ * mismatch; block_tags may be set after training; gamma=nan is refused
+ * even with a checksum made for it; format 1 is refused with the upgrade
+ * command, and the upgrade keeps the model byte for byte. */
+static void test_bundle_checksum(void **state)
+{
+    (void)state;
+    const char *p = make_csv("crc.csv", 20, 10, 5);
+    ps_train_grid g;
+    ps_model *m = train_small(p, PS_BALANCE_UNDERSAMPLE, 1, &g);
+    ps_error err = {0};
+    assert_non_null(strstr(m->bundle, "pagesift-model 2\n"));
+    assert_non_null(strstr(m->bundle, "\nchecksum crc32:"));
+    char *copy = strdup(m->bundle);
+    size_t len = m->bundle_len;
+    /* a flipped digit in the first support vector */
+    char *sv = strstr(copy, "\nSV\n");
+    assert_non_null(sv);
+    char *d = sv + 4;
+    while (*d && !(*d >= '1' && *d <= '8'))
+        d++;
+    assert_true(*d);
+    (*d)++;
+    ps_model *t = ps_model_parse(copy, len, "flip.model", &err);
+    if (t)
+        fail_msg("a bundle with a changed support vector digit was accepted");
+    assert_int_equal(err.code, PS_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "flip.model"));
+    assert_non_null(strstr(err.msg, "checksum mismatch"));
+    (*d)--;
+    /* a digit of scale_max in the header */
+    char *sm = strstr(copy, "\nscale_max ");
+    assert_non_null(sm);
+    d = sm + 11;
+    while (!(*d >= '1' && *d <= '8'))
+        d++;
+    (*d)++;
+    assert_null(ps_model_parse(copy, len, "scale.model", &err));
+    assert_non_null(strstr(err.msg, "checksum mismatch"));
+    (*d)--;
+    t = ps_model_parse(copy, len, "same.model", &err); /* restored: loads */
+    assert_non_null(t);
+    ps_model_free(t);
+    /* gamma nan in the libsvm part: the checksum says so; made again for
+     * the changed text, the number itself is refused */
+    char *gl = strstr(copy, "\ngamma ");
+    gl = strstr(gl + 1, "\ngamma "); /* the header's, then libsvm's */
+    assert_non_null(gl);
+    char *ge = strchr(gl + 1, '\n');
+    ps_buf nb = {0};
+    ps_buf_append(&nb, copy, (size_t)(gl - copy));
+    ps_buf_printf(&nb, "\ngamma nan");
+    /* keep libsvm-model-bytes right: the part is now shorter or longer */
+    ps_buf_append(&nb, ge, strlen(ge));
+    {
+        long delta = (long)strlen("\ngamma nan") - (long)(ge - gl);
+        char *lb = strstr(nb.data, "\nlibsvm-model-bytes ");
+        assert_non_null(lb);
+        long n = atol(lb + 20);
+        char *le = strchr(lb + 1, '\n');
+        ps_buf fixed = {0};
+        ps_buf_append(&fixed, nb.data, (size_t)(lb - nb.data));
+        ps_buf_printf(&fixed, "\nlibsvm-model-bytes %ld", n + delta);
+        ps_buf_append(&fixed, le, strlen(le));
+        ps_buf_free(&nb);
+        nb = fixed;
+    }
+    assert_null(ps_model_parse(nb.data, nb.len, "nan.model", &err));
+    assert_non_null(strstr(err.msg, "nan.model"));
+    assert_non_null(strstr(err.msg, "checksum mismatch"));
+    ps_buf rs = resealed(nb.data);
+    assert_null(ps_model_parse(rs.data, rs.len, "nan.model", &err));
+    assert_non_null(strstr(err.msg, "gamma 'nan' is not a positive finite number"));
+    ps_buf_free(&rs);
+    ps_buf_free(&nb);
+    /* block_tags added after training (scripts/train-default-model): loads */
+    {
+        const char *nl = strchr(copy, '\n');
+        ps_buf bt = {0};
+        ps_buf_append(&bt, copy, (size_t)(nl + 1 - copy));
+        ps_buf_printf(&bt, "block_tags body,section,div,p\n");
+        ps_buf_append(&bt, nl + 1, strlen(nl + 1));
+        t = ps_model_parse(bt.data, bt.len, "tags.model", &err);
+        if (!t)
+            fail_msg("block_tags added after training: %s", err.msg);
+        assert_string_equal(ps_model_info(t, "block_tags"), "body,section,div,p");
+        ps_model_free(t);
+        ps_buf_free(&bt);
+    }
+    /* no checksum line */
+    {
+        char *c = strstr(copy, "\nchecksum crc32:");
+        char *ce = strchr(c + 1, '\n');
+        ps_buf nc = {0};
+        ps_buf_append(&nc, copy, (size_t)(c - copy));
+        ps_buf_append(&nc, ce, strlen(ce));
+        assert_null(ps_model_parse(nc.data, nc.len, "nocrc.model", &err));
+        assert_non_null(strstr(err.msg, "no 'checksum' line"));
+        /* the same as format 1: refused, naming the upgrade */
+        nc.data[strlen("pagesift-model ")] = '1';
+        assert_null(ps_model_parse(nc.data, nc.len, "v1.model", &err));
+        assert_int_equal(err.code, PS_ERR_VERSION);
+        assert_non_null(strstr(err.msg, "pagesift-train --upgrade v1.model"));
+        /* upgraded: loads, the same model byte for byte after the header */
+        char in[512], out[512];
+        snprintf(in, sizeof in, "%s/v1.model", tmpdir);
+        snprintf(out, sizeof out, "%s/v2.model", tmpdir);
+        assert_int_equal(ps_write_file_atomic(in, nc.data, nc.len, NULL), 0);
+        assert_int_equal(ps_model_upgrade(in, out, &err), 0);
+        ps_model *u = ps_model_load(out, &err);
+        assert_non_null(u);
+        assert_int_equal(u->bundle_len, m->bundle_len);
+        assert_memory_equal(u->bundle, m->bundle, m->bundle_len);
+        ps_model_free(u);
+        /* a format 2 bundle is not upgraded (a damaged one is not "repaired") */
+        assert_int_equal(ps_model_upgrade(out, in, &err), -1);
+        assert_non_null(strstr(err.msg, "not a format 1 bundle"));
+        ps_buf_free(&nc);
+    }
+    free(copy);
+    ps_model_free(m);
+    ps_train_grid_free(&g);
+}
+
 static void test_bad_bundles(void **state)
 {
     (void)state;
@@ -343,18 +481,22 @@ static void test_bad_bundles(void **state)
     assert_non_null(strstr(err.msg, "truncated"));
     /* another version */
     char *copy = strdup(m->bundle);
-    copy[strlen("pagesift-model ")] = '2';
-    t = ps_model_parse(copy, m->bundle_len, "v2.model", &err);
+    copy[strlen("pagesift-model ")] = '3';
+    t = ps_model_parse(copy, m->bundle_len, "v3.model", &err);
     assert_null(t);
     assert_int_equal(err.code, PS_ERR_VERSION);
-    assert_non_null(strstr(err.msg, "v2.model"));
-    assert_non_null(strstr(err.msg, "version 2"));
-    /* a feature inference cannot compute */
+    assert_non_null(strstr(err.msg, "v3.model"));
+    assert_non_null(strstr(err.msg, "version 3"));
+    /* a feature inference cannot compute (checksum made again: the feature
+     * check itself is tested) */
     memcpy(copy, m->bundle, m->bundle_len);
     char *f = strstr(copy, "features R1,R2,R3,R4,R5\n");
     assert_non_null(f);
     memcpy(f + strlen("features R1,R2,R3,R4,"), "Z9", 2);
-    t = ps_model_parse(copy, m->bundle_len, "feat.model", &err);
+    ps_buf rs = resealed(copy);
+    free(copy);
+    copy = rs.data;
+    t = ps_model_parse(copy, rs.len, "feat.model", &err);
     assert_null(t);
     assert_non_null(strstr(err.msg, "feat.model"));
     assert_non_null(strstr(err.msg, "'Z9'"));
@@ -487,6 +629,7 @@ int main(void)
         cmocka_unit_test(test_grid_and_balance),
         cmocka_unit_test(test_determinism_and_round_trip),
         cmocka_unit_test(test_bad_bundles),
+        cmocka_unit_test(test_bundle_checksum),
         cmocka_unit_test(test_default_path),
         cmocka_unit_test(test_shipped_model),
     };

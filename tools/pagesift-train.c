@@ -17,6 +17,7 @@
 static void usage(FILE *f)
 {
     fputs("Usage: pagesift-train [OPTION]... CSV... -o MODEL\n"
+          "  or:  pagesift-train --upgrade OLD.model -o MODEL\n"
           "Train the block classifier (RBF SVM) from feature CSVs written by\n"
           "pagesift-features (annotator-filled ones too): pick C and gamma by grouped\n"
           "k-fold cross-validation over a grid, train on all rows, write the model\n"
@@ -52,6 +53,10 @@ static void usage(FILE *f)
           "      --grid-svg FILE      write a heat map of CV F1 (SVG)\n"
           "      --stamp              record the creation date in the bundle (without it\n"
           "                           the same inputs and seed give a byte-identical file)\n"
+          "      --upgrade OLD.model  no training: re-save a format 1 bundle (no checksum)\n"
+          "                           in the current format, the model unchanged byte for\n"
+          "                           byte, with the checksum of its body (-o may name\n"
+          "                           OLD.model itself)\n"
           "  -v, --verbose            a line on stderr per finished grid point (also\n"
           "                           when stderr is not a terminal)\n"
           "  -q, --quiet              no progress or notes on stderr\n"
@@ -84,7 +89,7 @@ static int parse_range(const char *s, double *a, double *b, double *step)
 
 int main(int argc, char **argv)
 {
-    enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP };
+    enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP, O_UPGRADE };
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'},   {"features", required_argument, 0, 'f'},
         {"balance", required_argument, 0, 'b'},  {"seed", required_argument, 0, 's'},
@@ -94,11 +99,12 @@ int main(int argc, char **argv)
         {"cv-rows", required_argument, 0, O_CVROWS}, {"cache", required_argument, 0, O_CACHE},
         {"threads", required_argument, 0, 'j'},  {"grid-csv", required_argument, 0, O_GCSV},
         {"grid-svg", required_argument, 0, O_GSVG}, {"stamp", no_argument, 0, O_STAMP},
+        {"upgrade", required_argument, 0, O_UPGRADE},
         {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
     ps_train_options o;
     ps_train_options_init(&o);
-    const char *out = NULL, *features = "paper", *grid_csv = NULL, *grid_svg = NULL;
+    const char *out = NULL, *features = "paper", *grid_csv = NULL, *grid_svg = NULL, *upgrade = NULL;
     ps_train_group group = PS_GROUP_PAGE;
     int stamp = 0, c;
     char *e;
@@ -187,12 +193,28 @@ int main(int argc, char **argv)
         case O_GCSV: grid_csv = optarg; break;
         case O_GSVG: grid_svg = optarg; break;
         case O_STAMP: stamp = 1; break;
+        case O_UPGRADE: upgrade = optarg; break;
         case 'q': o.quiet = 1; break;
         case 'v': o.verbose = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-train %s\n", ps_version()); return 0;
         default: return ps_cli_bad_option("pagesift-train", c, argv);
         }
+    }
+    if (upgrade) {
+        if (!out || optind < argc) {
+            fprintf(stderr, "pagesift-train: --upgrade takes one bundle and -o MODEL, no CSV\n");
+            return 2;
+        }
+        ps_error uerr = {0};
+        if (ps_model_upgrade(upgrade, out, &uerr) != 0) {
+            fprintf(stderr, "pagesift-train: %s\n", uerr.msg);
+            return uerr.code == PS_ERR_IO ? 3 : 1;
+        }
+        if (!o.quiet)
+            fprintf(stderr, "pagesift-train: %s: re-saved as format %d with its checksum\n", out,
+                    PS_MODEL_FORMAT_VERSION);
+        return 0;
     }
     if (!out || optind >= argc) {
         fprintf(stderr, "pagesift-train: %s\n", !out ? "no output model (-o MODEL)" : "no CSV files");

@@ -724,7 +724,7 @@ ps_model *ps_train_final(const ps_train_data *d, const ps_train_options *o, doub
     ps_buf_printf(&b, "libsvm-model-bytes %zu\n", svm_len);
     ps_buf_append(&b, svm_text, svm_len);
     ps_buf_printf(&b, "end pagesift-model\n");
-    if (!b.data)
+    if (!b.data || ps_model_bundle_seal(&b) != 0)
         goto oom;
     m = ps_model_parse_ex(b.data, b.len, "trained model", 0, err);
     goto fail;

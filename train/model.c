@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "common/util.h"
 #include "train/train_internal.h"
@@ -19,6 +21,96 @@
 #define MAGIC "pagesift-model "
 #define SVM_BYTES_KEY "libsvm-model-bytes"
 #define END_LINE "end pagesift-model\n"
+#define CHECKSUM_KEY "checksum"
+#define CHECKSUM_PREFIX "crc32:"
+
+/* ---- the body checksum (format 2) ---------------------------------------
+ * CRC-32 (zlib's crc32: the gzip/PNG polynomial) of every byte of the
+ * bundle from its header line through its end line, leaving out the header
+ * section's "checksum ..." line and its "block_tags ..." and "data_fold ..."
+ * lines (set after training: scripts/train-default-model, annotators' sed).
+ * A header-section line is one before the libsvm-model-bytes line. */
+
+static int line_is_key(const char *l, size_t len, const char *key)
+{
+    size_t kl = strlen(key);
+    return len > kl && memcmp(l, key, kl) == 0 && l[kl] == ' ';
+}
+
+/* The CRC of the bundle @p text (len bytes) into *crc_out: 0, or -1 when
+ * its structure is not whole (no libsvm-model-bytes line, fewer bytes than
+ * it says, no room for the end line). */
+static int body_crc(const char *text, size_t len, uint32_t *crc_out)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *le = memchr(p, '\n', (size_t)(end - p));
+        if (!le)
+            return -1;
+        size_t ll = (size_t)(le - p);
+        if (line_is_key(p, ll, SVM_BYTES_KEY)) {
+            char nb[32] = "";
+            size_t l = ll - strlen(SVM_BYTES_KEY) - 1;
+            memcpy(nb, p + strlen(SVM_BYTES_KEY) + 1, l < 31 ? l : 31);
+            char *e;
+            unsigned long long b = strtoull(nb, &e, 10);
+            if (e == nb || *e)
+                return -1;
+            crc = crc32(crc, (const Bytef *)p, (uInt)(ll + 1));
+            p = le + 1;
+            size_t rest = (size_t)(end - p);
+            if (b > rest || rest - b < strlen(END_LINE))
+                return -1;
+            size_t n = (size_t)b + strlen(END_LINE);
+            crc = crc32(crc, (const Bytef *)p, (uInt)n);
+            *crc_out = (uint32_t)crc;
+            return 0;
+        }
+        if (p == text || !(line_is_key(p, ll, CHECKSUM_KEY) || line_is_key(p, ll, "block_tags") ||
+                           line_is_key(p, ll, "data_fold")))
+            crc = crc32(crc, (const Bytef *)p, (uInt)(ll + 1));
+        p = le + 1;
+    }
+    return -1;
+}
+
+/* Insert "checksum crc32:XXXXXXXX" before the libsvm-model-bytes line of
+ * a bundle that has none; 0, or -1 (structure not whole, no memory). */
+static int seal_bundle(ps_buf *b)
+{
+    uint32_t crc;
+    if (body_crc(b->data, b->len, &crc) != 0)
+        return -1;
+    char line[64];
+    int n = snprintf(line, sizeof line, "%s %s%08x\n", CHECKSUM_KEY, CHECKSUM_PREFIX, (unsigned)crc);
+    const char *at = NULL;
+    for (const char *p = b->data; p < b->data + b->len;) {
+        const char *le = memchr(p, '\n', (size_t)(b->data + b->len - p));
+        if (!le)
+            return -1;
+        if (line_is_key(p, (size_t)(le - p), SVM_BYTES_KEY)) {
+            at = p;
+            break;
+        }
+        p = le + 1;
+    }
+    if (!at)
+        return -1;
+    size_t off = (size_t)(at - b->data);
+    if (ps_buf_reserve(b, (size_t)n) != 0)
+        return -1;
+    memmove(b->data + off + n, b->data + off, b->len - off);
+    memcpy(b->data + off, line, (size_t)n);
+    b->len += (size_t)n;
+    b->data[b->len] = 0;
+    return 0;
+}
+
+int ps_model_bundle_seal(ps_buf *b)
+{
+    return seal_bundle(b);
+}
 
 /* ps_model_default_path: train/model_path.c */
 
@@ -132,6 +224,9 @@ static int parse_svm(ps_model *m, char *text, ps_error *err)
                 return ps_set_error(err, PS_ERR_FORMAT, "%s: kernel_type %s, expected rbf", nm, val);
         } else if (strcmp(line, "gamma") == 0) {
             have_gamma = parse_doubles(val, &m->gamma, 1) == 0 && m->gamma > 0;
+            if (!have_gamma)
+                return ps_set_error(err, PS_ERR_FORMAT, "%s: gamma '%.40s' is not a positive finite number",
+                                    nm, val);
         } else if (strcmp(line, "nr_class") == 0) {
             nr_class = atoi(val);
         } else if (strcmp(line, "total_sv") == 0) {
@@ -142,6 +237,8 @@ static int parse_svm(ps_model *m, char *text, ps_error *err)
             total = (size_t)t;
         } else if (strcmp(line, "rho") == 0) {
             have_rho = parse_doubles(val, &m->rho, 1) == 0;
+            if (!have_rho)
+                return ps_set_error(err, PS_ERR_FORMAT, "%s: rho '%.40s' is not a finite number", nm, val);
         } else if (strcmp(line, "label") == 0) {
             have_label = sscanf(val, "%ld %ld", &labels[0], &labels[1]) == 2;
         } else if (strcmp(line, "SV") == 0) {
@@ -227,6 +324,14 @@ ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int 
             rc = ps_set_error(err, PS_ERR_FORMAT, "%s: bad format version '%s'", nm, vbuf);
             goto out;
         }
+        if (v == 1) {
+            rc = ps_set_error(err, PS_ERR_VERSION,
+                              "%s: model format version 1, which has no checksum; this pagesift (%s) "
+                              "reads version %d: 'pagesift-train --upgrade %s -o NEW.model' re-saves "
+                              "it unchanged with one (or retrain it with pagesift-train)",
+                              nm, ps_version(), PS_MODEL_FORMAT_VERSION, nm);
+            goto out;
+        }
         if (v != PS_MODEL_FORMAT_VERSION) {
             rc = ps_set_error(err, PS_ERR_VERSION,
                               "%s: model format version %ld; this pagesift (%s) reads version %d — "
@@ -283,6 +388,48 @@ ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int 
                           nm, svm_bytes, "end pagesift-model", (size_t)(end - p));
         goto out;
     }
+    {
+        /* the checksum, before anything else is believed */
+        const char *cv = NULL;
+        size_t cl = 0;
+        for (const char *q = eol + 1; q < p;) {
+            const char *le = memchr(q, '\n', (size_t)(p - q));
+            if (line_is_key(q, (size_t)(le - q), CHECKSUM_KEY)) {
+                cv = q + strlen(CHECKSUM_KEY) + 1;
+                cl = (size_t)(le - cv);
+            }
+            q = le + 1;
+        }
+        uint32_t crc = 0;
+        char want[16];
+        if (body_crc(text, len, &crc) != 0) {
+            ps_buf_free(&kb);
+            rc = ps_set_error(err, PS_ERR_FORMAT, "%s: truncated or damaged (the bundle's structure is broken)", nm);
+            goto out;
+        }
+        snprintf(want, sizeof want, "%08x", (unsigned)crc);
+        size_t pl = strlen(CHECKSUM_PREFIX);
+        if (!cv) {
+            ps_buf_free(&kb);
+            rc = ps_set_error(err, PS_ERR_FORMAT, "%s: no '%s' line (format %d bundles have one)", nm,
+                              CHECKSUM_KEY, PS_MODEL_FORMAT_VERSION);
+            goto out;
+        }
+        if (cl != pl + 8 || memcmp(cv, CHECKSUM_PREFIX, pl) != 0) {
+            ps_buf_free(&kb);
+            rc = ps_set_error(err, PS_ERR_FORMAT, "%s: bad checksum line '%s %.*s' (want %s<8 hex digits>)",
+                              nm, CHECKSUM_KEY, (int)(cl < 40 ? cl : 40), cv, CHECKSUM_PREFIX);
+            goto out;
+        }
+        if (strncasecmp(cv + pl, want, 8) != 0) {
+            ps_buf_free(&kb);
+            rc = ps_set_error(err, PS_ERR_FORMAT,
+                              "%s: damaged: checksum mismatch (the file says %s%.8s, its contents give "
+                              "%s%s): it was changed after it was written; use a good copy or retrain",
+                              nm, CHECKSUM_PREFIX, cv + pl, CHECKSUM_PREFIX, want);
+            goto out;
+        }
+    }
     m->svm_text = m->bundle + (p - text);
     m->svm_len = svm_bytes;
     m->keys_buf = ps_buf_take(&kb, NULL);
@@ -306,6 +453,21 @@ ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int 
             if (*q)
                 m->n_keys++;
             q += l + 1;
+        }
+    }
+
+    /* the training parameters the header states (libsvm's gamma is the one
+     * used; these must be numbers too) */
+    {
+        static const char *const pos_keys[] = {"C", "gamma"};
+        for (size_t i = 0; i < 2; i++) {
+            const char *v = ps_model_info(m, pos_keys[i]);
+            double d;
+            if (v && (parse_doubles(v, &d, 1) != 0 || !(d > 0))) {
+                rc = ps_set_error(err, PS_ERR_FORMAT, "%s: %s '%.40s' is not a positive finite number", nm,
+                                  pos_keys[i], v);
+                goto out;
+            }
         }
     }
 
@@ -418,6 +580,53 @@ ps_model *ps_model_load(const char *path, ps_error *err)
 int ps_model_save(const ps_model *m, const char *path, ps_error *err)
 {
     return ps_write_file_atomic(path, m->bundle, m->bundle_len, err);
+}
+
+int ps_model_upgrade(const char *in_path, const char *out_path, ps_error *err)
+{
+    size_t len;
+    char *text = ps_read_file(in_path, MODEL_MAX_BYTES, &len, err);
+    if (!text)
+        return -1;
+    static const char v1[] = MAGIC "1\n";
+    if (len < sizeof v1 - 1 || memcmp(text, v1, sizeof v1 - 1) != 0) {
+        int two = len > strlen(MAGIC) && memcmp(text, MAGIC, strlen(MAGIC)) == 0;
+        free(text);
+        return ps_set_error(err, PS_ERR_FORMAT, "%s: %s", in_path,
+                            two ? "not a format 1 bundle (only format 1 is upgraded; a damaged newer "
+                                  "bundle is not repaired)"
+                                : "not a pagesift model (no 'pagesift-model' header line)");
+    }
+    ps_buf b = {0};
+    char head[32];
+    snprintf(head, sizeof head, MAGIC "%d\n", PS_MODEL_FORMAT_VERSION);
+    int rc = ps_buf_append(&b, head, strlen(head)) != 0 ||
+             ps_buf_append(&b, text + sizeof v1 - 1, len - (sizeof v1 - 1)) != 0;
+    free(text);
+    if (rc) {
+        ps_buf_free(&b);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
+    /* a format 1 bundle could already carry a checksum key by hand: refuse */
+    if (strstr(b.data, "\n" CHECKSUM_KEY " ")) {
+        ps_buf_free(&b);
+        return ps_set_error(err, PS_ERR_FORMAT, "%s: a format 1 bundle with a '%s' line", in_path, CHECKSUM_KEY);
+    }
+    if (seal_bundle(&b) != 0) {
+        ps_buf_free(&b);
+        return ps_set_error(err, PS_ERR_FORMAT, "%s: truncated or damaged (the bundle's structure is broken)",
+                            in_path);
+    }
+    /* everything a load checks, before it is written */
+    ps_model *m = ps_model_parse(b.data, b.len, in_path, err);
+    if (!m) {
+        ps_buf_free(&b);
+        return -1;
+    }
+    rc = ps_model_save(m, out_path, err);
+    ps_model_free(m);
+    ps_buf_free(&b);
+    return rc;
 }
 
 /* ---- libsvm text in and out (temporary files: libsvm only reads and

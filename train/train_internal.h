@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/util.h"
 #include "pagesift.h"
 
 struct ps_train_data {
@@ -88,6 +89,11 @@ int ps_model_libsvm_decision(ps_model *m, const double *x, double *dec);
  * warning), loading for use refuses it. */
 ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int check_features,
                             ps_error *err);
+
+/* Add the body checksum line (docs/MODEL_FORMAT.md) to a bundle written
+ * without one, before its libsvm-model-bytes line: 0, or -1 when the
+ * bundle's structure is not whole or memory ran out. */
+int ps_model_bundle_seal(ps_buf *b);
 
 /* Write a libsvm model to text (svm_save_model via a temporary file). */
 char *ps_svm_model_to_text(const void *svm_model, size_t *len, ps_error *err);

@@ -52,7 +52,7 @@ cmp -s "$t/a.model" "$t/b.model" || fail "same seed, different models"
 grep -q '^chosen: .*CV precision .*recall .*F1' "$t/out1" || fail "no chosen line"
 [ "$(wc -l < "$t/g.csv")" -eq 17 ] || fail "grid CSV should have 16 rows + header"
 grep -q '<svg' "$t/g.svg" && grep -q 'log2 gamma' "$t/g.svg" || fail "SVG lacks axes"
-head -1 "$t/a.model" | grep -qx 'pagesift-model 1' || fail "bundle header"
+head -1 "$t/a.model" | grep -qx 'pagesift-model 2' || fail "bundle header"
 grep -q '^created ' "$t/a.model" && fail "date written without --stamp"
 tail -1 "$t/a.model" | grep -qx 'end pagesift-model' || fail "bundle end line"
 # --group-by site: 4 sites, so 4 folds

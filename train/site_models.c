@@ -18,7 +18,9 @@
  * cross-validation over the site's pages, grouped by page (at most 5 folds;
  * F1 of the content class pooled over the held-out pages' rows, ties to
  * the smaller W); the base model is scored on the same folds, for the
- * record.  A site with one labelled page gets W = 3 without CV. */
+ * record.  The site's rows may be of one class only (its template library
+ * took every noise block away): the base's support vectors bring the other,
+ * and nothing is undersampled then.  A site with one labelled page gets W = 3 without CV. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -74,6 +76,8 @@ static size_t balanced_rows(const site_train *t, const uint8_t *use, uint64_t se
         }
     int major = n1 > n0 ? 1 : 0;
     size_t n_major = major ? n1 : n0, n_minor = major ? n0 : n1;
+    if (n_minor == 0) /* one class only (templates took the site's noise): keep all */
+        n_minor = n_major;
     size_t *maj = malloc((n_major + 1) * sizeof *maj);
     if (!maj)
         return (size_t)-1;
@@ -223,12 +227,9 @@ ps_model *ps_site_model_train(const ps_model *base, const char *base_name, const
             rep->noise++;
     }
     rep->pages = n_pages;
-    if (rep->content == 0 || rep->noise == 0) {
+    if (n_rows == 0) {
         free(pages);
-        ps_set_error(err, PS_ERR_FORMAT,
-                     "site %s: only one class among its %zu labelled rows (%zu content, %zu noise); "
-                     "label at least one block of each",
-                     site, n_rows, rep->content, rep->noise);
+        ps_set_error(err, PS_ERR_FORMAT, "site %s: no labelled rows", site);
         return NULL;
     }
     ps_model *m = NULL;

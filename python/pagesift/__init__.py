@@ -1,0 +1,822 @@
+"""pagesift: strip the boilerplate from web pages -- the Python binding of
+libpagesift (ctypes over the library's public API; docs/PYTHON.md).
+
+    import pagesift
+    text = pagesift.extract(open("page.html", "rb").read(), "https://example.org/a")
+    rec = pagesift.extract(html, url, output="json")      # the CLI's JSON Lines record
+    ex = pagesift.Extractor(model="my.model")              # load once, use from many threads
+    for rec in pagesift.iter_warc("crawl.warc.gz"):        # records of a WARC file
+        ...
+
+The C library does the work: the GIL is released while a page is parsed and
+extracted, so threads that share an Extractor run in parallel.
+"""
+import ctypes
+import csv
+import io
+import json
+import os
+import stat
+import tempfile
+import threading
+
+from . import _lib as L
+
+__all__ = [
+    "extract", "Extractor", "iter_warc", "Records", "run", "Summary", "features", "train",
+    "Error", "ModelError", "PageError", "InputError", "version", "methods", "OUTPUTS",
+]
+
+OUTPUTS = ("text", "markdown", "json", "xml", "clean-html")
+_RENDER = {"markdown": L.PS_STRUCT_MARKDOWN, "xml": L.PS_STRUCT_XML, "clean-html": L.PS_STRUCT_HTML}
+_BATCH_FORMAT = {"text": L.PS_FORMAT_TEXT, "json": L.PS_FORMAT_JSONL, "jsonl": L.PS_FORMAT_JSONL,
+                 "markdown": L.PS_FORMAT_MARKDOWN, "xml": L.PS_FORMAT_XML,
+                 "clean-html": L.PS_FORMAT_CLEAN_HTML, "html": L.PS_FORMAT_HTML}
+_FAVOR = ("precision", "recall", "balanced")
+_SITE_RULES = {"host": L.PS_SITE_HOST, "host-path1": L.PS_SITE_HOST_PATH1}
+
+
+class Error(Exception):
+    """An error of libpagesift: str(e) is the library's message; e.status
+    names its code ("io", "format", "too_large", "parse", "usage",
+    "version", "timeout", "nomem")."""
+
+    def __init__(self, msg, status="usage"):
+        super().__init__(msg)
+        self.status = status
+
+
+class ModelError(Error):
+    """The model bundle or template library cannot be loaded (missing,
+    truncated, foreign, other version): the CLI's exit code 3."""
+
+
+class PageError(Error):
+    """One page could not be made into a document or extracted (too large,
+    over a bound, no document, timeout)."""
+
+
+class InputError(Error):
+    """An input (file, folder, WARC) cannot be read."""
+
+
+def _raise(err, cls=Error):
+    status = L.STATUS_NAMES[err.code] if 0 <= err.code < len(L.STATUS_NAMES) else str(err.code)
+    msg = err.msg.decode("utf-8", "replace") or "pagesift: unknown error"
+    if status == "nomem":
+        raise MemoryError(msg)
+    raise cls(msg, status)
+
+
+def version():
+    """The library's version, e.g. "0.1.0"."""
+    return L.ps_version().decode()
+
+
+def methods():
+    """Names of the extraction methods (as --method takes them)."""
+    return [L.ps_method_name(i).decode() for i in range(L.ps_method_count())]
+
+
+def _bytes_of(html):
+    """(bytes, charset): str is encoded UTF-8 and declared so (the text is
+    Unicode already: a <meta charset> inside it no longer applies)."""
+    if isinstance(html, str):
+        return html.encode("utf-8", "surrogatepass"), "utf-8"
+    if isinstance(html, (bytes, bytearray, memoryview)):
+        return bytes(html), None
+    raise TypeError("html must be bytes or str, not %s" % type(html).__name__)
+
+
+def _enc(s):
+    if s is None:
+        return None
+    if isinstance(s, bytes):
+        return s
+    return os.fsencode(s) if isinstance(s, os.PathLike) else str(s).encode("utf-8")
+
+
+def _options(favor, with_comments, options):
+    parts = [options] if options else []
+    if with_comments:
+        parts.append("comments=0")  # --with-comments
+    if favor is not None:
+        if favor not in _FAVOR:
+            raise ValueError("favor: %r is not precision, recall or balanced" % (favor,))
+        parts.append("favor=" + favor)
+    return ",".join(parts) or None
+
+
+def _free_str(p):
+    if p:
+        L.free(p)
+
+
+class Extractor:
+    """An extraction method set up once -- model loaded, template libraries
+    opened -- for many pages.  Thread-safe: extract() may be called from
+    several threads at once; the GIL is released while the library works.
+
+    model: a model bundle (None: the shipped one, as the CLI finds it);
+    templates: a folder of per-site template libraries (pagesift-template
+    build); the method is then template-svm, else svm, as the CLI chooses;
+    favor: "precision" | "recall" | "balanced" (None: the default);
+    with_comments: keep comment threads under the article;
+    method, options: the CLI's --method and --options;
+    site_rule: "host" | "host-path1"; max_bytes: page size cap (0: 64 MB).
+    """
+
+    def __init__(self, model=None, templates=None, *, favor=None, with_comments=False,
+                 method=None, options=None, site_rule="host", max_bytes=0):
+        self._ex = None
+        L.ps_init()
+        if site_rule not in _SITE_RULES:
+            raise ValueError("site_rule: %r is not host or host-path1" % (site_rule,))
+        self.method = method or ("template-svm" if templates else "svm")
+        self.model = None if model is None else os.fspath(model)
+        self.templates = None if templates is None else os.fspath(templates)
+        self.options = _options(favor, with_comments, options)
+        self._site_rule = _SITE_RULES[site_rule]
+        self._max_bytes = int(max_bytes)
+        # kept alive for the extractor's life (the config holds pointers)
+        self._cfg_strings = (_enc(self.model), _enc(self.templates), _enc(self.options))
+        cfg = L.ps_extractor_config(*self._cfg_strings, None)
+        err = L.ps_error()
+        ex = L.ps_extractor_new(self.method.encode(), ctypes.byref(cfg), ctypes.byref(err))
+        if not ex:
+            _raise(err, Error if err.code == 6 else ModelError)
+        self._ex = ex
+        self._stateful = bool(L.ps_extractor_is_stateful(ex))
+        self._lock = threading.Lock() if self._stateful else None
+
+    @property
+    def block_tags(self):
+        """The block tags pages are parsed with (the model's)."""
+        self._check()
+        tags = L.ps_extractor_block_tags(self._ex)
+        out, i = [], 0
+        while tags[i]:
+            out.append(tags[i].decode())
+            i += 1
+        return out
+
+    def _check(self):
+        if not self._ex:
+            raise ValueError("the Extractor is closed")
+
+    def close(self):
+        """Free the library's extractor (also done when it is collected)."""
+        if self._ex:
+            L.ps_extractor_free(self._ex)
+            self._ex = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def extract(self, html, url=None, *, output="text", charset=None, id=None, site=None,
+                links=False, images=False):
+        """The main text of one page.
+
+        html: bytes (decoded as the CLI decodes a file: BOM, charset, <meta>,
+        detection) or str; url: the page's address (site templates,
+        metadata URLs); charset: from an HTTP header; site: the site key
+        when the page has no URL (a data set's site column).  output: "text" (str,
+        one paragraph per line), "markdown", "xml", "clean-html" (str, with
+        structure; links/images keep those), or "json" (dict: the CLI's JSON
+        Lines record, docs/JSONL.md; id sets its "id").  An empty result is
+        "" (status "empty").  Raises PageError when no document can be made
+        of the bytes (the message is the library's).
+        """
+        self._check()
+        if output not in OUTPUTS:
+            raise ValueError("output: %r is not one of %s" % (output, ", ".join(OUTPUTS)))
+        data, cs = _bytes_of(html)
+        if charset is not None:
+            cs = charset
+        inp = L.ps_input()
+        buf = L.malloc(len(data) + 1)
+        if not buf:
+            raise MemoryError("out of memory")
+        ctypes.memmove(buf, data, len(data))
+        ctypes.memset(buf + len(data), 0, 1)
+        inp.data = buf
+        inp.len = len(data)
+        inp.id = L.strdup(_enc(id or ""))
+        inp.url = L.strdup(_enc(url or ""))
+        inp.charset = L.strdup(_enc(cs)) if cs else None
+        inp.site = L.strdup(_enc(site)) if site else None
+        so = L.ps_step_options(self._site_rule, self._max_bytes, 0.0)
+        site = ctypes.create_string_buffer(512)
+        page = ctypes.c_void_p()
+        x = L.ps_extraction()
+        err = L.ps_error()
+        try:
+            if self._lock:
+                with self._lock:
+                    rc = L.ps_extract_input(self._ex, inp, so, site, 512, ctypes.byref(page), x, err)
+            else:
+                rc = L.ps_extract_input(self._ex, inp, so, site, 512, ctypes.byref(page), x, err)
+            if rc != 0:
+                _raise(err, PageError)
+            if output == "text":
+                return ctypes.string_at(x.text, x.len).decode("utf-8", "replace")
+            meta = L.ps_metadata()
+            if L.ps_page_metadata(page, x, meta, err) != 0:
+                _raise(err)
+            try:
+                if output == "json":
+                    return self._record(inp, site, page, x, meta, id)
+                flags = (L.PS_RENDER_LINKS if links else 0) | (L.PS_RENDER_IMAGES if images else 0)
+                n = ctypes.c_size_t()
+                p = L.ps_render(page, x, meta, _RENDER[output], flags, ctypes.byref(n), err)
+                if not p:
+                    _raise(err)
+                try:
+                    return ctypes.string_at(p, n.value).decode("utf-8", "replace")
+                finally:
+                    L.free(p)
+            finally:
+                L.ps_metadata_free(meta)
+        finally:
+            L.ps_extraction_free(x)
+            L.ps_page_free(page)
+            L.ps_input_clear(inp)
+
+    @staticmethod
+    def _record(inp, site, page, x, meta, rec_id):
+        """The JSON Lines record of methods/records.c, as a dict."""
+        def lst(arr, n):
+            return [L.cstr(arr[i]) for i in range(n)] if n else None
+        text = ctypes.string_at(x.text, x.len).decode("utf-8", "replace")
+        lang = L.cstr(meta.lang)
+        conf = meta.lang_confidence
+        url = L.cstr(inp.url)
+        return {
+            "id": rec_id or "",
+            "url": url or None,
+            "site": site.value.decode("utf-8", "replace") or None,
+            "title": L.cstr(meta.title),
+            "page_title": L.cstr(meta.page_title),
+            "author": L.cstr(meta.author),
+            "date": L.cstr(meta.date),
+            "date_modified": L.cstr(meta.date_modified),
+            "site_name": L.cstr(meta.site_name),
+            "description": L.cstr(meta.description),
+            "lang": lang,
+            "lang_declared": L.cstr(meta.lang_declared),
+            "lang_confidence": float("%.2f" % conf) if lang and conf >= 0 else None,
+            "canonical_url": L.cstr(meta.canonical_url),
+            "image": L.cstr(meta.image),
+            "categories": lst(meta.categories, meta.n_categories),
+            "tags": lst(meta.tags, meta.n_tags),
+            "text": text,
+            "blocks_kept": x.blocks_kept,
+            "blocks_removed": x.blocks_removed,
+            "status": "ok" if x.len else "empty",
+            "error": None,
+            "charset": L.ps_page_decoding(page).contents.charset.decode("ascii", "replace"),
+            "origin": None,
+        }
+
+
+_shared = {}
+_shared_lock = threading.Lock()
+
+
+def _shared_extractor(model, templates, favor, with_comments):
+    key = (None if model is None else os.fspath(model),
+           None if templates is None else os.fspath(templates), favor, bool(with_comments))
+    ex = _shared.get(key)
+    if ex is None:
+        with _shared_lock:
+            ex = _shared.get(key)
+            if ex is None:
+                ex = Extractor(key[0], key[1], favor=favor, with_comments=with_comments)
+                _shared[key] = ex
+    return ex
+
+
+def extract(html, url=None, *, model=None, templates=None, favor=None, with_comments=False,
+            output="text", charset=None, id=None, site=None, links=False, images=False):
+    """The main text of one page: bytes or str in, str out (output "text",
+    "markdown", "xml", "clean-html") or the CLI's JSON record as a dict
+    (output "json").  The Extractor for (model, templates, favor,
+    with_comments) is made on the first call and reused by later ones (and
+    by other threads).  See Extractor.extract."""
+    ex = _shared_extractor(model, templates, favor, with_comments)
+    return ex.extract(html, url, output=output, charset=charset, id=id, site=site, links=links,
+                      images=images)
+
+
+# ---------------------------------------------------------------------------
+# Batches: ps_batch_run, what the pagesift tool runs
+
+
+class Summary(dict):
+    """Counts of a run: read = extracted + empty + failed + skipped (the
+    CLI's summary), bytes, learnt_pages / learnt_sites with templates learnt."""
+
+    KEYS = ("read", "extracted", "empty", "failed", "skipped", "bytes", "learnt_pages",
+            "learnt_sites")
+
+    @classmethod
+    def of(cls, counts):
+        return cls({k: getattr(counts, k) for k in cls.KEYS})
+
+    def __add__(self, other):
+        return Summary({k: self.get(k, 0) + other.get(k, 0) for k in self.KEYS})
+
+    def adds_up(self):
+        return self["read"] == self["extracted"] + self["empty"] + self["failed"] + self["skipped"]
+
+
+def _batch_config(model, templates, learn_templates, favor, with_comments, method, options,
+                  output, workers, max_bytes, page_timeout, keep):
+    """(ps_batch_config, extractor or None); @keep collects what must stay alive."""
+    if output not in _BATCH_FORMAT:
+        raise ValueError("output: %r is not one of %s" % (output, ", ".join(sorted(_BATCH_FORMAT))))
+    if learn_templates and templates:
+        raise ValueError("templates and learn_templates exclude each other")
+    opts = _options(favor, with_comments, options)
+    meth = method or ("template-svm" if (templates or learn_templates) else "svm")
+    cfg = L.ps_batch_config()
+    cfg.format = _BATCH_FORMAT[output]
+    cfg.site_rule = L.PS_SITE_HOST
+    cfg.max_bytes = int(max_bytes)
+    cfg.workers = max(1, int(workers))
+    cfg.quiet = 1
+    cfg.page_timeout = float(page_timeout or 0)
+    ex = None
+    if learn_templates:
+        xc = L.ps_extractor_config(_enc(model), None, _enc(opts), None)
+        keep.append(xc)
+        m = _enc(meth)
+        keep.append(m)
+        cfg.learn_templates = 1
+        cfg.method = m
+        cfg.extractor_config = ctypes.pointer(xc)
+    else:
+        ex = Extractor(model, templates, method=meth, options=opts, max_bytes=max_bytes)
+        cfg.extractor = ex._ex
+    return cfg, ex
+
+
+def _source(paths, max_bytes, keep):
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    args = [_enc(p) for p in paths]
+    arr = (ctypes.c_char_p * max(1, len(args)))(*args)
+    keep.append(arr)
+    so = L.ps_source_options(int(max_bytes), 0, L.ps_fold(0, 0, 0))
+    err = L.ps_error()
+    src = L.ps_source_open(arr, len(args), None, so, err)
+    if not src:
+        _raise(err, InputError)
+    return src
+
+
+def run(inputs, output_path, *, output="json", model=None, templates=None,
+        learn_templates=False, favor=None, with_comments=False, method=None, options=None,
+        workers=1, max_bytes=0, page_timeout=None):
+    """`pagesift --format FORMAT -o FILE INPUTS...` in-process: every page
+    of @inputs (files, folders, WARC files, data sets: docs/INPUTS.md) into
+    one file written atomically (a temporary file renamed at the end, so a
+    reader never sees half of it).  Returns the Summary.  Raises Error on a
+    setup error (model, templates, unreadable output folder); one bad page is
+    a failed record, never an exception."""
+    keep = []
+    cfg, ex = _batch_config(model, templates, learn_templates, favor, with_comments, method,
+                            options, output, workers, max_bytes, page_timeout, keep)
+    err = L.ps_error()
+    src = _source(inputs, max_bytes, keep)
+    tmp = ctypes.create_string_buffer(4096)
+    path = _enc(output_path)
+    fp = L.ps_atomic_open(path, tmp, 4096, err)
+    if not fp:
+        L.ps_source_free(src)
+        _raise(err, InputError)
+    cfg.out = fp
+    counts = L.ps_batch_counts()
+    try:
+        rc = L.ps_batch_run(cfg, src, counts, err)
+    finally:
+        L.ps_source_free(src)
+        if ex:
+            ex.close()
+    if rc != 0:
+        L.ps_atomic_abort(fp, tmp.value)
+        _raise(err)
+    if L.ps_atomic_commit(fp, tmp.value, path, err) != 0:
+        _raise(err, InputError)
+    return Summary.of(counts)
+
+
+class Records:
+    """Iterator over the JSON Lines records (dicts, docs/JSONL.md) of a batch
+    run; .summary holds the counts once it is exhausted.  The batch runs in
+    a thread of its own (the library's workers under it) and writes into a
+    pipe this iterator reads; close() (or leaving a `with` block) stops it."""
+
+    def __init__(self, inputs, *, model=None, templates=None, learn_templates=False, favor=None,
+                 with_comments=False, method=None, options=None, workers=1, max_bytes=0,
+                 page_timeout=None, _cleanup=None):
+        self.summary = None
+        self._keep = []
+        self._cleanup = _cleanup or []
+        self._error = None
+        cfg, self._ex = _batch_config(model, templates, learn_templates, favor, with_comments,
+                                      method, options, "json", workers, max_bytes, page_timeout,
+                                      self._keep)
+        cfg.fail_fast = 1  # the reader went away: stop
+        self._interrupt = ctypes.c_int(0)  # close(): stop reading input
+        cfg.interrupt = ctypes.pointer(self._interrupt)
+        self._src = _source(inputs, max_bytes, self._keep)
+        r, w = os.pipe()
+        fp = L.fdopen(w, b"w")
+        if not fp:
+            os.close(r)
+            os.close(w)
+            L.ps_source_free(self._src)
+            raise OSError("fdopen failed")
+        cfg.out = fp
+        self._cfg = cfg
+        self._reader = os.fdopen(r, "rb")
+        self._thread = threading.Thread(target=self._run, args=(fp,), daemon=True)
+        self._thread.start()
+
+    def _run(self, fp):
+        counts = L.ps_batch_counts()
+        err = L.ps_error()
+        try:
+            rc = L.ps_batch_run(self._cfg, self._src, counts, err)
+            if rc != 0:
+                self._error = err
+            self.summary = Summary.of(counts)
+        finally:
+            L.fclose(fp)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        line = self._reader.readline() if self._reader else b""
+        if line:
+            return json.loads(line)
+        self._finish()
+        if self._error is not None:
+            err, self._error = self._error, None
+            _raise(err)
+        raise StopIteration
+
+    def _finish(self):
+        if self._thread:
+            self._interrupt.value = 1
+        if self._reader:
+            self._reader.close()
+            self._reader = None
+        if self._thread:
+            self._thread.join()
+            self._thread = None
+            L.ps_source_free(self._src)
+            self._src = None
+            if self._ex:
+                self._ex.close()
+            for f in self._cleanup:
+                f()
+            self._cleanup = []
+
+    def close(self):
+        """Stop reading: the run ends at its next record."""
+        self._finish()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self._finish()
+        except Exception:
+            pass
+
+
+def _feed_fifo(fileobj, fifo):
+    def feed():
+        try:
+            with open(fifo, "wb") as out:
+                while True:
+                    chunk = fileobj.read(1 << 20)
+                    if not chunk:
+                        break
+                    out.write(chunk)
+        except (BrokenPipeError, OSError):
+            pass
+    t = threading.Thread(target=feed, daemon=True)
+    t.start()
+    return t
+
+
+def iter_warc(source, **kwargs):
+    """The records of a WARC file (plain or gzip), one dict per HTML page as
+    `pagesift --format jsonl` writes it (id, url, site, title, the metadata,
+    text, status "ok" / "empty" / "failed", error, charset, origin); records
+    that are not pages (requests, images, redirects, ...) are counted in
+    .summary["skipped"], not yielded.
+
+    source: a path (a WARC file, also a folder or any input the CLI reads),
+    or a binary file object (streamed through a pipe; with
+    learn_templates, which reads the input twice, copied to a temporary
+    file first).  Keywords: model, templates, learn_templates, favor,
+    with_comments, method, options, workers (threads of the library),
+    max_bytes, page_timeout.  Returns a Records iterator."""
+    if isinstance(source, (str, bytes, os.PathLike)):
+        return Records(source, **kwargs)
+    if not hasattr(source, "read"):
+        raise TypeError("source must be a path or a binary file object")
+    tmpdir = tempfile.mkdtemp(prefix="pagesift-")
+    path = os.path.join(tmpdir, "stream.warc")
+
+    def cleanup():
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        os.rmdir(tmpdir)
+
+    if kwargs.get("learn_templates"):
+        with open(path, "wb") as out:
+            while True:
+                chunk = source.read(1 << 20)
+                if not chunk:
+                    break
+                out.write(chunk)
+    else:
+        os.mkfifo(path)
+        _feed_fifo(source, path)
+    try:
+        return Records(path, _cleanup=[cleanup], **kwargs)
+    except BaseException:
+        if stat.S_ISFIFO(os.lstat(path).st_mode):  # unblock the feeder
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+                os.close(fd)
+            except OSError:
+                pass
+        cleanup()
+        raise
+
+
+# ---------------------------------------------------------------------------
+# Researchers: block features and training
+
+
+def _number(v):
+    if v == "":
+        return None
+    try:
+        f = float(v)
+    except ValueError:
+        return v
+    return int(f) if f.is_integer() and "." not in v and "e" not in v.lower() else f
+
+
+_TEXT_COLUMNS = {"dataset", "page_id", "url", "site", "block_id", "block_path", "tag", "text"}
+
+
+class _MemFile:
+    """A FILE * over open_memstream: what the library writes, in memory."""
+
+    def __init__(self):
+        self.ptr = ctypes.c_void_p()
+        self.size = ctypes.c_size_t()
+        self.fp = L.open_memstream(ctypes.byref(self.ptr), ctypes.byref(self.size))
+        if not self.fp:
+            raise MemoryError("open_memstream failed")
+
+    def close(self):
+        if self.fp:
+            L.fclose(self.fp)
+            self.fp = None
+        data = ctypes.string_at(self.ptr, self.size.value) if self.ptr else b""
+        if self.ptr:
+            L.free(self.ptr)
+            self.ptr = ctypes.c_void_p()
+        return data
+
+
+def features(source, url=None, *, gold=None, extended=False, block_tags=None, templates=None,
+             for_annotation=False, min_text=1, threshold=0.5, preview_chars=0, csv_path=None):
+    """Block rows as pagesift-features writes them (docs/BLOCK_CSV.md): a
+    list of dicts, one per block (numbers as int/float, empty cells None).
+
+    source: HTML bytes/str of one page (url and gold -- its main text, for
+    the labels -- optional), or a path or list of paths (pages, folders,
+    WARC files, data sets with their gold or snippets: docs/INPUTS.md).
+    extended: the x_* features too; block_tags: a list (None: the default
+    body, section, div, as pagesift-features); templates: a folder of site
+    libraries, applied where they apply; csv_path: also write the CSV there.
+    Pages that fail are left out (as the tool reports and skips them)."""
+    opts = L.ps_block_csv_options(int(bool(extended)), int(bool(for_annotation)),
+                                  int(preview_chars), int(min_text),
+                                  float(threshold) if threshold != 0.5 else 0.0)
+    keep = []
+    tags_arr = None
+    if block_tags:
+        enc = [_enc(t) for t in block_tags] + [None]
+        tags_arr = (ctypes.c_char_p * len(enc))(*enc)
+    err = L.ps_error()
+    store = None
+    if templates:
+        store = L.ps_template_store_open(_enc(templates), err)
+        if not store:
+            _raise(err, ModelError)
+    mem = _MemFile()
+    w = L.ps_block_csv_new(mem.fp, opts, err)
+    if not w:
+        mem.close()
+        if store:
+            L.ps_template_store_free(store)
+        _raise(err)
+
+    def one(inp):
+        pg = L.ps_input_page(inp, tags_arr, 0, err)
+        if not pg:
+            return
+        try:
+            site = ctypes.create_string_buffer(512)
+            L.ps_input_site(inp, L.PS_SITE_HOST, site, 512)
+            if store and site.value:
+                lib = L.ps_template_store_get(store, site.value)
+                if L.ps_template_applies(lib):
+                    L.ps_template_apply(lib, pg)
+            dataset = inp.dataset and ctypes.string_at(inp.dataset)
+            page_id = ctypes.string_at(inp.id) if inp.id else b""
+            if inp.snippets:
+                L.ps_block_csv_page_snippets(w, dataset, page_id, site.value, pg, inp.snippets,
+                                             None, err)
+            else:
+                g = gold_of(inp)
+                L.ps_block_csv_page(w, dataset, page_id, site.value, pg, g,
+                                    len(g) if g else 0, None, err)
+        finally:
+            L.ps_page_free(pg)
+
+    def gold_of(inp):
+        if gold is not None and not isinstance(source, (str, os.PathLike, list, tuple)):
+            return _bytes_of(gold)[0]
+        if inp.gold_path:
+            try:
+                with open(ctypes.string_at(inp.gold_path), "rb") as f:
+                    return f.read()
+            except OSError:
+                return None
+        return None
+
+    try:
+        if isinstance(source, (bytes, bytearray, memoryview)) or (
+                isinstance(source, str) and source.lstrip()[:1] == "<"):
+            data, cs = _bytes_of(source)
+            inp = L.ps_input()
+            buf = L.malloc(len(data) + 1)
+            ctypes.memmove(buf, data, len(data))
+            ctypes.memset(buf + len(data), 0, 1)
+            inp.data, inp.len = buf, len(data)
+            inp.id = L.strdup(b"page")
+            inp.url = L.strdup(_enc(url or ""))
+            inp.charset = L.strdup(_enc(cs)) if cs else None
+            try:
+                one(inp)
+            finally:
+                L.ps_input_clear(inp)
+        else:
+            src = _source(source, 0, keep)
+            inp = L.ps_input()
+            try:
+                while True:
+                    r = L.ps_source_next(src, inp, err)
+                    if r < 0:
+                        _raise(err, InputError)
+                    if r == 0:
+                        break
+                    if not inp.skipped and inp.status == 0:
+                        one(inp)
+            finally:
+                L.ps_input_clear(inp)
+                L.ps_source_free(src)
+    finally:
+        rc = L.ps_block_csv_finish(w, err)
+        data = mem.close()
+        if store:
+            L.ps_template_store_free(store)
+    if rc != 0:
+        _raise(err)
+    if csv_path:
+        with open(csv_path, "wb") as f:
+            f.write(data)
+    rows = []
+    for row in csv.DictReader(io.StringIO(data.decode("utf-8", "replace"), newline="")):
+        rows.append({k: (v if k in _TEXT_COLUMNS else _number(v)) for k, v in row.items()})
+    return rows
+
+
+def train(data, output, *, features="paper", group="page", balance="undersample", seed=1,
+          folds=10, c_range=None, gamma_range=None, coarse_fine=False, threads=0,
+          cv_max_rows=None, select="f1"):
+    """pagesift-train: a grouped k-fold grid search over C and gamma on
+    labelled block rows, then the final RBF SVM saved as a model bundle at
+    @output (atomically).  data: block CSV path(s), or rows as features()
+    returns them (written to a temporary rows.csv, the name the bundle's
+    data_files then records).  features: "paper",
+    "extended" or a list of column names; group: "page" | "site"; c_range /
+    gamma_range: (start, stop, step) of log2 C / log2 gamma.  Returns a dict
+    with the chosen point (log2c, log2g, C, gamma), its CV precision,
+    recall, f1, accuracy, the data's counts and the model's info."""
+    tmp = None
+    if isinstance(data, (str, os.PathLike)):
+        paths = [os.fspath(data)]
+    elif data and isinstance(data, (list, tuple)) and isinstance(data[0], dict):
+        tmp = tempfile.mkdtemp(prefix="pagesift-train-")
+        with open(os.path.join(tmp, "rows.csv"), "w", newline="", encoding="utf-8") as f:
+            wr = csv.DictWriter(f, fieldnames=list(data[0].keys()))
+            wr.writeheader()
+            for row in data:
+                wr.writerow({k: ("" if v is None else v) for k, v in row.items()})
+        paths = [os.path.join(tmp, "rows.csv")]
+    else:
+        paths = [os.fspath(p) for p in data]
+    if isinstance(features, (list, tuple)):
+        features = ",".join(features)
+    groups = {"page": L.PS_GROUP_PAGE, "site": L.PS_GROUP_SITE}
+    balances = {"none": L.PS_BALANCE_NONE, "undersample": L.PS_BALANCE_UNDERSAMPLE,
+                "weight": L.PS_BALANCE_WEIGHT}
+    if group not in groups:
+        raise ValueError("group: %r is not page or site" % (group,))
+    if balance not in balances:
+        raise ValueError("balance: %r is not none, undersample or weight" % (balance,))
+    err = L.ps_error()
+    arr = (ctypes.c_char_p * len(paths))(*[_enc(p) for p in paths])
+    d = m = None
+    grid = L.ps_train_grid()
+    have_grid = False
+    try:
+        d = L.ps_train_data_load(arr, len(paths), _enc(features), groups[group], err)
+        if not d:
+            _raise(err)
+        info = L.ps_train_data_info()
+        L.ps_train_data_get_info(d, info)
+        o = L.ps_train_options()
+        L.ps_train_options_init(o)
+        o.balance = balances[balance]
+        o.seed = int(seed)
+        o.folds = int(folds)
+        o.select_accuracy = 1 if select == "accuracy" else 0
+        o.coarse_fine = int(bool(coarse_fine))
+        o.threads = int(threads)
+        o.quiet = 1
+        if c_range:
+            o.c_start, o.c_stop, o.c_step = map(float, c_range)
+        if gamma_range:
+            o.g_start, o.g_stop, o.g_step = map(float, gamma_range)
+        if cv_max_rows is not None:
+            o.cv_max_rows = int(cv_max_rows)
+        if L.ps_train_grid_search(d, o, grid, err) != 0:
+            _raise(err)
+        have_grid = True
+        best = grid.points[grid.best]
+        m = L.ps_train_final(d, o, best.log2c, best.log2g, grid, 0, err)
+        if not m:
+            _raise(err)
+        if L.ps_model_save(m, _enc(output), err) != 0:
+            _raise(err, InputError)
+        sv = L.ps_model_info(m, b"support_vectors")
+        return {
+            "model": os.fspath(output), "log2c": best.log2c, "log2g": best.log2g,
+            "C": 2.0 ** best.log2c, "gamma": 2.0 ** best.log2g,
+            "precision": best.precision, "recall": best.recall, "f1": best.f1,
+            "accuracy": best.accuracy, "folds": grid.folds, "cv_rows": grid.cv_rows,
+            "rows": info.rows, "content": info.content, "noise": info.noise,
+            "unlabelled": info.unlabelled, "groups": info.groups,
+            "features": info.features.decode(),
+            "support_vectors": int(sv) if sv else None,
+        }
+    finally:
+        if m:
+            L.ps_model_free(m)
+        if have_grid:
+            L.ps_train_grid_free(grid)
+        if d:
+            L.ps_train_data_free(d)
+        if tmp:
+            os.unlink(os.path.join(tmp, "rows.csv"))
+            os.rmdir(tmp)

@@ -9,8 +9,9 @@
  *      METHODS.md §1.1; template-svm only);
  *   2. features: compute, for every block, the features the model bundle
  *      lists (R1-R5 for the paper's model; extended x_* for later models);
- *   3. classify: the RBF SVM's decision value for every block with text of
- *      its own left; content above the threshold;
+ *   3. classify: the classifier's decision value for every block with text
+ *      of its own left, all blocks at once (methods/block_classifier.h: the
+ *      model bundle's RBF SVM today); content above the threshold;
  *   4. passes: the second passes of methods/block_passes.c (a table, one
  *      option key per pass) over those classes;
  *   5. collect: the text of the blocks kept is the result.
@@ -26,14 +27,18 @@
  * template-matching parameters (N1, N2, edit-distance rule) belong to the
  * library and are read from it.
  *
- * Option (--options): min_pages=N — a site's library is applied only when it
- * was built from at least N pages (default 5; 0 = the library's own N1, one
- * full batch); a site with fewer pages in the collection gets the SVM alone
- * (with very few pages every leaf the pages share, content included, reaches
- * N2).  5 measured: the guarded rule then removes 0.78 % of the gold leaf
- * text over the 100 sites with >= 5 pages (0.99 % over the 39 with >= 10;
- * docs/TEMPLATES.md), and held out dragnet scores 0.909 against 0.900 with
- * 10, l3s-gn1 equal (docs/QUALITY.md).
+ * Which site libraries apply: the one rule training uses too,
+ * ps_template_applies (a library learnt from >= PS_TEMPLATE_MIN_PAGES = 5
+ * pages; with very few pages every leaf the pages share, content included,
+ * reaches N2, so a smaller site gets the SVM alone).  5 measured: the
+ * guarded rule then removes 0.78 % of the gold leaf text over the 100 sites
+ * with >= 5 pages (0.99 % over the 39 with >= 10; docs/TEMPLATES.md), and
+ * held out dragnet scores 0.909 against 0.900 with 10, l3s-gn1 equal
+ * (docs/QUALITY.md).
+ * Options (--options): min_pages=N — for experiments only, apply a library
+ * built from at least N pages instead (0 = the library's own N1, one full
+ * batch); the model was trained with the rule above, so another N is a
+ * train/serve skew.
  * focus=X (default 0.85, 0 = off; on pages whose site library was applied
  * focus_templated=X instead, default 0: the templates already took the
  * site's chrome away, and focus then cut article-side text the gold keeps,
@@ -61,6 +66,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "methods/block_classifier.h"
 #include "methods/block_passes.h"
 #include "methods/method.h"
 #include "methods/method_options.h"
@@ -74,18 +80,15 @@
 #define FAVOR_RECALL_FILL 1.5
 
 typedef struct tsvm {
-    ps_model *model;
+    ps_block_classifier *clf;           /* the model (methods/block_classifier.h) */
     ps_template_store *store;           /* opened from templates_dir, owned */
     const ps_template_store *templates; /* the one used: store or a given one */
-    size_t n_feat;
-    const int *feat_ids;
-    unsigned long min_pages;            /* default 5; 0: the library's n1 */
+    int min_pages;                      /* -1: ps_template_applies; else the
+                                           experiment's N (0: the library's n1) */
     ps_block_passes passes;             /* second passes after the SVM */
     double focus_templated;             /* focus share on pages whose site
                                            library was applied (0: off) */
     double threshold;                   /* content: SVM score above it */
-    char *tags_buf;                     /* the model's block_tags, split */
-    const char **tags;                  /* NULL-terminated, or NULL: default */
 } tsvm;
 
 static void tsvm_destroy(void *self)
@@ -93,10 +96,8 @@ static void tsvm_destroy(void *self)
     tsvm *t = self;
     if (!t)
         return;
-    ps_model_free(t->model);
+    ps_block_classifier_free(t->clf);
     ps_template_store_free(t->store);
-    free(t->tags);
-    free(t->tags_buf);
     free(t);
 }
 
@@ -105,7 +106,6 @@ static void tsvm_destroy(void *self)
  * naming the method and the key (a typo must not pass). */
 static int parse_options(tsvm *t, const char *method, const char *opts, ps_error *err)
 {
-    int min_pages = (int)t->min_pages;
     static const char *const favors[] = {"balanced", "precision", "recall", NULL};
     int favor = 0;
     double threshold = NAN;
@@ -115,7 +115,7 @@ static int parse_options(tsvm *t, const char *method, const char *opts, ps_error
     ps_method_opt table[4 + PS_BLOCK_PASSES_MAX] = {
         {"favor", PS_OPT_CHOICE, &favor, 0, 0, favors},
         {"threshold", PS_OPT_DOUBLE, &threshold, -10, 10, NULL},
-        {"min_pages", PS_OPT_INT, &min_pages, 0, 1e9, NULL},
+        {"min_pages", PS_OPT_INT, &t->min_pages, 0, 1e9, NULL},
         {"focus_templated", PS_OPT_DOUBLE, &t->focus_templated, 0, 1, NULL},
     };
     size_t n = 4;
@@ -125,7 +125,6 @@ static int parse_options(tsvm *t, const char *method, const char *opts, ps_error
     }
     if (ps_method_parse_options(method, opts, table, n, err) != 0)
         return -1;
-    t->min_pages = (unsigned long)min_pages;
     /* favor: the SVM's threshold and the fill's margin together, unless
      * given one by one (values: docs/QUALITY.md, the favor table) */
     static const double favor_threshold[] = {0.0, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_THRESHOLD};
@@ -136,32 +135,9 @@ static int parse_options(tsvm *t, const char *method, const char *opts, ps_error
     return 0;
 }
 
-/* The model's block_tags key ("body,section,div,p"), when it has one: lower-
- * case tag names, body among them (the root block is always body). */
-static int model_block_tags(tsvm *t, const char *path, ps_error *err)
-{
-    const char *tags = ps_model_info(t->model, "block_tags");
-    if (!tags)
-        return 0;
-    int body = 0;
-    for (const char *p = tags; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == ','))
-            return ps_set_error(err, PS_ERR_FORMAT,
-                                "%s: block_tags '%s' is not a comma list of lower-case tag names",
-                                path, tags);
-    if (!(t->tags_buf = strdup(tags)) || !(t->tags = ps_split_list(t->tags_buf)))
-        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; t->tags[i]; i++) /* ps_split_list skips empty names */
-        body |= strcmp(t->tags[i], "body") == 0;
-    if (!body)
-        return ps_set_error(err, PS_ERR_FORMAT, "%s: block_tags '%s' lacks body (the root block)",
-                            path, tags);
-    return 0;
-}
-
 static const char *const *tsvm_block_tags(void *self)
 {
-    return ((tsvm *)self)->tags;
+    return ((tsvm *)self)->clf->block_tags;
 }
 
 static void *create_common(const ps_method_config *cfg, int use_templates, ps_error *err)
@@ -172,23 +148,17 @@ static void *create_common(const ps_method_config *cfg, int use_templates, ps_er
         return NULL;
     }
     const char *path = cfg->model_path ? cfg->model_path : ps_model_default_path();
-    t->model = ps_model_load(path, err);
-    if (!t->model) {
+    t->clf = ps_block_classifier_open(path, err);
+    if (!t->clf) {
         tsvm_destroy(t);
         return NULL;
     }
     t->passes = ps_block_passes_default();
-    t->min_pages = 5;
+    t->min_pages = -1;
     if (parse_options(t, use_templates ? "template-svm" : "svm", cfg->options, err) != 0) {
         tsvm_destroy(t);
         return NULL;
     }
-    if (model_block_tags(t, path, err) != 0) {
-        tsvm_destroy(t);
-        return NULL;
-    }
-    t->n_feat = ps_model_n_features(t->model);
-    t->feat_ids = ps_model_feature_ids(t->model);
     if (use_templates) {
         if (cfg->templates) {
             t->templates = cfg->templates;
@@ -246,9 +216,10 @@ static void work_free(work *w)
  * blocks are not the ones the model was trained on. */
 static int check_block_tags(const tsvm *t, const ps_page *page, ps_error *err)
 {
-    if (ps_page_has_block_tags(page, t->tags))
+    const char *const *tags = t->clf->block_tags;
+    if (ps_page_has_block_tags(page, tags))
         return 0;
-    const char *const *want = t->tags ? t->tags : ps_default_block_tags;
+    const char *const *want = tags ? tags : ps_default_block_tags;
     char list[256];
     size_t n = 0;
     list[0] = '\0';
@@ -269,10 +240,15 @@ static int apply_templates(const tsvm *t, work *w, const char *site, ps_error *e
     const ps_template_lib *lib = ps_template_store_get(t->templates, site);
     if (!lib)
         return 0;
-    ps_template_lib_info info;
-    ps_template_lib_get_info(lib, &info);
-    if (info.pages < (t->min_pages ? t->min_pages : info.params.n1))
-        return 0;
+    if (t->min_pages < 0) {
+        if (!ps_template_applies(lib))
+            return 0;
+    } else {
+        ps_template_lib_info info;
+        ps_template_lib_get_info(lib, &info);
+        if (info.pages < (t->min_pages ? (uint64_t)t->min_pages : info.params.n1))
+            return 0;
+    }
     if (ps_template_apply(lib, w->page) == (size_t)-1)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory applying the templates");
     *ps_block_passes_at(&w->passes, "focus") = t->focus_templated; /* templates took the chrome away */
@@ -285,75 +261,34 @@ static int features(const tsvm *t, work *w, ps_error *err)
 {
     w->blocks = ps_page_blocks(w->page, &w->nb);
     w->leaves = ps_page_leaves(w->page, &w->nl);
-    if (!(w->x = malloc((w->nb * t->n_feat + 1) * sizeof *w->x)))
+    const ps_block_classifier *c = t->clf;
+    if (!(w->x = malloc((w->nb * c->n_feat + 1) * sizeof *w->x)))
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    if (ps_page_block_features(w->page, t->feat_ids, t->n_feat, w->x) != 0)
+    if (ps_page_block_features(w->page, c->feat_ids, c->n_feat, w->x) != 0)
         return ps_set_error(err, PS_ERR_NOMEM, "cannot compute the block features");
     return 0;
 }
 
-/* Hash of a feature row's bytes for the page's duplicate table, 8 bytes a
- * step (ps_hash64, FNV-1a, takes one byte a step: 328 multiplies for 41
- * features).  It only finds candidates; equality is memcmp. */
-static size_t row_hash(const double *row, size_t n)
+/* Step 3, classify: the classifier's decision value of every block with
+ * text of its own, all at once (w->score; NaN for the others, which nothing
+ * of could reach the output). */
+static int classify(const tsvm *t, work *w, const char *site, ps_error *err)
 {
-    uint64_t h = 0x9E3779B97F4A7C15ull;
-    for (size_t k = 0; k < n; k++) {
-        uint64_t u;
-        memcpy(&u, &row[k], sizeof u);
-        h = (h ^ u) * 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 29;
-    }
-    return (size_t)h;
-}
-
-/* Step 3, classify: the SVM's decision value of every block with text of
- * its own (w->score; NaN for the others, which nothing of could reach the
- * output).  Identical feature vectors on a page (a quarter of dragnet's
- * blocks: empty link bars, repeated widgets) get one prediction: an
- * open-addressing table from the vector's bytes to its first block. */
-static int classify(const tsvm *t, work *w, ps_error *err)
-{
-    size_t nb = w->nb, cap = 16;
-    while (cap < 2 * nb)
-        cap *= 2;
+    size_t nb = w->nb, n = 0;
+    uint32_t *list = malloc((nb + 1) * sizeof *list);
     w->score = malloc((nb + 1) * sizeof *w->score);
-    double *dec = malloc((nb + 1) * sizeof *dec);    /* per row classified */
-    int32_t *seen = malloc(cap * sizeof *seen);      /* hash slot -> row */
-    uint32_t *src = malloc((2 * nb + 1) * sizeof *src); /* block -> row; rows */
-    uint8_t *pred = malloc(nb + 1);
-    int rc = 0;
-    if (!w->score || !dec || !seen || !src || !pred) {
-        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-        goto done;
+    if (!list || !w->score) {
+        free(list);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     }
-    memset(seen, 0xFF, cap * sizeof *seen);
-    size_t row_bytes = t->n_feat * sizeof *w->x;
-    uint32_t *rows = src + nb;
-    size_t n_rows = 0;
     for (size_t b = 0; b < nb; b++) {
-        if (w->blocks[b].own.text_chars == 0)
-            continue;
-        const double *row = w->x + b * t->n_feat;
-        size_t h = row_hash(row, t->n_feat) & (cap - 1);
-        while (seen[h] >= 0 &&
-               memcmp(w->x + (size_t)rows[seen[h]] * t->n_feat, row, row_bytes) != 0)
-            h = (h + 1) & (cap - 1);
-        if (seen[h] < 0) {
-            seen[h] = (int32_t)n_rows;
-            rows[n_rows++] = (uint32_t)b;
-        }
-        src[b] = (uint32_t)seen[h];
+        w->score[b] = NAN;
+        if (w->blocks[b].own.text_chars)
+            list[n++] = (uint32_t)b;
     }
-    /* the SVM over all of them at once (support vectors read from cache) */
-    ps_model_predict_many(t->model, w->x, t->n_feat, rows, n_rows, pred, dec);
-    for (size_t b = 0; b < nb; b++)
-        w->score[b] = w->blocks[b].own.text_chars ? dec[src[b]] : NAN;
-done:
-    free(dec);
-    free(seen);
-    free(src);
-    free(pred);
+    ps_classify_in in = {.page = w->page, .site = site ? site : "", .x = w->x, .blocks = list, .n = n};
+    int rc = t->clf->score(t->clf, &in, w->score, err);
+    free(list);
     return rc;
 }
 
@@ -399,8 +334,8 @@ static int classes(const tsvm *t, work *w, ps_method_output *out, ps_error *err)
  * otherwise compute them all a second time. */
 static int passes(const tsvm *t, work *w, ps_method_output *out, ps_error *err)
 {
-    if (ps_block_passes_run_feat(w->page, &w->passes, w->mask, w->score, w->x, t->n_feat,
-                                 t->feat_ids) != 0)
+    if (ps_block_passes_run_feat(w->page, &w->passes, w->mask, w->score, w->x, t->clf->n_feat,
+                                 t->clf->feat_ids) != 0)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     uint8_t *cls = out->block_class;
     for (size_t b = 0; b < w->nb; b++)
@@ -444,7 +379,7 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
     if (rc == 0)
         rc = features(t, &w, err);
     if (rc == 0)
-        rc = classify(t, &w, err);
+        rc = classify(t, &w, site, err);
     if (rc == 0)
         rc = classes(t, &w, out, err);
     if (rc == 0)

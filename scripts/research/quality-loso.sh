@@ -3,7 +3,7 @@
 # (issue 9): for every test set, train on the block CSVs of all the other
 # sets, classify the test set's blocks, score token-level F1 of the blocks
 # kept (scripts/research/quality-score.py, the block-level proxy of the benchmark
-# metric).
+# metric, scored by pagesift-eval --pred).
 #
 # Usage: scripts/research/quality-loso.sh FEATDIR OUTDIR FEATURES [pagesift-train options...]
 #   FEATDIR   per-set CSVs of scripts/features-per-set
@@ -36,7 +36,7 @@ for t in $tests; do
   rm -f "$out/$t.train.csv"
   "${nice[@]}" "$bin/pagesift-classify" -q -m "$out/$t.model" -o "$out/$t.pred.csv" "$feat/$t.csv"
   secs=$(( $(date +%s) - start ))
-  line=$("${nice[@]}" python3 "$root/scripts/research/quality-score.py" --shared "$shared" --sets "$t" \
+  line=$(PS_BINARY_DIR="$bin" "${nice[@]}" python3 "$root/scripts/research/quality-score.py" --shared "$shared" --sets "$t" \
          "$feat/$t.csv" "$out/$t.pred.csv")
   echo "$line  (C=$(grep -m1 '^C ' "$out/$t.model" | cut -d' ' -f2) gamma=$(grep -m1 '^gamma ' "$out/$t.model" | cut -d' ' -f2), ${secs}s)" | tee -a "$out/scores.txt"
 done

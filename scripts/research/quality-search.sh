@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/research/quality-search.sh — the recipe search of issue 9, end to end and
-# reproducible (figures in docs/QUALITY.md): block CSVs for four block
-# variants, leave-one-set-out training and scoring of each feature set and
-# balance, then the second passes on the held-out predictions.
+# reproducible (figures in docs/QUALITY.md section 1): block CSVs for four
+# block variants, leave-one-set-out training and scoring of each feature set
+# and balance (the second passes are measured on the real pipeline:
+# scripts/research/quality-protocol.sh).
 #
 #   A: blocks body,section,div (the paper's)        B: + p, td, table
 #   C: B with templates learnt per site (-L)         D: A with templates

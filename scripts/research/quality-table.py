@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""scripts/research/quality-table.py - the tables of docs/QUALITY.md from the work
-folder of scripts/research/quality-search.sh: leave-one-set-out token F1 (block-level
-proxy, scripts/research/quality-score.py) per variant and set, and the second passes
-(--focus, --headline) on the held-out predictions of every variant.
+"""scripts/research/quality-table.py - the table of docs/QUALITY.md section 1 from
+the work folder of scripts/research/quality-search.sh: leave-one-set-out token F1
+(block-level proxy, scripts/research/quality-score.py) per variant and set.  (The
+second-pass table of section 2 came from Python copies of the passes, removed in
+issue 15: the passes are measured on the real pipeline, with the C passes,
+by scripts/research/quality-protocol.sh and quality-focus-sweep.sh.)
 
-Usage: quality-table.py WORKDIR [--passes VARIANT,...]
+Usage: quality-table.py WORKDIR
 """
-import json
 import os
 import re
-import subprocess
 import sys
 
 SETS = ["dragnet", "l3s-gn1", "cleaneval", "cleanportaleval", "netease"]
@@ -18,19 +18,6 @@ REF = {"dragnet": 0.904, "l3s-gn1": 0.931, "cleaneval": 0.902, "cleanportaleval"
 BLOCKS = {"A": "body,section,div", "B": "+p,td,table", "C": "+p,td,table, templates",
           "D": "body,section,div, templates"}
 w = sys.argv[1]
-passes = sys.argv[sys.argv.index("--passes") + 1].split(",") if "--passes" in sys.argv else []
-here = os.path.dirname(os.path.abspath(__file__))
-
-
-def score(v, s, extra):
-    out = subprocess.run([sys.executable, os.path.join(here, "quality-score.py"), "--json",
-                          "--sets", s] + extra +
-                         [os.path.join(w, "f" + v[0], s + ".csv"),
-                          os.path.join(w, "r-" + v, s + ".pred.csv")],
-                         capture_output=True, text=True, check=True).stdout
-    return json.loads(out)[s]
-
-
 rows = []
 for d in sorted(os.listdir(w)):
     m = re.match(r"r-([A-D])-(paper|ext)(-none|-w)?$", d)
@@ -50,19 +37,3 @@ print("| reference (issue 9) | | | | " + " | ".join("%.3f" % REF[s] for s in SET
 for v, b, f, bal, sc in rows:
     cells = ["%.3f (%.3f/%.3f)" % (sc[s][2], sc[s][0], sc[s][1]) if s in sc else "–" for s in SETS]
     print("| %s | %s | %s | %s | %s |" % (v, b, f, bal, " | ".join(cells)))
-if passes:
-    print()
-    print("| variant | second pass | " + " | ".join(SETS) + " |")
-    print("|---|---|" + "---|" * len(SETS))
-    for v, b, f, bal, sc in rows:
-        if len(sc) < len(SETS) or v not in passes:
-            continue
-        for name, extra in (("none", []), ("smooth (noise between content)", ["--smooth"]),
-                            ("focus 0.7", ["--focus", "0.7"]), ("headline", ["--headline"]),
-                            ("focus 0.7 + headline", ["--focus", "0.7", "--headline"]),
-                            ("focus 0.85 + headline", ["--focus", "0.85", "--headline"])):
-            cells = []
-            for s in SETS:
-                r = score(v, s, extra)
-                cells.append("%.3f (%.3f/%.3f)" % (r["F1"], r["P"], r["R"]))
-            print("| %s | %s | %s |" % (v, name, " | ".join(cells)))

@@ -1,0 +1,75 @@
+/* methods/block_classifier.h — what template-svm and svm ask of a model:
+ * score the blocks of one page.  Internal to methods/.
+ *
+ * A block classifier kind is a struct of three things and two calls:
+ *
+ *   feat_ids, n_feat  the features (ps_feature_lookup ids) it reads, in the
+ *                     order its rows hold them; the method computes exactly
+ *                     these for every block (ps_page_block_features) and the
+ *                     second passes reuse them;
+ *   block_tags        the elements that are blocks for it (the ones its
+ *                     training pages were parsed with), NULL-terminated;
+ *                     NULL = ps_default_block_tags;
+ *   score()           the decision value of many blocks of one page at once,
+ *                     > 0 leaning to content (the method's threshold, 0 by
+ *                     default, --favor moves it; the fill and fallback
+ *                     passes read the values too, so keep them on the SVM's
+ *                     scale: about -1 .. 1 at the margin);
+ *   free()            release it.
+ *
+ * score() sees the whole page (after the template step) and its site, not
+ * only the rows: a per-site kind picks its model by in->site, a second-stage
+ * kind scores with a first-stage classifier and then reads the page's tree
+ * (neighbours, parents) around each block.  The method gives it the blocks
+ * with text of their own; blocks without text are never scored (nothing of
+ * theirs reaches the output).  It must be thread-safe (workers share one
+ * instance) and allocate per call only.
+ *
+ * Adding a kind: a file methods/classifier_<kind>.c with its constructor,
+ * and a line in ps_block_classifier_open (methods/classifier_svm.c) that
+ * picks it from the model bundle (e.g. by a header key); the passes and
+ * template_svm.c do not change. */
+#ifndef PS_BLOCK_CLASSIFIER_H
+#define PS_BLOCK_CLASSIFIER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/util.h"
+#include "pagesift.h"
+
+/** One page's blocks to score. */
+typedef struct ps_classify_in {
+    const ps_page *page;     /**< the page as the template step left it */
+    const char *site;        /**< its site key, "" when it has none */
+    /** The feature rows: n_feat values per block of the page (all blocks,
+     *  ps_page_blocks order), the classifier's feat_ids order. */
+    const double *x;
+    const uint32_t *blocks;  /**< the blocks to score (indices, ascending) */
+    size_t n;                /**< how many */
+} ps_classify_in;
+
+typedef struct ps_block_classifier ps_block_classifier;
+
+struct ps_block_classifier {
+    const char *kind;              /**< "svm", ... (for messages) */
+    size_t n_feat;
+    const int *feat_ids;
+    const char *const *block_tags; /**< NULL-terminated; NULL = default tags */
+    /** Write score[b] for every block b of in->blocks (score has one slot per
+     *  block of the page; the others are left alone).  Returns 0, or -1 with
+     *  err set (out of memory). */
+    int (*score)(const ps_block_classifier *c, const ps_classify_in *in, double *score,
+                 ps_error *err);
+    void (*free)(ps_block_classifier *c);
+};
+
+/** Open the model bundle at @p path as a classifier of the kind it holds
+ *  (today every bundle is an SVM: ps_model_load, its block_tags key).
+ *  NULL + err (the bundle's load error, or a bad block_tags key). */
+ps_block_classifier *ps_block_classifier_open(const char *path, ps_error *err);
+
+/** Free @p c (may be NULL). */
+void ps_block_classifier_free(ps_block_classifier *c);
+
+#endif

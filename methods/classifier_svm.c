@@ -1,0 +1,141 @@
+/* methods/classifier_svm.c — the SVM block classifier (methods/block_classifier.h):
+ * a model bundle (train/, docs/MODEL_FORMAT.md) whose RBF SVM scores every
+ * block alone from its feature row.  Identical rows on a page (a quarter of
+ * dragnet's blocks: empty link bars, repeated widgets) are scored once: an
+ * open-addressing table from the row's bytes to its first block, then
+ * ps_model_predict_many over the distinct rows at once (the support vectors
+ * read from cache). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "methods/block_classifier.h"
+
+typedef struct svm_classifier {
+    ps_block_classifier c; /* first: the interface */
+    ps_model *model;
+    char *tags_buf;        /* the model's block_tags, split */
+    const char **tags;     /* NULL-terminated, or NULL: default */
+} svm_classifier;
+
+static void svm_free(ps_block_classifier *c)
+{
+    svm_classifier *s = (svm_classifier *)c;
+    ps_model_free(s->model);
+    free(s->tags);
+    free(s->tags_buf);
+    free(s);
+}
+
+/* Hash of a feature row's bytes for the page's duplicate table, 8 bytes a
+ * step (ps_hash64, FNV-1a, takes one byte a step: 328 multiplies for 41
+ * features).  It only finds candidates; equality is memcmp. */
+static size_t row_hash(const double *row, size_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t u;
+        memcpy(&u, &row[k], sizeof u);
+        h = (h ^ u) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 29;
+    }
+    return (size_t)h;
+}
+
+static int svm_score(const ps_block_classifier *c, const ps_classify_in *in, double *score,
+                     ps_error *err)
+{
+    const svm_classifier *s = (const svm_classifier *)c;
+    size_t n = in->n, nf = c->n_feat, cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    int32_t *seen = malloc(cap * sizeof *seen);         /* hash slot -> distinct row */
+    uint32_t *src = malloc((2 * n + 1) * sizeof *src);  /* listed block -> row; rows */
+    double *dec = malloc((n + 1) * sizeof *dec);        /* per distinct row */
+    uint8_t *pred = malloc(n + 1);
+    int rc = 0;
+    if (!seen || !src || !dec || !pred) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    memset(seen, 0xFF, cap * sizeof *seen);
+    size_t row_bytes = nf * sizeof *in->x;
+    uint32_t *rows = src + n;
+    size_t n_rows = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double *row = in->x + (size_t)in->blocks[i] * nf;
+        size_t h = row_hash(row, nf) & (cap - 1);
+        while (seen[h] >= 0 && memcmp(in->x + (size_t)rows[seen[h]] * nf, row, row_bytes) != 0)
+            h = (h + 1) & (cap - 1);
+        if (seen[h] < 0) {
+            seen[h] = (int32_t)n_rows;
+            rows[n_rows++] = in->blocks[i];
+        }
+        src[i] = (uint32_t)seen[h];
+    }
+    ps_model_predict_many(s->model, in->x, nf, rows, n_rows, pred, dec);
+    for (size_t i = 0; i < n; i++)
+        score[in->blocks[i]] = dec[src[i]];
+done:
+    free(seen);
+    free(src);
+    free(dec);
+    free(pred);
+    return rc;
+}
+
+/* The model's block_tags key ("body,section,div,p"), when it has one: lower-
+ * case tag names, body among them (the root block is always body). */
+static int model_block_tags(svm_classifier *s, const char *path, ps_error *err)
+{
+    const char *tags = ps_model_info(s->model, "block_tags");
+    if (!tags)
+        return 0;
+    int body = 0;
+    for (const char *p = tags; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == ','))
+            return ps_set_error(err, PS_ERR_FORMAT,
+                                "%s: block_tags '%s' is not a comma list of lower-case tag names",
+                                path, tags);
+    if (!(s->tags_buf = strdup(tags)) || !(s->tags = ps_split_list(s->tags_buf)))
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; s->tags[i]; i++) /* ps_split_list skips empty names */
+        body |= strcmp(s->tags[i], "body") == 0;
+    if (!body)
+        return ps_set_error(err, PS_ERR_FORMAT, "%s: block_tags '%s' lacks body (the root block)",
+                            path, tags);
+    return 0;
+}
+
+static ps_block_classifier *svm_open(const char *path, ps_error *err)
+{
+    svm_classifier *s = calloc(1, sizeof *s);
+    if (!s) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    s->c.kind = "svm";
+    s->c.score = svm_score;
+    s->c.free = svm_free;
+    if (!(s->model = ps_model_load(path, err)) || model_block_tags(s, path, err) != 0) {
+        svm_free(&s->c);
+        return NULL;
+    }
+    s->c.n_feat = ps_model_n_features(s->model);
+    s->c.feat_ids = ps_model_feature_ids(s->model);
+    s->c.block_tags = s->tags;
+    return &s->c;
+}
+
+ps_block_classifier *ps_block_classifier_open(const char *path, ps_error *err)
+{
+    /* one kind today; another is picked here from the bundle */
+    return svm_open(path, err);
+}
+
+void ps_block_classifier_free(ps_block_classifier *c)
+{
+    if (c)
+        c->free(c);
+}

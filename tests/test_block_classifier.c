@@ -1,0 +1,117 @@
+/* tests/test_block_classifier.c — the block classifier interface
+ * (methods/block_classifier.h) over the shipped model: its features and
+ * block tags are the bundle's; scoring many blocks of a real page at once
+ * (identical rows scored once) gives every block of every sample page
+ * exactly the decision value ps_model_predict gives it alone, and leaves the
+ * blocks not asked for alone; a missing bundle is an error naming it. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "methods/block_classifier.h"
+#include "tests/test_util.h"
+
+#define MODEL PS_SOURCE_DIR "/models/default.model"
+
+/* Score the blocks of @p pg with text but every third one, the last one's
+ * row made a copy of the first's; each gets exactly ps_model_predict's value
+ * of its row, the others stay untouched.  Returns 1 when the copy was
+ * scored as its original. */
+static int score_page(const ps_block_classifier *c, const ps_model *m, const ps_page *pg)
+{
+    ps_error err = {0};
+    size_t nb;
+    const ps_block *b = ps_page_blocks(pg, &nb);
+    double *x = malloc((nb * c->n_feat + 1) * sizeof *x), *score = malloc((nb + 1) * sizeof *score);
+    uint32_t *list = malloc((nb + 1) * sizeof *list);
+    assert_true(x && score && list);
+    assert_int_equal(ps_page_block_features(pg, c->feat_ids, c->n_feat, x), 0);
+    size_t n = 0;
+    for (size_t i = 0; i < nb; i++) {
+        score[i] = 1234.5;
+        if (b[i].own.text_chars && i % 3 != 1)
+            list[n++] = (uint32_t)i;
+    }
+    /* identical rows (repeated widgets): the first row copied onto the
+     * last one's, which must then get the same score */
+    if (n >= 2)
+        memcpy(x + list[n - 1] * c->n_feat, x + list[0] * c->n_feat, c->n_feat * sizeof *x);
+    ps_classify_in in = {.page = pg, .site = "", .x = x, .blocks = list, .n = n};
+    assert_int_equal(c->score(c, &in, score, &err), 0);
+    size_t listed = 0;
+    for (size_t i = 0; i < nb; i++) {
+        if (listed < n && list[listed] == i) {
+            double alone;
+            ps_model_predict(m, x + i * c->n_feat, &alone);
+            assert_true(score[i] == alone); /* exactly, not nearly */
+            listed++;
+        } else {
+            assert_true(score[i] == 1234.5); /* not asked for: untouched */
+        }
+    }
+    int dup = n >= 2 && score[list[n - 1]] == score[list[0]];
+    free(x);
+    free(score);
+    free(list);
+    return dup;
+}
+
+static void test_scores_match_the_model_block_by_block(void **state)
+{
+    (void)state;
+    ps_error err = {0};
+    ps_block_classifier *c = ps_block_classifier_open(MODEL, &err);
+    assert_non_null(c);
+    ps_model *m = ps_model_load(MODEL, &err);
+    assert_non_null(m);
+    assert_string_equal(c->kind, "svm");
+    assert_int_equal(c->n_feat, ps_model_n_features(m));
+    assert_memory_equal(c->feat_ids, ps_model_feature_ids(m), c->n_feat * sizeof *c->feat_ids);
+    assert_non_null(c->block_tags); /* the shipped model names its block tags */
+    int has_p = 0;
+    for (size_t i = 0; c->block_tags[i]; i++)
+        has_p |= strcmp(c->block_tags[i], "p") == 0;
+    assert_true(has_p);
+
+    /* every page of the sample, parsed with the classifier's tags */
+    DIR *d = opendir(PS_SOURCE_DIR "/datasets/sample/html");
+    assert_non_null(d);
+    size_t pages = 0, dup_pages = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/datasets/sample/html/%s", PS_SOURCE_DIR, e->d_name);
+        ps_page_options po = {.block_tags = c->block_tags};
+        ps_page *pg = ps_page_load_file(path, &po, &err);
+        assert_non_null(pg);
+        dup_pages += score_page(c, m, pg);
+        ps_page_free(pg);
+        pages++;
+    }
+    closedir(d);
+    assert_true(pages >= 20);
+    assert_int_equal(dup_pages, pages); /* the shared prediction of identical rows */
+    ps_model_free(m);
+    ps_block_classifier_free(c);
+}
+
+static void test_missing_bundle_is_an_error(void **state)
+{
+    (void)state;
+    ps_error err = {0};
+    assert_null(ps_block_classifier_open("/nonexistent/x.model", &err));
+    assert_non_null(strstr(err.msg, "/nonexistent/x.model"));
+    ps_block_classifier_free(NULL);
+}
+
+int main(void)
+{
+    ps_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_scores_match_the_model_block_by_block),
+        cmocka_unit_test(test_missing_bundle_is_an_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

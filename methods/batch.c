@@ -3,6 +3,7 @@
  * the writer (stream or one file per page, counts, progress) on the calling
  * thread, over the engine of methods/pipeline.c. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -477,6 +478,54 @@ static void batch_discard(void *vctx, void *vjob)
     job_release(vjob);
 }
 
+/* Is @p name a temporary file of write_page_file ("<stem>.<ext>.tmp.XXXXXX",
+ * mkstemp's six characters)? */
+static int is_page_temp(const char *name)
+{
+    static const char *const ext[] = {".txt", ".json", ".html", ".md", ".xml", ".error"};
+    size_t n = strlen(name);
+    if (n < 11 || memcmp(name + n - 11, ".tmp.", 5) != 0)
+        return 0;
+    for (size_t i = n - 6; i < n; i++) {
+        char c = name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+            return 0;
+    }
+    size_t stem_end = n - 11;
+    for (size_t i = 0; i < sizeof ext / sizeof *ext; i++) {
+        size_t el = strlen(ext[i]);
+        if (stem_end > el && memcmp(name + stem_end - el, ext[i], el) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* A resumed run (--skip-existing): the temporary files a run killed while
+ * writing left (SIGKILL, a second signal, a crash) go; their pages have no
+ * output file, so they are extracted again. */
+static void remove_stale_temps(const ps_batch_config *cfg)
+{
+    DIR *d = opendir(cfg->output_dir);
+    if (!d)
+        return;
+    size_t removed = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!is_page_temp(e->d_name))
+            continue;
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", cfg->output_dir, e->d_name);
+        if (unlink(path) == 0)
+            removed++;
+        else if (!cfg->quiet)
+            fprintf(stderr, "pagesift: %s: cannot remove: %s\n", path, strerror(errno));
+    }
+    closedir(d);
+    if (removed && !cfg->quiet)
+        fprintf(stderr, "pagesift: removed %zu temporary file%s an earlier run left in %s\n", removed,
+                removed == 1 ? "" : "s", cfg->output_dir);
+}
+
 int ps_batch_prepare_output_dir(const char *dir, ps_error *err)
 {
     struct stat st;
@@ -501,6 +550,8 @@ static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *rea
     c.src = src;
     if (cfg->output_dir && ps_batch_prepare_output_dir(cfg->output_dir, err) != 0)
         return -1;
+    if (cfg->output_dir && cfg->skip_existing)
+        remove_stale_temps(cfg);
     c.prog = ps_progress_new("pages", cfg->total_hint, cfg->quiet);
     if (!cfg->total_hint && cfg->total_bytes)
         ps_progress_set_bytes(c.prog, cfg->total_bytes);

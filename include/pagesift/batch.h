@@ -57,7 +57,9 @@ typedef struct ps_batch_config {
     double page_timeout;    /**< seconds a page may take (it fails past
                                  them), 0 = no limit */
     int skip_existing;      /**< output_dir: a page whose output file exists
-                                 is skipped (resume a run) */
+                                 is skipped (resume a run); temporary files
+                                 of a run killed while writing
+                                 (ID.EXT.tmp.XXXXXX) are removed first */
     int fail_fast;          /**< stop at the first record that cannot be
                                  written (else it fails and the run goes on) */
     /** NULL, or a flag that a signal handler sets to stop the run early

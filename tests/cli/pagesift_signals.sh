@@ -69,10 +69,17 @@ written=$(n_out)
 first_written=$written
 
 # --- the same command with --skip-existing completes it ----------------------
+# (with the temporary file a run killed while writing would leave: removed)
+last=$(LC_ALL=C ls "$tmp/in" | tail -1)
+echo partial > "$tmp/out/${last%.html}.txt.tmp.Ab12Cd"
+echo mine > "$tmp/out/notes.tmp.Ab12Cd"   # not a page's temporary file: stays
 pagesift -j 2 --skip-existing -o "$tmp/out" "$tmp/in" 2> "$tmp/err2"
 rc=$?
 [[ $rc == 0 ]] || fail "resume: exit $rc; $(cat "$tmp/err2")"
 summary "$tmp/err2"
+[[ ! -e $tmp/out/${last%.html}.txt.tmp.Ab12Cd ]] || fail "the resume left a killed run's temporary file"
+[[ -e $tmp/out/notes.tmp.Ab12Cd ]] || fail "the resume removed a file that is not a page's temporary"
+grep -q "removed 1 temporary file" "$tmp/err2" || fail "the resume does not say it removed it: $(cat "$tmp/err2")"
 (( S_READ == n_pages )) || fail "resume read $S_READ of $n_pages"
 (( S_SKIP == first_written )) || fail "resume skipped $S_SKIP, the stopped run wrote $first_written"
 (( S_EXT + S_EMPTY == n_pages - first_written )) || fail "resume extracted $S_EXT + $S_EMPTY"

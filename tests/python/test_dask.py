@@ -160,5 +160,26 @@ class DaskCluster(unittest.TestCase):
         self.assertNotEqual(expect, plain)
 
 
+class ByteRanges(unittest.TestCase):
+    """Ranges of a plain WARC and of a WARC gzipped as one member (Dask's
+    local threaded scheduler): every record once, the CLI's records."""
+
+    def test_ranges(self):
+        import gzip
+        with tempfile.TemporaryDirectory() as tmp:
+            plain = make_warc(os.path.join(tmp, "s.warc"), SAMPLE)
+            whole = os.path.join(tmp, "one-member.warc.gz")
+            with open(plain, "rb") as f, gzip.open(whole, "wb") as g:
+                g.write(f.read())
+            for path, split in ((plain, 40000), (whole, 20000)):
+                expect, counts = cli([path])
+                out = os.path.join(tmp, "out-" + os.path.basename(path))
+                s = psd.extract_warcs([path], out, split_bytes=split)
+                self.assertGreater(s["shards"], 5)
+                self.assertEqual(concatenated(s), expect, path)
+                self.assertEqual(s["read"], counts["read"])
+                self.assertEqual(s["read"], s["extracted"] + s["empty"] + s["failed"] + s["skipped"])
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -534,13 +534,13 @@ def iter_warc(source, **kwargs):
     that are not pages (requests, images, redirects, ...) are counted in
     .summary["skipped"], not yielded.
 
-    source: a path (a WARC file, also a folder or any input the CLI reads),
-    or a binary file object (streamed through a pipe; with
+    source: a path (a WARC file, also a folder or any input the CLI reads)
+    or a list of them, or a binary file object (streamed through a pipe; with
     learn_templates, which reads the input twice, copied to a temporary
     file first).  Keywords: model, templates, learn_templates, favor,
     with_comments, method, options, workers (threads of the library),
     max_bytes, page_timeout.  Returns a Records iterator."""
-    if isinstance(source, (str, bytes, os.PathLike)):
+    if isinstance(source, (str, bytes, os.PathLike, list, tuple)):
         return Records(source, **kwargs)
     if not hasattr(source, "read"):
         raise TypeError("source must be a path or a binary file object")
@@ -672,8 +672,11 @@ def features(source, url=None, *, gold=None, extended=False, block_tags=None, te
         finally:
             L.ps_page_free(pg)
 
+    single = isinstance(source, (bytes, bytearray, memoryview)) or (
+        isinstance(source, str) and source.lstrip()[:1] == "<")
+
     def gold_of(inp):
-        if gold is not None and not isinstance(source, (str, os.PathLike, list, tuple)):
+        if gold is not None and single:
             return _bytes_of(gold)[0]
         if inp.gold_path:
             try:
@@ -684,8 +687,7 @@ def features(source, url=None, *, gold=None, extended=False, block_tags=None, te
         return None
 
     try:
-        if isinstance(source, (bytes, bytearray, memoryview)) or (
-                isinstance(source, str) and source.lstrip()[:1] == "<"):
+        if single:
             data, cs = _bytes_of(source)
             inp = L.ps_input()
             buf = L.malloc(len(data) + 1)

@@ -232,6 +232,40 @@ class Threads(unittest.TestCase):
                 self.assertEqual(many, one)
 
 
+    def test_gil_released_while_extracting(self):
+        """Python code runs in another thread while one page is being
+        extracted: the main thread makes progress in the middle of one long
+        library call.  (If the call held the GIL, no bytecode of another
+        thread could run before it returned.)  No timing threshold: it holds
+        on a loaded machine too."""
+        import threading
+        import time
+        paras = "".join("<div class=c%d><p>Paragraph %d of a long article, with words "
+                        "enough to be a sentence of text.</p></div>" % (i % 7, i)
+                        for i in range(40000))
+        page = ("<html><body><article>%s</article></body></html>" % paras).encode()
+        ex = pagesift.Extractor()
+        window = []
+
+        def work():
+            t0 = time.monotonic()
+            ex.extract(page)
+            window.extend((t0, time.monotonic()))
+
+        t = threading.Thread(target=work)
+        t.start()
+        stamps = []
+        while t.is_alive():
+            stamps.append(time.monotonic())
+            time.sleep(0.001)
+        t.join()
+        t0, t1 = window
+        d = t1 - t0
+        self.assertGreater(d, 0.05)
+        middle = [x for x in stamps if t0 + 0.25 * d < x < t0 + 0.75 * d]
+        self.assertTrue(middle, "no progress of the main thread during %.2f s of extraction" % d)
+
+
 class Features(unittest.TestCase):
     def test_features_are_the_tools(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -247,6 +281,8 @@ class Features(unittest.TestCase):
             pid, url, path, _ = sample_pages()[0]
             gold = read(os.path.join(SAMPLE, "gold", pid + ".txt"))
             one = pagesift.features(read(path), url, gold=gold, extended=True)
+            self.assertEqual(one, pagesift.features(read(path).decode("utf-8"), url,
+                                                    gold=gold.decode("utf-8"), extended=True))
             mine = [r for r in rows if r["page_id"] == pid]
             strip = lambda r: {k: v for k, v in r.items() if k not in ("dataset", "page_id", "block_id")}
             self.assertEqual([strip(r) for r in one], [strip(r) for r in mine])

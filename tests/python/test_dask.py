@@ -146,6 +146,12 @@ class DaskCluster(unittest.TestCase):
         self.assertEqual(concatenated(s), expect)
         self.assertEqual(s["read"], expect_counts["read"])
         self.assertGreater(s["learnt_sites"], 0)
+        # as many pages and sites learnt from as one run learns from
+        import pagesift
+        it = pagesift.iter_warc(self.paths[:2], learn_templates=True)
+        self.assertEqual(sum(1 for _ in it), len(expect.splitlines()))
+        self.assertEqual((s["learnt_pages"], s["learnt_sites"]),
+                         (it.summary["learnt_pages"], it.summary["learnt_sites"]))
         self.assertTrue(os.listdir(os.path.join(out, "templates")))
         # the templates changed the records: not the plain svm ones
         plain, _ = cli(self.paths[:2])

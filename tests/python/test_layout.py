@@ -35,6 +35,19 @@ class Layout(unittest.TestCase):
         self.assertEqual([g for g in got if g], expect)
 
 
+class Sanitizer(unittest.TestCase):
+    def test_asan_is_in_the_interpreter(self):
+        """In the sanitizer build the library's calls from Python are
+        checked: the ASan runtime is loaded (LD_PRELOAD, tests/CMakeLists.txt)."""
+        import ctypes
+        from _common import SANITIZE
+        if not SANITIZE:
+            self.skipTest("not the sanitizer build")
+        self.assertTrue(hasattr(ctypes.CDLL(None), "__asan_report_load1"))
+        self.assertTrue(hasattr(L.lib, "__asan_report_load1") or
+                        hasattr(ctypes.CDLL(None), "__asan_init"))
+
+
 def ctypes_sizeof(cls):
     import ctypes
     return ctypes.sizeof(cls)

@@ -521,6 +521,9 @@ int main(int argc, char **argv)
             const char *name = got_signal == SIGINT ? "SIGINT" : "SIGTERM";
             if (!n.interrupted)
                 fprintf(stderr, "pagesift: %s came after the last page: the run is complete\n", name);
+            else if (learn && n.read == 0)
+                fprintf(stderr, "pagesift: interrupted by %s while learning the templates (the first "
+                                "pass): no page extracted\n", name);
             else if (n.abandoned)
                 fprintf(stderr, "pagesift: interrupted by %s: %zu page%s read but not extracted "
                                 "abandoned (no record)%s\n", name, n.abandoned,

@@ -128,11 +128,20 @@ def _shard_input(shard):
     t = threading.Thread(target=feed, daemon=True)
     t.start()
     # offsets in the range -> offsets in the file, the pipe's name -> the file's
-    pat = re.compile(re.escape(json.dumps(fifo)[1:-1]) + r"@offset (\d+)")
+    # (a record inside a gzip member of several records is at an offset of
+    # the range's uncompressed stream: kept, with where the range starts)
+    pat = re.compile(re.escape(json.dumps(fifo)[1:-1]) + r"@(uncompressed )?offset (\d+)")
     name = json.dumps(shard.path)[1:-1]
 
+    def sub(m):
+        if not m.group(1):
+            return "%s@offset %d" % (name, int(m.group(2)) + a)
+        if a == 0:
+            return "%s@uncompressed offset %s" % (name, m.group(2))
+        return "%s@uncompressed offset %s (of the range from byte %d)" % (name, m.group(2), a)
+
     def fix(line):
-        return pat.sub(lambda m: "%s@offset %d" % (name, int(m.group(1)) + a), line)
+        return pat.sub(sub, line)
 
     try:
         yield fifo, fix

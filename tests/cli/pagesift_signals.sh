@@ -114,6 +114,22 @@ for line in open(sys.argv[1]):
     print(json.loads(line)["id"])' "$tmp/out.jsonl" > "$tmp/ids" || fail "a JSON line does not parse"
 cmp -s "$tmp/ids" "$tmp/want_ids" || fail "JSON records are not the first $S_READ pages in order"
 
+# --- --learn-templates, stopped in its first pass: nothing written ----------
+pagesift -j 2 --learn-templates -o "$tmp/out-learn" "$tmp/in" 2> "$tmp/err5" &
+pid=$!
+sleep 1.5   # past the set-up (model load), when the handler is in place
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+pid=
+[[ $rc == 130 ]] || fail "--learn-templates SIGINT: exit $rc; $(cat "$tmp/err5")"
+if grep -q "while learning the templates" "$tmp/err5"; then
+    (( $(find "$tmp/out-learn" -type f | wc -l) == 0 )) || fail "files written in the learning pass"
+else   # a fast machine may be in the second pass already: then it adds up as above
+    summary "$tmp/err5"
+    grep -q "interrupted by SIGINT" "$tmp/err5" || fail "--learn-templates: $(cat "$tmp/err5")"
+fi
+
 # --- -q: no message, the exit status still says it ----------------------------
 pagesift -q -j 2 --format jsonl "$tmp/in" > "$tmp/q.jsonl" 2> "$tmp/err4" &
 pid=$!

@@ -58,15 +58,16 @@ class DaskCluster(unittest.TestCase):
         one = make_warc(os.path.join(cls.tmp, "sample.warc.gz"), SAMPLE)
         with open(one, "rb") as f:
             data = f.read()
-        # four crawl files of three copies of the sample each (gzip members
-        # concatenate): a shard takes long enough to be killed in the middle
+        # four crawl files of six copies of the sample each (gzip members
+        # concatenate): a shard (half a file) takes long enough to be killed
+        # in the middle
         cls.paths = []
         for i in range(4):
             p = os.path.join(cls.tmp, "crawl-%d.warc.gz" % i)
             with open(p, "wb") as f:
-                f.write(data * 3)
+                f.write(data * 6)
             cls.paths.append(p)
-        cls.size = len(data) * 3
+        cls.size = len(data) * 6
         cls.cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                    dashboard_address=None, silence_logs=logging.CRITICAL)
         cls.client = Client(cls.cluster)
@@ -102,8 +103,9 @@ class DaskCluster(unittest.TestCase):
                 lines = []
             done = {l[2] for l in lines if l[0] == "done"}
             running = [l for l in lines if l[0] == "start" and l[2] not in done]
-            if done and running and int(running[0][3]) in pids:
-                killed = (running[0][2], int(running[0][3]))
+            if done and running and int(running[-1][3]) in pids:
+                # the latest started: the most of its shard still to do
+                killed = (running[-1][2], int(running[-1][3]))
                 os.kill(killed[1], signal.SIGKILL)
             time.sleep(0.01)
         t.join(300)
@@ -156,6 +158,27 @@ class DaskCluster(unittest.TestCase):
         # the templates changed the records: not the plain svm ones
         plain, _ = cli(self.paths[:2])
         self.assertNotEqual(expect, plain)
+
+
+class ByteRanges(unittest.TestCase):
+    """Ranges of a plain WARC and of a WARC gzipped as one member (Dask's
+    local threaded scheduler): every record once, the CLI's records."""
+
+    def test_ranges(self):
+        import gzip
+        with tempfile.TemporaryDirectory() as tmp:
+            plain = make_warc(os.path.join(tmp, "s.warc"), SAMPLE)
+            whole = os.path.join(tmp, "one-member.warc.gz")
+            with open(plain, "rb") as f, gzip.open(whole, "wb") as g:
+                g.write(f.read())
+            for path, split in ((plain, 40000), (whole, 20000)):
+                expect, counts = cli([path])
+                out = os.path.join(tmp, "out-" + os.path.basename(path))
+                s = psd.extract_warcs([path], out, split_bytes=split)
+                self.assertGreater(s["shards"], 5)
+                self.assertEqual(concatenated(s), expect, path)
+                self.assertEqual(s["read"], counts["read"])
+                self.assertEqual(s["read"], s["extracted"] + s["empty"] + s["failed"] + s["skipped"])
 
 
 if __name__ == "__main__":

@@ -70,6 +70,22 @@ class Install(unittest.TestCase):
         self.assertTrue(os.path.realpath(lib).startswith(os.path.realpath(Q)), lib)
         self.assertIn("Transplanted lungs", text)
 
+    def test_readme_install(self):
+        """The README's install (--prefix ~/.local), then the issue's one-liner
+        with Debian's python3 and nothing set: a HOME of its own, so the
+        real ~/.local is not touched."""
+        home = os.path.join(self.tmp, "home")
+        os.makedirs(home)
+        install(os.path.join(home, ".local"))
+        env = clean_env()
+        env["HOME"] = home
+        env.pop("PYTHONNOUSERSITE", None)
+        page = os.path.join(SAMPLE, "html", "dragnet-14.html")
+        p = subprocess.run([PY, "-c", "import pagesift; print(pagesift.extract(open(%r,'rb').read())[:80])"
+                            % page], cwd=home, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual(p.returncode, 0, p.stderr.decode())
+        self.assertIn("Transplanted lungs", p.stdout.decode())
+
     def test_debian_folders(self):
         d = os.path.join(self.tmp, "dest")
         install("/usr/local", d)

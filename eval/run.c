@@ -227,7 +227,8 @@ int ps_eval_run_method(const ps_eval_config *cfg, const char *method, const ps_d
     snprintf(label, sizeof label, "%s%s", m->name, cfg->tag ? cfg->tag : "");
     if (run_init(run, ds, label, err) < 0)
         return -1;
-    ps_extractor_config xc = {.model_path = cfg->model_path, .options = cfg->method_options};
+    ps_extractor_config xc = {.model_path = cfg->model_path, .options = cfg->method_options,
+                              .templates_dir = cfg->templates_dir, .site_models_dir = cfg->site_models_dir};
     char tdir[1024] = "";
     size_t t_sites = 0;
     double t_secs = 0;

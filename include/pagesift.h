@@ -1198,6 +1198,12 @@ typedef struct ps_extractor_config {
      *  ps_template_builder_finish), used instead of templates_dir; borrowed:
      *  it must outlive the extractor */
     const ps_template_store *templates;
+    /** per-site models (pagesift-train --per-site, docs/SITE_MODELS.md):
+     *  a page whose site key has a bundle in this folder is classified with
+     *  it, others with model_path's; svm and template-svm; NULL = none */
+    const char *site_models_dir;
+    size_t site_models_cap;    /**< bytes of site models kept loaded (LRU),
+                                    0 = PS_SITE_MODELS_CAP_MB (256 MB) */
 } ps_extractor_config;
 
 /** How a block was classified, in ps_extraction.block_class. */
@@ -1221,6 +1227,10 @@ typedef struct ps_extraction {
                                   ps_block_class; NULL when the method does
                                   not work on blocks */
     uint8_t *leaf_kept;      /**< per leaf: 1 kept, 0 not; NULL if unknown */
+    char *model;             /**< the model that classified the blocks:
+                                  "default", or "site:KEY" for a site model
+                                  (site_models_dir); NULL for methods
+                                  without a model */
 } ps_extraction;
 
 /** Number of registered methods. */

@@ -269,6 +269,7 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
         r.text = x.text;
         r.text_len = x.len;
         r.blocks_kept = x.blocks_kept;
+        r.model = x.model;
         r.blocks_removed = x.blocks_removed;
         r.status = rec_status[j->status];
         r.error = j->status == REC_FAILED ? j->msg : NULL;

@@ -46,6 +46,7 @@ typedef struct ps_record {
     const char *error;    /**< message when failed, else NULL */
     const ps_metadata *meta; /**< the page's metadata (title, author, ...);
                                   NULL: every field null, title from `title` */
+    const char *model;    /**< "default", "site:KEY", or NULL (no model) */
 } ps_record;
 
 /** Append @p r as one JSON line ('\n'-ended): the schema of docs/JSONL.md,

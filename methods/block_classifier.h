@@ -47,6 +47,11 @@ typedef struct ps_classify_in {
     const double *x;
     const uint32_t *blocks;  /**< the blocks to score (indices, ascending) */
     size_t n;                /**< how many */
+    /** When not NULL, the classifier writes here (model_cap bytes) the
+     *  name of the model that scored the page: "default" for the bundle it
+     *  was opened with, "site:KEY" for a site model (methods/classifier_site.c). */
+    char *model;
+    size_t model_cap;
 } ps_classify_in;
 
 typedef struct ps_block_classifier ps_block_classifier;
@@ -71,5 +76,20 @@ ps_block_classifier *ps_block_classifier_open(const char *path, ps_error *err);
 
 /** Free @p c (may be NULL). */
 void ps_block_classifier_free(ps_block_classifier *c);
+
+/** The bundle of an "svm" classifier (NULL for another kind). */
+const ps_model *ps_block_classifier_svm_model(const ps_block_classifier *c);
+
+/** Score in->blocks with the SVM @p m (raw rows in its feature order), as
+ *  the "svm" kind does: identical rows of the page scored once. */
+int ps_block_classifier_svm_score(const ps_model *m, const ps_classify_in *in, double *score,
+                                  ps_error *err);
+
+/** The per-site kind (methods/classifier_site.c): @p base (an "svm"
+ *  classifier, owned from now on, freed on failure too) for pages whose site
+ *  has no usable bundle in @p dir, the site's bundle for the others;
+ *  @p cap_bytes bounds the site bundles kept loaded (0 = default). */
+ps_block_classifier *ps_block_classifier_open_sites(ps_block_classifier *base, const char *dir,
+                                                    size_t cap_bytes, ps_error *err);
 
 #endif

@@ -43,11 +43,10 @@ static size_t row_hash(const double *row, size_t n)
     return (size_t)h;
 }
 
-static int svm_score(const ps_block_classifier *c, const ps_classify_in *in, double *score,
-                     ps_error *err)
+int ps_block_classifier_svm_score(const ps_model *m, const ps_classify_in *in, double *score,
+                                  ps_error *err)
 {
-    const svm_classifier *s = (const svm_classifier *)c;
-    size_t n = in->n, nf = c->n_feat, cap = 16;
+    size_t n = in->n, nf = ps_model_n_features(m), cap = 16;
     while (cap < 2 * n)
         cap *= 2;
     int32_t *seen = malloc(cap * sizeof *seen);         /* hash slot -> distinct row */
@@ -74,7 +73,7 @@ static int svm_score(const ps_block_classifier *c, const ps_classify_in *in, dou
         }
         src[i] = (uint32_t)seen[h];
     }
-    ps_model_predict_many(s->model, in->x, nf, rows, n_rows, pred, dec);
+    ps_model_predict_many(m, in->x, nf, rows, n_rows, pred, dec);
     for (size_t i = 0; i < n; i++)
         score[in->blocks[i]] = dec[src[i]];
 done:
@@ -83,6 +82,19 @@ done:
     free(dec);
     free(pred);
     return rc;
+}
+
+static int svm_score(const ps_block_classifier *c, const ps_classify_in *in, double *score,
+                     ps_error *err)
+{
+    if (in->model && in->model_cap)
+        snprintf(in->model, in->model_cap, "default");
+    return ps_block_classifier_svm_score(((const svm_classifier *)c)->model, in, score, err);
+}
+
+const ps_model *ps_block_classifier_svm_model(const ps_block_classifier *c)
+{
+    return c && c->score == svm_score ? ((const svm_classifier *)c)->model : NULL;
 }
 
 /* The model's block_tags key ("body,section,div,p"), when it has one: lower-

@@ -54,6 +54,8 @@ ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cf
         mc.templates_dir = cfg->templates_dir;
         mc.options = cfg->options;
         mc.templates = cfg->templates;
+        mc.site_models_dir = cfg->site_models_dir;
+        mc.site_models_cap = cfg->site_models_cap;
     }
     ps_extractor *ex = calloc(1, sizeof *ex);
     if (!ex) {
@@ -109,6 +111,7 @@ int ps_extract(ps_extractor *ex, ps_page *page, const char *site, ps_extraction 
     out->block_class = mo.block_class;
     out->leaf_kept = mo.leaf_kept;
     out->date = mo.date;
+    out->model = mo.model;
     return 0;
 }
 
@@ -144,7 +147,8 @@ void ps_extraction_free(ps_extraction *out)
                            .title = out->title,
                            .date = out->date,
                            .block_class = out->block_class,
-                           .leaf_kept = out->leaf_kept};
+                           .leaf_kept = out->leaf_kept,
+                           .model = out->model};
     ps_method_output_free(&mo);
     memset(out, 0, sizeof *out);
 }

@@ -18,6 +18,8 @@ typedef struct ps_method_config {
     /** template libraries already in memory (learnt from the collection),
      *  used instead of templates_dir; borrowed, must outlive the method */
     const struct ps_template_store *templates;
+    const char *site_models_dir; /**< per-site model folder, or NULL */
+    size_t site_models_cap;      /**< its memory cap in bytes, 0 = default */
 } ps_method_config;
 
 /** What a method returns for one page.  Everything malloc'ed is freed by
@@ -35,6 +37,9 @@ typedef struct ps_method_output {
     uint8_t *block_class;
     /** Per leaf (ps_page_leaves order): 1 kept, 0 not; NULL if unknown. */
     uint8_t *leaf_kept;
+    /** "default" or "site:KEY": the model that scored the blocks; NULL
+     *  for methods without one. */
+    char *model;
 } ps_method_output;
 
 enum { PS_BLOCK_NOISE = 0, PS_BLOCK_CONTENT = 1, PS_BLOCK_TEMPLATE = 2 };

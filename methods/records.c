@@ -142,7 +142,8 @@ int ps_record_jsonl(ps_buf *b, const ps_record *r)
         return -1;
     if (field(b, "status", r->status, &first) != 0 || field(b, "error", r->error, &first) != 0)
         return -1;
-    if (field(b, "charset", r->charset, &first) != 0 || field(b, "origin", r->origin, &first) != 0)
+    if (field(b, "charset", r->charset, &first) != 0 || field(b, "origin", r->origin, &first) != 0 ||
+        field(b, "model", r->model, &first) != 0)
         return -1;
     return ps_buf_append(b, "}\n", 2);
 }

@@ -41,5 +41,6 @@ void ps_method_output_free(ps_method_output *out)
     free(out->date);
     free(out->block_class);
     free(out->leaf_kept);
+    free(out->model);
     memset(out, 0, sizeof *out);
 }

@@ -149,6 +149,8 @@ static void *create_common(const ps_method_config *cfg, int use_templates, ps_er
     }
     const char *path = cfg->model_path ? cfg->model_path : ps_model_default_path();
     t->clf = ps_block_classifier_open(path, err);
+    if (t->clf && cfg->site_models_dir)
+        t->clf = ps_block_classifier_open_sites(t->clf, cfg->site_models_dir, cfg->site_models_cap, err);
     if (!t->clf) {
         tsvm_destroy(t);
         return NULL;
@@ -203,6 +205,7 @@ typedef struct work {
     double *x;              /* feature rows, nb * n_feat */
     double *score;          /* per block: the SVM's decision value, NaN: not scored */
     uint8_t *mask;          /* per block: 1 content (what ps_page_text reads) */
+    char model[320];        /* the classifier's name of the model it used */
 } work;
 
 static void work_free(work *w)
@@ -286,7 +289,8 @@ static int classify(const tsvm *t, work *w, const char *site, ps_error *err)
         if (w->blocks[b].own.text_chars)
             list[n++] = (uint32_t)b;
     }
-    ps_classify_in in = {.page = w->page, .site = site ? site : "", .x = w->x, .blocks = list, .n = n};
+    ps_classify_in in = {.page = w->page, .site = site ? site : "", .x = w->x, .blocks = list, .n = n,
+                         .model = w->model, .model_cap = sizeof w->model};
     int rc = t->clf->score(t->clf, &in, w->score, err);
     free(list);
     return rc;
@@ -386,6 +390,8 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
         rc = passes(t, &w, out, err);
     if (rc == 0)
         rc = collect(&w, out, err);
+    if (rc == 0 && w.model[0] && !(out->model = strdup(w.model)))
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     work_free(&w);
     return rc;
 }

@@ -32,6 +32,16 @@ static void usage(FILE *f)
           "      --per-site N         before a method runs over a set, learn template\n"
           "                           libraries from the pages (not the gold) of each site\n"
           "                           with >= N pages, and give them to the method\n"
+          "      --per-site-models K  the per-site model curve (docs/SITE_MODELS.md): per\n"
+          "                           site with enough pages, its first K pages labelled\n"
+          "                           from the gold train a site model (pagesift-train\n"
+          "                           --per-site), scored on the site's pages after its\n"
+          "                           first Kmax (never labelled); K a comma list (default\n"
+          "                           when given one number: 0,1,3,5,10 up to it); 0 = the\n"
+          "                           --model alone; a table per set and site (svm,\n"
+          "                           template-svm: templates learnt from the set's pages)\n"
+          "      --site-min-pages N   sites measured by --per-site-models: >= N pages\n"
+          "                           (default 10; at least 6)\n"
           "      --options STR        method options \"key=value,...\" for every method\n"
           "      --icu                also score 4-gram shingles of ICU word-break tokens\n"
           "      --by site|lang       per-site or per-language breakdown\n"
@@ -158,7 +168,8 @@ static int merge_json(const char *const *files, size_t n, const char *chart)
 int main(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_OPTIONS, O_ICU, O_BY, O_JSON, O_CHART, O_WRITE, O_PROTOCOL, O_LIST,
-           O_TAG, O_MERGE, O_TRAINP, O_PERSITE, O_FOLD, O_NOTFOLD, O_SNIPPETS };
+           O_TAG, O_MERGE, O_TRAINP, O_PERSITE, O_FOLD, O_NOTFOLD, O_SNIPPETS,
+           O_SITEMODELS, O_SITEMIN };
     static const struct option opts[] = {
         {"dataset", required_argument, 0, 'd'}, {"method", required_argument, 0, 'm'},
         {"pred", required_argument, 0, 'p'},     {"model", required_argument, 0, O_MODEL},
@@ -168,6 +179,8 @@ int main(int argc, char **argv)
         {"protocol", required_argument, 0, O_PROTOCOL}, {"jobs", required_argument, 0, 'j'},
         {"list-methods", no_argument, 0, O_LIST}, {"quiet", no_argument, 0, 'q'},
         {"per-site", required_argument, 0, O_PERSITE},
+        {"per-site-models", required_argument, 0, O_SITEMODELS},
+        {"site-min-pages", required_argument, 0, O_SITEMIN},
         {"fold", required_argument, 0, O_FOLD}, {"not-fold", required_argument, 0, O_NOTFOLD},
         {"snippets", required_argument, 0, O_SNIPPETS},
         {"tag", required_argument, 0, O_TAG},    {"train-protocol", no_argument, 0, O_TRAINP},    {"merge-json", required_argument, 0, O_MERGE},
@@ -175,6 +188,8 @@ int main(int argc, char **argv)
         {0, 0, 0, 0}};
     ps_eval_config cfg = {0};
     cfg.jobs = 1;
+    unsigned curve_k[16], site_min = 10;
+    size_t n_curve = 0;
     const char *sets[64];
     size_t nsets = 0, nsrc = 0;
     source src[64];
@@ -263,6 +278,42 @@ int main(int argc, char **argv)
             cfg.per_site = (unsigned)v;
             break;
         }
+        case O_SITEMODELS: {
+            static const unsigned std_k[] = {0, 1, 3, 5, 10};
+            char *end, *p = optarg;
+            n_curve = 0;
+            for (;;) {
+                long v = strtol(p, &end, 10);
+                if (end == p || v < 0 || v > 1000 || n_curve == 16 || (*end && *end != ',')) {
+                    fprintf(stderr, "pagesift-eval: --per-site-models: '%s' is not a number or a comma list of "
+                                    "up to 16 numbers from 0 to 1000\n", optarg);
+                    return 2;
+                }
+                curve_k[n_curve++] = (unsigned)v;
+                if (!*end)
+                    break;
+                p = end + 1;
+            }
+            if (n_curve == 1) { /* one K: the standard curve up to it */
+                unsigned top = curve_k[0];
+                n_curve = 0;
+                for (size_t i = 0; i < 5 && std_k[i] <= top; i++)
+                    curve_k[n_curve++] = std_k[i];
+                if (curve_k[n_curve - 1] != top)
+                    curve_k[n_curve++] = top;
+            }
+            break;
+        }
+        case O_SITEMIN: {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 6 || v > 1000000) {
+                fprintf(stderr, "pagesift-eval: --site-min-pages wants a number of pages >= 6\n");
+                return 2;
+            }
+            site_min = (unsigned)v;
+            break;
+        }
         case O_FOLD:
         case O_NOTFOLD: {
             ps_error fe = {0};
@@ -340,6 +391,25 @@ int main(int argc, char **argv)
         snprintf(protocol, sizeof protocol, ", pages %sin site fold %u/%u%s",
                  fold.complement ? "not " : "", fold.k, fold.n, cfg.protocol ? cfg.protocol : "");
         cfg.protocol = protocol;
+    }
+    if (n_curve) { /* --per-site-models: the curve instead of the runs */
+        int crc = 0;
+        for (size_t s = 0; s < nsets; s++)
+            for (size_t k = 0; k < nsrc; k++) {
+                if (!src[k].m) {
+                    fprintf(stderr, "pagesift-eval: --per-site-models runs methods, not --pred folders\n");
+                    crc = 2;
+                    continue;
+                }
+                if (ps_eval_site_curve(&cfg, src[k].m, ds[s], curve_k, n_curve, site_min, stdout, &err) < 0) {
+                    fprintf(stderr, "pagesift-eval: %s / %s: %s\n", ds[s]->name, src[k].m, err.msg);
+                    crc = err.code == PS_ERR_USAGE ? 2 : 3;
+                    memset(&err, 0, sizeof err);
+                }
+            }
+        for (size_t i = 0; i < nsets; i++)
+            ps_dataset_free(ds[i]);
+        return crc;
     }
     /* A method or folder that cannot be set up is reported and skipped; the
      * others still run (exit status 3 at the end). */

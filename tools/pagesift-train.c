@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "pagesift.h"
+#include "pagesift/site_models.h"
 #include "pagesift/util.h"
 #include "cli.h"
 
@@ -18,6 +19,8 @@ static void usage(FILE *f)
 {
     fputs("Usage: pagesift-train [OPTION]... CSV... -o MODEL\n"
           "  or:  pagesift-train --upgrade OLD.model -o MODEL\n"
+          "  or:  pagesift-train --per-site [-m BASE] [--site-of URL_OR_HOST] CSV... -o DIR\n"
+          "  or:  pagesift-train --update DIR [-m BASE] [--site-of URL_OR_HOST] CSV...\n"
           "Train the block classifier (RBF SVM) from feature CSVs written by\n"
           "pagesift-features (annotator-filled ones too): pick C and gamma by grouped\n"
           "k-fold cross-validation over a grid, train on all rows, write the model\n"
@@ -57,6 +60,24 @@ static void usage(FILE *f)
           "                           in the current format, the model unchanged byte for\n"
           "                           byte, with the checksum of its body (-o may name\n"
           "                           OLD.model itself)\n"
+          "\n"
+          "Per-site models (docs/SITE_MODELS.md): one bundle per site of the CSVs'\n"
+          "labelled rows, DIR/<site key>.model (the template libraries' names), each the\n"
+          "base model retrained on its support vectors plus the site's rows counted W\n"
+          "times, W chosen by cross-validation over the site's pages; the base's\n"
+          "features, scaling and block tags are kept.  One line per site on stdout.\n"
+          "      --per-site           train site models into a new folder -o DIR\n"
+          "      --update DIR         add or replace the sites of the CSVs in DIR, the\n"
+          "                           others untouched (each bundle atomic, its\n"
+          "                           site_revision one more; DIR/.lock serialises runs)\n"
+          "  -m, --model BASE         the general model site models extend (default: the\n"
+          "                           shipped one, or $PAGESIFT_MODEL)\n"
+          "      --site-of URL_OR_HOST  every row is this site's (for CSVs without site\n"
+          "                           or url values); default: each row's url host, else\n"
+          "                           its site column (ps_input_site, as pagesift keys pages)\n"
+          "      --site-weights LIST  candidate weights of a site's rows (default 1,3,10,30;\n"
+          "                           a site with one labelled page gets 3)\n"
+          "\n"
           "  -v, --verbose            a line on stderr per finished grid point (also\n"
           "                           when stderr is not a terminal)\n"
           "  -q, --quiet              no progress or notes on stderr\n"
@@ -65,9 +86,313 @@ static void usage(FILE *f)
           "\n"
           "Exit status: 0 ok; 1 bad input (unreadable or malformed CSV, a column the\n"
           "--features ask for is missing, non-numeric or NaN value, no labelled rows,\n"
-          "one class only; messages name the file and line) or training failed;\n"
+          "one class only; messages name the file and line) or training failed (per\n"
+          "site: the other sites are still written);\n"
           "2 usage error; 3 the model or grid files could not be written.\n",
           f);
+}
+
+/* ---- per-site models (--per-site, --update DIR, --site-of) ------------- */
+
+typedef struct site_row {
+    char *site, *page; /* site key; dataset + US + page_id */
+    size_t at;         /* row number in x / y */
+} site_row;
+
+static int cmp_site_row(const void *a, const void *b)
+{
+    const site_row *x = a, *y = b;
+    int c = strcmp(x->site, y->site);
+    if (!c)
+        c = strcmp(x->page, y->page);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* The site key of @p url_or_host by the one rule (ps_input_site): a URL's
+ * host, a bare host lower-cased the same way. */
+static int site_of_arg(const char *arg, char *out, size_t cap)
+{
+    char url[2048];
+    if (strstr(arg, "://"))
+        snprintf(url, sizeof url, "%s", arg);
+    else
+        snprintf(url, sizeof url, "http://%s/", arg);
+    ps_input in = {0};
+    in.url = url;
+    ps_input_site(&in, PS_SITE_HOST, out, cap);
+    return out[0] ? 0 : -1;
+}
+
+/* Read the labelled rows of the CSVs: the base model's features by name,
+ * the label, the page (dataset + page_id) and the site key: --site-of's, else
+ * the row's by ps_input_site (its url's host, else its site column). */
+static int read_site_rows(char **paths, int n_paths, const ps_model *base, const char *site_of,
+                          site_row **rows_out, size_t *n_out, double **x_out, int8_t **y_out,
+                          size_t *unlabelled)
+{
+    size_t nf = ps_model_n_features(base), n = 0, cap = 0;
+    char *names = strdup(ps_model_feature_names(base));
+    const char **fn = names ? ps_split_list(names) : NULL;
+    site_row *rows = NULL;
+    double *x = NULL;
+    int8_t *y = NULL;
+    int rc = 0;
+    *unlabelled = 0;
+    if (!fn) {
+        fprintf(stderr, "pagesift-train: out of memory\n");
+        free(names);
+        return 1;
+    }
+    for (int p = 0; !rc && p < n_paths; p++) {
+        ps_error err = {0};
+        ps_csv *csv = ps_csv_open(paths[p], &err);
+        if (!csv) {
+            fprintf(stderr, "pagesift-train: %s\n", err.msg);
+            rc = 1;
+            break;
+        }
+        int c_label = ps_csv_require(csv, "label", &err), c_page = ps_csv_require(csv, "page_id", &err);
+        int c_set = ps_csv_column(csv, "dataset"), c_site = ps_csv_column(csv, "site"),
+            c_url = ps_csv_column(csv, "url");
+        int *cols = malloc(nf * sizeof *cols);
+        for (size_t k = 0; cols && c_label >= 0 && c_page >= 0 && k < nf; k++)
+            if ((cols[k] = ps_csv_require(csv, fn[k], &err)) < 0)
+                break;
+        if (!cols || c_label < 0 || c_page < 0 || err.msg[0]) {
+            fprintf(stderr, "pagesift-train: %s (the site model takes the base model's features: %s)\n",
+                    err.msg[0] ? err.msg : "out of memory", ps_model_feature_names(base));
+            free(cols);
+            ps_csv_close(csv);
+            rc = 1;
+            break;
+        }
+        if (!site_of && c_site < 0 && c_url < 0) {
+            fprintf(stderr, "pagesift-train: %s: no 'site' or 'url' column: say the site with --site-of URL_OR_HOST\n",
+                    ps_csv_path(csv));
+            free(cols);
+            ps_csv_close(csv);
+            rc = 1;
+            break;
+        }
+        int r;
+        while ((r = ps_csv_next(csv, &err)) == 1) {
+            const char *label = ps_csv_field(csv, (size_t)c_label);
+            if (!*label) {
+                (*unlabelled)++;
+                continue;
+            }
+            if (strcmp(label, "0") != 0 && strcmp(label, "1") != 0) {
+                fprintf(stderr, "pagesift-train: %s:%zu: label '%.40s' is not 1, 0 or empty\n", ps_csv_path(csv),
+                        ps_csv_line(csv), label);
+                rc = 1;
+                break;
+            }
+            if (n == cap) {
+                cap = cap ? cap * 2 : 1024;
+                site_row *nr = realloc(rows, cap * sizeof *nr);
+                double *nx = realloc(x, cap * nf * sizeof *nx);
+                int8_t *ny = realloc(y, cap);
+                rows = nr ? nr : rows, x = nx ? nx : x, y = ny ? ny : y;
+                if (!nr || !nx || !ny) {
+                    fprintf(stderr, "pagesift-train: out of memory\n");
+                    rc = 1;
+                    break;
+                }
+            }
+            for (size_t k = 0; k < nf; k++)
+                if (ps_csv_number(csv, (size_t)cols[k], &x[n * nf + k], &err) < 0) {
+                    fprintf(stderr, "pagesift-train: %s\n", err.msg);
+                    rc = 1;
+                    break;
+                }
+            if (rc)
+                break;
+            char key[1024];
+            if (site_of) {
+                snprintf(key, sizeof key, "%s", site_of);
+            } else {
+                ps_input in = {0};
+                in.url = c_url >= 0 ? (char *)ps_csv_field(csv, (size_t)c_url) : NULL;
+                in.site = c_site >= 0 ? (char *)ps_csv_field(csv, (size_t)c_site) : NULL;
+                ps_input_site(&in, PS_SITE_HOST, key, sizeof key);
+                if (!key[0]) {
+                    fprintf(stderr, "pagesift-train: %s:%zu: the row has no site (empty url and site): "
+                                    "say it with --site-of URL_OR_HOST\n",
+                            ps_csv_path(csv), ps_csv_line(csv));
+                    rc = 1;
+                    break;
+                }
+            }
+            ps_buf pk = {0};
+            ps_buf_printf(&pk, "%s\x1f%s", c_set >= 0 ? ps_csv_field(csv, (size_t)c_set) : "",
+                          ps_csv_field(csv, (size_t)c_page));
+            rows[n].site = strdup(key);
+            rows[n].page = ps_buf_take(&pk, NULL);
+            rows[n].at = n;
+            y[n] = label[0] == '1';
+            if (!rows[n].site || !rows[n].page) {
+                fprintf(stderr, "pagesift-train: out of memory\n");
+                rc = 1;
+                break;
+            }
+            n++;
+        }
+        if (r < 0) {
+            fprintf(stderr, "pagesift-train: %s\n", err.msg);
+            rc = 1;
+        }
+        free(cols);
+        ps_csv_close(csv);
+    }
+    free(fn);
+    free(names);
+    if (!rc && n == 0) {
+        fprintf(stderr, "pagesift-train: no labelled rows (%zu unlabelled)\n", *unlabelled);
+        rc = 1;
+    }
+    *rows_out = rows, *n_out = n, *x_out = x, *y_out = y;
+    return rc;
+}
+
+static int parse_weights(const char *s, double *w, size_t *n)
+{
+    char *copy = strdup(s), *save = NULL, *e;
+    *n = 0;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
+        double v = strtod(t, &e);
+        if (e == t || *e || !(v >= 1 && v <= 1000) || v != floor(v) || *n == 16) {
+            free(copy);
+            return -1;
+        }
+        w[(*n)++] = v;
+    }
+    free(copy);
+    return *n ? 0 : -1;
+}
+
+static int train_sites(char **paths, int n_paths, const char *base_path, const char *dir, int update,
+                       const char *site_of_arg_s, const char *weights_s, uint64_t seed, int quiet)
+{
+    ps_init();
+    ps_error err = {0};
+    const char *bp = base_path ? base_path : ps_model_default_path();
+    ps_model *base = ps_model_load(bp, &err);
+    if (!base) {
+        fprintf(stderr, "pagesift-train: base model: %s\n", err.msg);
+        ps_cli_model_hint("pagesift-train", base_path);
+        return 3;
+    }
+    char site_of[1024] = "";
+    if (site_of_arg_s && site_of_arg(site_of_arg_s, site_of, sizeof site_of) != 0) {
+        fprintf(stderr, "pagesift-train: --site-of: '%s' is neither a URL nor a host name\n", site_of_arg_s);
+        ps_model_free(base);
+        return 2;
+    }
+    double w[16];
+    ps_site_train_options so = {0};
+    so.seed = seed;
+    if (weights_s) {
+        if (parse_weights(weights_s, w, &so.n_weights) != 0) {
+            fprintf(stderr, "pagesift-train: --site-weights: '%s' is not a comma list of 1 to 16 whole "
+                            "numbers from 1 to 1000\n", weights_s);
+            ps_model_free(base);
+            return 2;
+        }
+        so.weights = w;
+    }
+    /* a new folder must not hold bundles already: replacing some sites of
+     * it is --update's job, which says so */
+    if (!update) {
+        ps_site_models *old = ps_site_models_open(dir, base, 0, &err);
+        size_t n_old = ps_site_models_count(old);
+        ps_site_models_free(old);
+        if (n_old) {
+            fprintf(stderr, "pagesift-train: %s already holds %zu site model%s: use --update %s to add or "
+                            "replace sites\n", dir, n_old, n_old == 1 ? "" : "s", dir);
+            ps_model_free(base);
+            return 2;
+        }
+    }
+    site_row *rows = NULL;
+    size_t n = 0, unlabelled = 0;
+    double *x = NULL;
+    int8_t *y = NULL;
+    int rc = read_site_rows(paths, n_paths, base, site_of[0] ? site_of : NULL, &rows, &n, &x, &y, &unlabelled);
+    int lock = -1;
+    if (!rc) {
+        int waited = 0;
+        lock = ps_template_dir_lock(dir, &waited, &err);
+        if (lock < 0) {
+            fprintf(stderr, "pagesift-train: %s\n", err.msg);
+            rc = 3;
+        }
+    }
+    size_t nf = ps_model_n_features(base), written = 0, failed = 0, n_sites = 0;
+    if (!rc) {
+        qsort(rows, n, sizeof *rows, cmp_site_row);
+        double *sx = malloc(n * nf * sizeof *sx + 1);
+        int8_t *sy = malloc(n + 1);
+        uint32_t *sp = malloc((n + 1) * sizeof *sp);
+        if (!sx || !sy || !sp) {
+            fprintf(stderr, "pagesift-train: out of memory\n");
+            rc = 1;
+        }
+        for (size_t i = 0; !rc && i < n;) {
+            size_t j = i, m = 0;
+            uint32_t pg = 0;
+            for (; j < n && strcmp(rows[j].site, rows[i].site) == 0; j++, m++) {
+                if (j > i && strcmp(rows[j].page, rows[j - 1].page) != 0)
+                    pg++;
+                memcpy(sx + m * nf, x + rows[j].at * nf, nf * sizeof *sx);
+                sy[m] = y[rows[j].at];
+                sp[m] = pg;
+            }
+            n_sites++;
+            ps_site_train_report rep;
+            ps_model *sm = ps_site_model_train(base, bp, rows[i].site, sx, sy, sp, m, &so, &rep, &err);
+            if (!sm || ps_site_model_save(sm, dir, &err) != 0) {
+                fprintf(stderr, "pagesift-train: %s\n", err.msg);
+                failed++;
+                if (sm && err.code == PS_ERR_IO)
+                    rc = 3;
+            } else {
+                char name[1024];
+                ps_site_model_file_name(rows[i].site, name, sizeof name);
+                printf("site %s: %zu pages, %zu content + %zu noise rows, weight %g", rows[i].site, rep.pages,
+                       rep.content, rep.noise, rep.weight);
+                if (rep.folds) {
+                    printf(" (CV F1 over %d page folds:", rep.folds);
+                    for (size_t k = 0; k < rep.n_cv; k++)
+                        printf(" w%g %.4f", rep.cv_w[k], rep.cv_f1[k]);
+                    printf("; default model %.4f)", rep.cv_f1_base);
+                } else {
+                    printf(" (one page: no CV)");
+                }
+                printf(", %s support vectors, %.1f s -> %s/%s\n", ps_model_info(sm, "support_vectors"),
+                       rep.seconds, dir, name);
+                fflush(stdout);
+                written++;
+            }
+            ps_model_free(sm);
+            i = j;
+        }
+        free(sx);
+        free(sy);
+        free(sp);
+    }
+    ps_template_dir_unlock(lock);
+    if (!quiet && !rc)
+        fprintf(stderr, "pagesift-train: %zu of %zu site model%s written to %s (%zu rows, %zu unlabelled skipped)\n",
+                written, n_sites, n_sites == 1 ? "" : "s", dir, n, unlabelled);
+    for (size_t i = 0; i < n; i++) {
+        free(rows[i].site);
+        free(rows[i].page);
+    }
+    free(rows);
+    free(x);
+    free(y);
+    ps_model_free(base);
+    return rc ? rc : failed ? 1 : 0;
 }
 
 static int parse_range(const char *s, double *a, double *b, double *step)
@@ -89,7 +414,8 @@ static int parse_range(const char *s, double *a, double *b, double *step)
 
 int main(int argc, char **argv)
 {
-    enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP, O_UPGRADE };
+    enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP, O_UPGRADE,
+           O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW };
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'},   {"features", required_argument, 0, 'f'},
         {"balance", required_argument, 0, 'b'},  {"seed", required_argument, 0, 's'},
@@ -100,16 +426,21 @@ int main(int argc, char **argv)
         {"threads", required_argument, 0, 'j'},  {"grid-csv", required_argument, 0, O_GCSV},
         {"grid-svg", required_argument, 0, O_GSVG}, {"stamp", no_argument, 0, O_STAMP},
         {"upgrade", required_argument, 0, O_UPGRADE},
+        {"per-site", no_argument, 0, O_PERSITE}, {"update", required_argument, 0, O_UPDATE},
+        {"model", required_argument, 0, 'm'}, {"site-of", required_argument, 0, O_SITEOF},
+        {"site-weights", required_argument, 0, O_SITEW},
         {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
     ps_train_options o;
     ps_train_options_init(&o);
     const char *out = NULL, *features = "paper", *grid_csv = NULL, *grid_svg = NULL, *upgrade = NULL;
+    const char *update = NULL, *base_model = NULL, *site_of = NULL, *site_weights = NULL;
+    int per_site = 0;
     ps_train_group group = PS_GROUP_PAGE;
     int stamp = 0, c;
     char *e;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:f:b:s:k:g:j:qvhV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:f:b:s:k:g:j:m:qvhV", opts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'f': features = optarg; break;
@@ -194,6 +525,11 @@ int main(int argc, char **argv)
         case O_GSVG: grid_svg = optarg; break;
         case O_STAMP: stamp = 1; break;
         case O_UPGRADE: upgrade = optarg; break;
+        case O_PERSITE: per_site = 1; break;
+        case O_UPDATE: update = optarg; break;
+        case 'm': base_model = optarg; break;
+        case O_SITEOF: site_of = optarg; break;
+        case O_SITEW: site_weights = optarg; break;
         case 'q': o.quiet = 1; break;
         case 'v': o.verbose = 1; break;
         case 'h': usage(stdout); return 0;
@@ -215,6 +551,21 @@ int main(int argc, char **argv)
             fprintf(stderr, "pagesift-train: %s: re-saved as format %d with its checksum\n", out,
                     PS_MODEL_FORMAT_VERSION);
         return 0;
+    }
+    if (per_site || update || site_of || site_weights || base_model) {
+        if (!per_site && !update) {
+            fprintf(stderr, "pagesift-train: -m, --site-of and --site-weights are for site models: "
+                            "add --per-site -o DIR or --update DIR\n");
+            return 2;
+        }
+        if ((per_site && update) || (per_site && !out) || (update && out) || optind >= argc) {
+            fprintf(stderr, "pagesift-train: %s\n",
+                    optind >= argc ? "no CSV files"
+                                   : "site models go to one folder: --per-site -o DIR (new) or --update DIR");
+            return 2;
+        }
+        return train_sites(argv + optind, argc - optind, base_model, update ? update : out, update != NULL,
+                           site_of, site_weights, o.seed, o.quiet);
     }
     if (!out || optind >= argc) {
         fprintf(stderr, "pagesift-train: %s\n", !out ? "no output model (-o MODEL)" : "no CSV files");

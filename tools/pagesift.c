@@ -95,6 +95,13 @@ static void usage(FILE *f)
         "                          (default); svm and template-svm: --options\n"
         "                          favor=WHAT (the SVM's threshold and the fill)\n"
         "      --site-rule RULE    site key of a URL: host (default) or host+path1\n"
+        "      --models DIR        per-site models (pagesift-train --per-site): a page\n"
+        "                          whose site has a bundle in DIR is classified with\n"
+        "                          it, others with --model's; a bundle that cannot be\n"
+        "                          used is a warning, its site gets the default; the\n"
+        "                          JSON record's \"model\" says which (svm, template-svm)\n"
+        "      --models-cap MB     memory for loaded site models, least recently used\n"
+        "                          unloaded first (default 256)\n"
         "\n"
         "Running:\n"
         "  -j, --jobs N            worker threads (default: all cores); methods that\n"
@@ -225,7 +232,7 @@ static int method_known(const char *name)
 
 enum {
     OPT_OPTIONS = 256, OPT_SITE_RULE, OPT_UNORDERED, OPT_MAX_BYTES, OPT_JSONL, OPT_LEARN,
-    OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES, OPT_FAVOR,
+    OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES, OPT_FAVOR, OPT_MODELS, OPT_MODELS_CAP,
     OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST
 };
 
@@ -260,6 +267,8 @@ int main(int argc, char **argv)
         {"with-comments", no_argument, 0, OPT_WITH_COMMENTS},
         {"no-comments", no_argument, 0, OPT_NO_COMMENTS},
         {"favor", required_argument, 0, OPT_FAVOR},
+        {"models", required_argument, 0, OPT_MODELS},
+        {"models-cap", required_argument, 0, OPT_MODELS_CAP},
         {"verbose", no_argument, 0, 'v'},
         {"links", no_argument, 0, OPT_LINKS},    {"images", no_argument, 0, OPT_IMAGES},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
@@ -332,6 +341,17 @@ int main(int argc, char **argv)
         case OPT_WITH_COMMENTS: comments = 0; break;
         case OPT_NO_COMMENTS: comments = 1; break;
         case OPT_FAVOR: favor = optarg; break;
+        case OPT_MODELS: xc.site_models_dir = optarg; break;
+        case OPT_MODELS_CAP: {
+            char *end;
+            double mb = strtod(optarg, &end);
+            if (*end || !(mb >= 1 && mb <= 1e6)) {
+                fprintf(stderr, "pagesift: --models-cap: '%s' is not a size in MB from 1 to 1000000\n", optarg);
+                return 2;
+            }
+            xc.site_models_cap = (size_t)(mb * 1048576.0);
+            break;
+        }
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift %s\n", ps_version()); return 0;
         default: return ps_cli_bad_option("pagesift", c, argv);
@@ -416,6 +436,18 @@ int main(int argc, char **argv)
 
     ps_init();
     ps_error err = {0};
+    if (xc.site_models_dir) {
+        const char *mm = method ? method : (learn || xc.templates_dir) ? "template-svm" : "svm";
+        if (strcmp(mm, "svm") != 0 && strcmp(mm, "template-svm") != 0) {
+            fprintf(stderr, "pagesift: --models: site models are for the svm and template-svm methods, not %s\n", mm);
+            return 2;
+        }
+        struct stat mst;
+        if (stat(xc.site_models_dir, &mst) != 0 || !S_ISDIR(mst.st_mode)) {
+            fprintf(stderr, "pagesift: --models: %s is not a folder of site models\n", xc.site_models_dir);
+            return 3;
+        }
+    }
     /* Every setup error comes before any page is read. */
     ps_extractor *ex = NULL;
     if (learn) {

@@ -32,6 +32,9 @@ typedef struct ps_eval_config {
     const char *tag;            /**< appended to method labels, e.g. "+loso" */
     int train_protocol;         /**< mark figures of models measured on their
                                      training data (eval/train_protocol.c) */
+    const char *templates_dir;  /**< template libraries given (instead of
+                                     learning them with per_site), or NULL */
+    const char *site_models_dir;/**< per-site models (docs/SITE_MODELS.md), or NULL */
 } ps_eval_config;
 
 /** One method (or output folder) on one data set. */
@@ -65,6 +68,16 @@ PS_EXPORT int ps_eval_run_pred(const ps_eval_config *cfg, const char *label, con
                      const ps_dataset *ds, ps_eval_run *run, ps_error *err);
 
 PS_EXPORT void ps_eval_run_clear(ps_eval_run *run);
+
+/** pagesift-eval --per-site-models: the curve of per-site models over
+ *  @p ds (a gold set) for each K of @p ks (0 = the base model, cfg's
+ *  model_path): per site with >= @p min_pages pages, its first K pages
+ *  labelled from the gold train a site model (ps_site_model_train), scored
+ *  on the site's pages after its first Kmax (the largest K leaving >= 5
+ *  pages), never labelled; token F1 per site and K, the mean and the mean
+ *  gain over K = 0, as a table on @p out (eval/site_curve.c).  0 or -1. */
+PS_EXPORT int ps_eval_site_curve(const ps_eval_config *cfg, const char *method, const ps_dataset *ds,
+                                 const unsigned *ks, size_t n_k, unsigned min_pages, FILE *out, ps_error *err);
 
 /** The per-page report of every snippet run, TSV, to @p path ("-" =
  *  stdout), written atomically.  0 or -1 with err. */

@@ -285,6 +285,7 @@ class Extractor:
             "error": None,
             "charset": L.ps_page_decoding(page).contents.charset.decode("ascii", "replace"),
             "origin": None,
+            "model": x.model.decode("utf-8", "replace") if x.model else None,
         }
 
 

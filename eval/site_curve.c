@@ -1,0 +1,395 @@
+/* eval/site_curve.c — pagesift-eval --per-site-models: how much a site
+ * gains per labelled page with a per-site model (docs/SITE_MODELS.md).
+ *
+ * Protocol, per data set (a gold set):
+ *  - sites: the pages grouped by site key (ps_input_site's rule), in index
+ *    order; a site is measured when it has >= min_pages pages (default 10);
+ *  - labelled pages: the first K pages of the site (index order), blocks
+ *    labelled from their gold as pagesift-features does (own text >= 1
+ *    character, gold share >= 0.5 = content), after the site's template
+ *    library when the method uses templates;
+ *  - scored pages: the site's pages after its first Kmax, Kmax the largest K
+ *    of the curve that leaves >= 5 pages: the same pages for every K of a
+ *    site, never among any K's labelled pages; a K above Kmax is not
+ *    measured for that site (n/a);
+ *  - K = 0 is the base model alone (--model, or the shipped one), K > 0 the
+ *    site model trained from the base and the K pages (ps_site_model_train,
+ *    default weights and CV), saved into a temporary folder given to the
+ *    method as its site models;
+ *  - templates (template-svm): learnt per site from all the set's pages
+ *    (pages only, never the gold), the --per-site protocol, once, for the
+ *    labelled rows and every run.
+ * Figures: token F1 (4-gram shingles, page-averaged, the eval's main
+ * figure) per site and K, the mean over the sites measured at K and the
+ * mean gain over K = 0 at each K on the same sites. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "eval/per_site.h"
+#include "eval/run.h"
+#include "pagesift/site_models.h"
+
+#define SCORED_MIN 5
+
+typedef struct site_info {
+    char key[512];
+    size_t *pages; /* indices into ds, index order */
+    size_t n;
+    unsigned kmax; /* largest K measured */
+    /* labelled rows of the first kmax pages */
+    double *x;
+    int8_t *y;
+    uint32_t *page; /* 0..kmax-1 */
+    size_t rows;
+    size_t *rows_upto; /* rows of the first k pages: rows_upto[k] */
+    double f1[16];     /* per K, NAN when not measured */
+} site_info;
+
+typedef struct key_idx {
+    const char *key;
+    size_t i;
+} key_idx;
+
+static int cmp_key_idx(const void *a, const void *b)
+{
+    const key_idx *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Labelled rows of one page into s (page number p). */
+static int page_rows(const ps_dataset_page *dp, const ps_model *base, const char *const *tags,
+                     const ps_template_store *tpl, const char *site, uint32_t p, site_info *s, ps_error *err)
+{
+    size_t len = 0, glen = 0;
+    char *html = ps_read_file(dp->html_path, 0, &len, err);
+    char *gold = html ? ps_read_file(dp->gold_path, 0, &glen, err) : NULL;
+    if (!html || !gold) {
+        free(html);
+        free(gold);
+        return -1;
+    }
+    ps_page_options po = {0};
+    po.url = dp->url && *dp->url ? dp->url : NULL;
+    po.block_tags = tags;
+    ps_page *pg = ps_page_parse(html, len, &po, err);
+    free(html);
+    if (!pg) {
+        free(gold);
+        return -1;
+    }
+    const ps_template_lib *lib = tpl ? ps_template_store_get(tpl, site) : NULL;
+    if (lib && ps_template_applies(lib))
+        ps_template_apply(lib, pg);
+    size_t nb, nf = ps_model_n_features(base);
+    const ps_block *blocks = ps_page_blocks(pg, &nb);
+    double *x = malloc((nb * nf + 1) * sizeof *x), *share = malloc((nb + 1) * sizeof *share);
+    int rc = 0;
+    if (!x || !share || ps_page_block_features(pg, ps_model_feature_ids(base), nf, x) != 0 ||
+        ps_page_gold_alignment(pg, gold, glen, NULL, share) != 0) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    size_t add = 0;
+    for (size_t b = 0; b < nb; b++)
+        add += blocks[b].own.text_chars >= 1;
+    double *nx = realloc(s->x, (s->rows + add + 1) * nf * sizeof *nx);
+    if (nx)
+        s->x = nx;
+    int8_t *ny = realloc(s->y, s->rows + add + 1);
+    if (ny)
+        s->y = ny;
+    uint32_t *np = realloc(s->page, (s->rows + add + 1) * sizeof *np);
+    if (np)
+        s->page = np;
+    if (!nx || !ny || !np) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t b = 0; b < nb; b++) {
+        if (blocks[b].own.text_chars < 1)
+            continue;
+        memcpy(s->x + s->rows * nf, x + b * nf, nf * sizeof *x);
+        s->y[s->rows] = share[b] >= PS_DEFAULT_LABEL_THRESHOLD;
+        s->page[s->rows] = p;
+        s->rows++;
+    }
+done:
+    free(x);
+    free(share);
+    free(gold);
+    ps_page_free(pg);
+    return rc;
+}
+
+static void print_f1(FILE *f, double v)
+{
+    if (isnan(v))
+        fprintf(f, " %7s", "n/a");
+    else
+        fprintf(f, " %7.3f", v);
+}
+
+int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_dataset *ds,
+                       const unsigned *ks, size_t n_k, unsigned min_pages, FILE *out, ps_error *err)
+{
+    if (ds->snippet_set)
+        return ps_set_error(err, PS_ERR_USAGE, "%s: --per-site-models needs a gold set (labels come from gold/)",
+                            ds->name);
+    if (n_k < 1 || n_k > 16)
+        return ps_set_error(err, PS_ERR_USAGE, "1 to 16 values of K");
+    int templates = strcmp(method, "template-svm") == 0;
+    if (!templates && strcmp(method, "svm") != 0)
+        return ps_set_error(err, PS_ERR_USAGE, "--per-site-models is for svm and template-svm, not %s", method);
+    ps_eval_config cfg = *cfg0;
+    const char *bp = cfg.model_path ? cfg.model_path : ps_model_default_path();
+    ps_model *base = ps_model_load(bp, err);
+    if (!base)
+        return -1;
+    /* the base's block tags, as the method parses pages */
+    char *tags_buf = NULL;
+    const char **tags = NULL;
+    const char *bt = ps_model_info(base, "block_tags");
+    if (bt && (!(tags_buf = strdup(bt)) || !(tags = ps_split_list(tags_buf)))) {
+        free(tags_buf);
+        ps_model_free(base);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
+    size_t n = ds->n_pages, n_sites = 0;
+    key_idx *ki = calloc(n + 1, sizeof *ki);
+    char (*keys)[512] = calloc(n + 1, sizeof *keys);
+    site_info *sites = calloc(n + 1, sizeof *sites);
+    ps_dataset sub = {.dir = ds->dir, .name = ds->name};
+    sub.pages = calloc(n + 1, sizeof *sub.pages);
+    int *site_of_sub = calloc(n + 1, sizeof *site_of_sub);
+    char tdir[1024] = "", mdir[1024] = "";
+    ps_template_store *tpl = NULL;
+    ps_eval_run *runs = calloc(n_k, sizeof *runs);
+    int rc = 0;
+    if (!ki || !keys || !sites || !sub.pages || !site_of_sub || !runs) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        ps_eval_site_of(&ds->pages[i], keys[i], sizeof keys[i]);
+        ki[i].key = keys[i];
+        ki[i].i = i;
+    }
+    qsort(ki, n, sizeof *ki, cmp_key_idx);
+    unsigned kbig = 0;
+    for (size_t k = 0; k < n_k; k++)
+        kbig = ks[k] > kbig ? ks[k] : kbig;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && strcmp(ki[j].key, ki[i].key) == 0)
+            j++;
+        if (ki[i].key[0] && j - i >= min_pages && j - i >= SCORED_MIN + 1) {
+            site_info *s = &sites[n_sites++];
+            snprintf(s->key, sizeof s->key, "%s", ki[i].key);
+            s->n = j - i;
+            s->pages = malloc(s->n * sizeof *s->pages);
+            if (!s->pages) {
+                rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+                goto out;
+            }
+            for (size_t t = i; t < j; t++)
+                s->pages[t - i] = ki[t].i;
+            for (size_t k = 0; k < n_k; k++)
+                if (ks[k] <= s->n - SCORED_MIN && ks[k] > s->kmax)
+                    s->kmax = ks[k];
+            for (size_t t = s->kmax; t < s->n; t++) {
+                site_of_sub[sub.n_pages] = (int)(s - sites);
+                sub.pages[sub.n_pages++] = ds->pages[s->pages[t]];
+            }
+        }
+        i = j;
+    }
+    if (!n_sites) {
+        rc = ps_set_error(err, PS_ERR_USAGE, "%s: no site with >= %u pages (and >= %d to score)", ds->name,
+                          min_pages, SCORED_MIN + 1);
+        goto out;
+    }
+    /* templates once, from every page of the set */
+    if (templates) {
+        size_t t_sites;
+        double t_secs;
+        if (ps_eval_learn_templates(ds, cfg.per_site ? cfg.per_site : PS_TEMPLATE_MIN_PAGES, tdir, sizeof tdir,
+                                    &t_sites, &t_secs, err) < 0 ||
+            !(tpl = ps_template_store_open(tdir, err))) {
+            rc = -1;
+            goto out;
+        }
+        cfg.templates_dir = tdir;
+        cfg.per_site = 0;
+    }
+    /* labelled rows of each site's first kmax pages */
+    for (size_t si = 0; si < n_sites; si++) {
+        site_info *s = &sites[si];
+        if (!(s->rows_upto = calloc(s->kmax + 1, sizeof *s->rows_upto))) {
+            rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        for (unsigned p = 0; p < s->kmax; p++) {
+            if (page_rows(&ds->pages[s->pages[p]], base, tags, tpl, s->key, p, s, err) != 0) {
+                fprintf(stderr, "pagesift-eval: %s/%s: labelled page left out: %s\n", ds->name,
+                        ds->pages[s->pages[p]].id, err->msg);
+                if (err->code == PS_ERR_NOMEM) {
+                    rc = -1;
+                    goto out;
+                }
+                memset(err, 0, sizeof *err);
+            }
+            s->rows_upto[p + 1] = s->rows;
+        }
+    }
+    double train_secs = 0;
+    size_t trained = 0;
+    for (size_t k = 0; k < n_k; k++) {
+        ps_eval_config rcfg = cfg;
+        char tag[64];
+        snprintf(tag, sizeof tag, "%s+site-K%u", cfg.tag ? cfg.tag : "", ks[k]);
+        rcfg.tag = tag;
+        rcfg.quiet = 1;
+        mdir[0] = '\0';
+        if (ks[k] > 0) {
+            const char *tmp = getenv("TMPDIR");
+            snprintf(mdir, sizeof mdir, "%s/pagesift-site-models-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+            if (!mkdtemp(mdir)) {
+                rc = ps_set_error(err, PS_ERR_IO, "cannot create a temporary folder %s", mdir);
+                mdir[0] = '\0';
+                goto out;
+            }
+            for (size_t si = 0; si < n_sites; si++) {
+                site_info *s = &sites[si];
+                if (ks[k] > s->kmax)
+                    continue;
+                size_t r = s->rows_upto[ks[k]];
+                ps_site_train_report rep;
+                ps_error e = {0};
+                ps_model *sm = r ? ps_site_model_train(base, bp, s->key, s->x, s->y, s->page, r, NULL, &rep, &e)
+                                 : NULL;
+                if (!sm || ps_site_model_save(sm, mdir, &e) != 0)
+                    fprintf(stderr, "pagesift-eval: %s: K=%u: no site model (%s); the default scores it\n",
+                            s->key, ks[k], r ? e.msg : "no labelled rows");
+                else
+                    trained++, train_secs += rep.seconds;
+                ps_model_free(sm);
+            }
+            rcfg.site_models_dir = mdir;
+        }
+        if (!cfg.quiet)
+            fprintf(stderr, "pagesift-eval: %s: per-site models K=%u: scoring %zu pages of %zu sites\n",
+                    ds->name, ks[k], sub.n_pages, n_sites);
+        if (ps_eval_run_method(&rcfg, method, &sub, &runs[k], err) < 0) {
+            rc = -1;
+            goto out;
+        }
+        if (mdir[0]) {
+            ps_eval_remove_dir(mdir);
+            mdir[0] = '\0';
+        }
+        for (size_t si = 0; si < n_sites; si++) {
+            site_info *s = &sites[si];
+            if (ks[k] > s->kmax) {
+                s->f1[k] = NAN;
+                continue;
+            }
+            ps_eval_acc *a = ps_eval_acc_new();
+            for (size_t i = 0; a && i < sub.n_pages; i++)
+                if (site_of_sub[i] == (int)si && !runs[k].skipped[i])
+                    ps_eval_acc_add(a, &runs[k].scores[i]);
+            ps_eval_summary sum = {0};
+            if (a)
+                ps_eval_acc_summary(a, &sum);
+            ps_eval_acc_free(a);
+            s->f1[k] = sum.sh4.f1;
+        }
+    }
+    /* the table */
+    fprintf(out, "# per-site models, %s, method %s, base model %s: token F1 (4-gram shingles, page-averaged) "
+                 "on each site's pages after its first Kmax (the largest K leaving >= %d pages), K = the site's "
+                 "first K pages labelled from the gold; %zu site models trained in %.1f s\n",
+            ds->name, method, bp, SCORED_MIN, trained, train_secs);
+    fprintf(out, "%-34s %5s %6s", "site", "pages", "scored");
+    for (size_t k = 0; k < n_k; k++) {
+        char h[16];
+        snprintf(h, sizeof h, "K=%u", ks[k]);
+        fprintf(out, " %7s", h);
+    }
+    fputc('\n', out);
+    double sum_f1[16] = {0}, sum_gain[16] = {0};
+    size_t cnt[16] = {0}, hurt[16] = {0};
+    size_t k0 = n_k;
+    for (size_t k = 0; k < n_k; k++)
+        if (ks[k] == 0)
+            k0 = k;
+    for (size_t si = 0; si < n_sites; si++) {
+        site_info *s = &sites[si];
+        char name[600];
+        snprintf(name, sizeof name, "%s/%s", ds->name, s->key);
+        fprintf(out, "%-34s %5zu %6zu", name, s->n, s->n - s->kmax);
+        for (size_t k = 0; k < n_k; k++) {
+            print_f1(out, s->f1[k]);
+            if (!isnan(s->f1[k])) {
+                sum_f1[k] += s->f1[k];
+                cnt[k]++;
+                if (k0 < n_k) {
+                    sum_gain[k] += s->f1[k] - s->f1[k0];
+                    hurt[k] += s->f1[k] < s->f1[k0] - 0.0005;
+                }
+            }
+        }
+        fputc('\n', out);
+    }
+    fprintf(out, "%-34s %5s %6s", "mean of the sites measured", "", "");
+    for (size_t k = 0; k < n_k; k++)
+        print_f1(out, cnt[k] ? sum_f1[k] / (double)cnt[k] : NAN);
+    fputc('\n', out);
+    if (k0 < n_k) {
+        fprintf(out, "%-34s %5s %6s", "mean gain over K=0, same sites", "", "");
+        for (size_t k = 0; k < n_k; k++) {
+            if (cnt[k])
+                fprintf(out, " %+7.3f", sum_gain[k] / (double)cnt[k]);
+            else
+                fprintf(out, " %7s", "n/a");
+        }
+        fputc('\n', out);
+        fprintf(out, "%-34s %5s %6s", "sites measured / where it hurts", "", "");
+        for (size_t k = 0; k < n_k; k++) {
+            char c[32];
+            snprintf(c, sizeof c, "%zu/%zu", cnt[k], hurt[k]);
+            fprintf(out, " %7s", c);
+        }
+        fputc('\n', out);
+    }
+    fflush(out);
+out:
+    if (mdir[0])
+        ps_eval_remove_dir(mdir);
+    if (tdir[0])
+        ps_eval_remove_dir(tdir);
+    ps_template_store_free(tpl);
+    for (size_t k = 0; runs && k < n_k; k++)
+        ps_eval_run_clear(&runs[k]);
+    free(runs);
+    for (size_t si = 0; sites && si < n_sites; si++) {
+        free(sites[si].pages);
+        free(sites[si].x);
+        free(sites[si].y);
+        free(sites[si].page);
+        free(sites[si].rows_upto);
+    }
+    free(sites);
+    free(ki);
+    free(keys);
+    free(sub.pages);
+    free(site_of_sub);
+    free(tags);
+    free(tags_buf);
+    ps_model_free(base);
+    return rc;
+}

@@ -1,0 +1,104 @@
+/* pagesift/site_models.h — per-site models (train/site_models.c): a site's
+ * few labelled pages added to the general model, one bundle per site in a
+ * model folder, picked by the page's site key at inference.
+ *
+ * A site model extends a base model (the default one): it keeps the base's
+ * features, scaling (scale_min / scale_max) and block_tags, and is trained
+ * on the base's support vectors (the whole of what the base learnt: an SVM
+ * retrained on its own support vectors with the same C and gamma is the same
+ * SVM) plus the site's labelled rows, each counted W times (W chosen by
+ * cross-validation over the site's pages, grouped by page).  docs/SITE_MODELS.md. */
+#ifndef PAGESIFT_SITE_MODELS_H
+#define PAGESIFT_SITE_MODELS_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pagesift.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Candidate weights of a site's rows when none are given. */
+#define PS_SITE_WEIGHTS_DEFAULT "1,3,10,30"
+/** Weight of a site with one labelled page (no cross-validation possible). */
+#define PS_SITE_WEIGHT_ONE_PAGE 3
+/** Default memory cap of the loaded site models (MB). */
+#define PS_SITE_MODELS_CAP_MB 256
+
+typedef struct ps_site_train_options {
+    const double *weights;  /**< candidate weights (integers >= 1), NULL = PS_SITE_WEIGHTS_DEFAULT */
+    size_t n_weights;
+    double one_page_weight; /**< weight when the site has 1 labelled page (0 = PS_SITE_WEIGHT_ONE_PAGE) */
+    int folds;              /**< at most this many CV folds over the site's pages (0 = 5) */
+    uint64_t seed;          /**< undersampling seed (0 = 1) */
+} ps_site_train_options;
+
+/** What training one site found (filled by ps_site_model_train). */
+typedef struct ps_site_train_report {
+    size_t pages, content, noise; /**< the site's labelled pages and rows */
+    double weight;                /**< the weight chosen */
+    int folds;                    /**< CV folds run (0: one page, no CV) */
+    double cv_w[16];              /**< the candidate weights */
+    double cv_f1[16];             /**< CV F1 of the content class per candidate */
+    size_t n_cv;
+    double cv_f1_base;            /**< the base model's F1 on the same folds */
+    double seconds;
+} ps_site_train_report;
+
+/** Train the model of @p site from the base model @p base and the site's
+ *  labelled rows: @p x holds n_rows rows of the base's features in its order
+ *  (raw, unscaled: ps_model_feature_names), y 1 content / 0 noise, page a
+ *  page number per row (rows of a page share it).  Returns the bundle in
+ *  memory (save with ps_site_model_save) or NULL with err. */
+PS_EXPORT ps_model *ps_site_model_train(const ps_model *base, const char *base_name, const char *site,
+                                        const double *x, const int8_t *y, const uint32_t *page,
+                                        size_t n_rows, const ps_site_train_options *o,
+                                        ps_site_train_report *rep, ps_error *err);
+
+/** File name of @p site's bundle in a model folder: the template library's
+ *  name (ps_template_file_name) with ".model" for ".tpl".  0 or -1. */
+PS_EXPORT int ps_site_model_file_name(const char *site, char *out, size_t cap);
+
+/** Write @p m into @p dir as its site's bundle, atomically; the bundle's
+ *  `site_revision` is one more than the one it replaces (1 for a new site).
+ *  Call with the folder locked (ps_template_dir_lock).  0 or -1 with err. */
+PS_EXPORT int ps_site_model_save(ps_model *m, const char *dir, ps_error *err);
+
+/** A model folder opened for inference: which sites have a bundle (read
+ *  once), the bundles loaded on first use and kept in an LRU bounded by a
+ *  memory cap.  Thread-safe. */
+typedef struct ps_site_models ps_site_models;
+
+/** Open @p dir for pages classified with @p base (borrowed; a site bundle
+ *  whose features or block tags differ from it is refused at load, like a
+ *  damaged one).  @p cap_bytes bounds the loaded bundles (0 = 256 MB; one
+ *  bundle is always allowed).  NULL + err when @p dir is not a readable
+ *  folder. */
+PS_EXPORT ps_site_models *ps_site_models_open(const char *dir, const ps_model *base, size_t cap_bytes,
+                                              ps_error *err);
+
+/** Number of site bundles in the folder. */
+PS_EXPORT size_t ps_site_models_count(const ps_site_models *s);
+
+/** The model of @p site, loaded if needed, held until ps_site_models_release;
+ *  NULL when the site has no bundle or its bundle cannot be used (damaged,
+ *  another format, other features: a warning on stderr once per site, then
+ *  the caller uses the base).  */
+PS_EXPORT const ps_model *ps_site_models_get(ps_site_models *s, const char *site);
+PS_EXPORT void ps_site_models_release(ps_site_models *s, const ps_model *m);
+
+/** Counters: loads (including reloads after eviction), evictions, bundles
+ *  refused, bytes held now and at most. */
+typedef struct ps_site_models_stats {
+    uint64_t loads, evictions, refused, hits;
+    size_t bytes, peak_bytes, loaded;
+} ps_site_models_stats;
+PS_EXPORT void ps_site_models_get_stats(ps_site_models *s, ps_site_models_stats *st);
+
+PS_EXPORT void ps_site_models_free(ps_site_models *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# tests/cli/site_models.sh — per-site models end to end on the bundled sample
+# (datasets/sample: bbc.co.uk 10 pages, 163.com 3 pages, 8 one-page sites):
+# pagesift-features -> pagesift-train --per-site -> pagesift --models, the
+# folder's names, keys and revisions, --update touching one site only,
+# --site-of, the JSON record's "model", a damaged and a misplaced bundle
+# among good ones (warning, that site falls back to the default, the run goes
+# on), the errors, and pagesift-eval --per-site-models.
+set -u
+for t in pagesift pagesift-features pagesift-train pagesift-eval; do
+  command -v $t >/dev/null || { echo "SKIP: $t not on PATH"; exit 77; }
+done
+src=${PS_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+sample=$src/datasets/sample
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+key() { sed -n "s/^$2 //p;/^libsvm-model-bytes/q" "$1"; } # key FILE NAME
+dm=$src/models/default.model
+tags=$(key "$dm" block_tags)
+
+# labelled blocks of the sample, as the default model sees pages
+pagesift-features -q -x -b "$tags" -L -o "$t/all.csv" "$sample" || fail "pagesift-features"
+# the labelled pages: bbc.co.uk's first 3, all of 163.com
+/usr/bin/python3 - "$t/all.csv" "$t" <<'PY' || fail "splitting the CSV"
+import csv, sys
+src, out = sys.argv[1:]
+rows = list(csv.DictReader(open(src, newline='', encoding='utf-8')))
+f = list(rows[0].keys())
+def write(name, keep):
+    with open(out + '/' + name, 'w', newline='', encoding='utf-8') as o:
+        w = csv.DictWriter(o, fieldnames=f, lineterminator='\r\n'); w.writeheader()
+        for r in rows:
+            if keep(r): w.writerow(r)
+bbc = sorted({r['page_id'] for r in rows if r['site'] == 'bbc.co.uk'})[:3]
+write('labels.csv', lambda r: (r['site'] == 'bbc.co.uk' and r['page_id'] in bbc) or r['site'] == '163.com')
+write('bbc1.csv', lambda r: r['site'] == 'bbc.co.uk' and r['page_id'] == bbc[0])
+# no site, no url: --site-of says it
+def anon(r):
+    return r['site'] == 'bbc.co.uk' and r['page_id'] == bbc[1]
+with open(out + '/anon.csv', 'w', newline='', encoding='utf-8') as o:
+    w = csv.DictWriter(o, fieldnames=f, lineterminator='\r\n'); w.writeheader()
+    for r in rows:
+        if anon(r): w.writerow(dict(r, site='', url=''))
+PY
+
+# training: one bundle per site, named like the template libraries
+pagesift-train --per-site "$t/labels.csv" -o "$t/m" > "$t/train.out" 2> "$t/train.err" ||
+  fail "pagesift-train --per-site: $(cat "$t/train.err")"
+[ "$(ls "$t/m" | sort | paste -sd' ')" = "163.com.model bbc.co.uk.model" ] || fail "folder: $(ls "$t/m")"
+grep -q "^site bbc.co.uk: 3 pages, .* (CV F1 over 3 page folds: w1 " "$t/train.out" || fail "report: $(cat "$t/train.out")"
+b=$t/m/bbc.co.uk.model
+[ "$(key "$b" site)" = bbc.co.uk ] && [ "$(key "$b" site_revision)" = 1 ] && [ "$(key "$b" site_pages)" = 3 ] ||
+  fail "keys of the bundle"
+[ "$(key "$b" features)" = "$(key "$dm" features)" ] || fail "the site model's features are not the default's"
+[ "$(key "$b" scale_min)" = "$(key "$dm" scale_min)" ] || fail "the site model's scaling is not the default's"
+[ "$(key "$b" block_tags)" = "$tags" ] || fail "block_tags not copied"
+w=$(key "$b" site_weight); case ",1,3,10,30," in *",$w,"*) ;; *) fail "weight $w not a candidate" ;; esac
+# the bundle loads like any model (checksum, numbers)
+pagesift --model "$b" -q "$sample/html/cleanportaleval-bbc.co.uk_news_01.html" > /dev/null || fail "site bundle does not load"
+
+# a folder with bundles is not overwritten by --per-site
+pagesift-train --per-site "$t/labels.csv" -o "$t/m" > /dev/null 2> "$t/err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- "--update" "$t/err" || fail "--per-site over a folder with models: exit $rc $(cat "$t/err")"
+
+# --update replaces one site, leaves the other byte for byte
+cp "$t/m/163.com.model" "$t/163.before"
+pagesift-train -q --update "$t/m" "$t/bbc1.csv" > "$t/upd.out" || fail "--update"
+grep -q "one page: no CV" "$t/upd.out" || fail "one page: $(cat "$t/upd.out")"
+[ "$(key "$b" site_revision)" = 2 ] && [ "$(key "$b" site_pages)" = 1 ] || fail "--update did not replace bbc.co.uk"
+cmp -s "$t/163.before" "$t/m/163.com.model" || fail "--update changed another site"
+# --site-of for rows without site or url; a URL or a host, the same key
+pagesift-train -q --per-site --site-of 'HTTP://BBC.co.uk:80/x' "$t/anon.csv" -o "$t/so" > /dev/null || fail "--site-of URL"
+[ -f "$t/so/bbc.co.uk.model" ] || fail "--site-of URL: $(ls "$t/so")"
+pagesift-train -q --per-site "$t/anon.csv" -o "$t/so2" > /dev/null 2> "$t/err"
+[ $? -eq 1 ] && grep -q -- "--site-of" "$t/err" || fail "rows without a site: $(cat "$t/err")"
+pagesift-train --per-site "$t/labels.csv" > /dev/null 2>&1; [ $? -eq 2 ] || fail "--per-site without -o"
+
+# inference: the record says which model; a site with a model is classified by it
+pagesift-train -q --update "$t/m" "$t/labels.csv" > /dev/null || fail "--update back"
+pagesift --format jsonl -j 2 --models "$t/m" "$sample" > "$t/run.jsonl" 2> "$t/run.err" || fail "pagesift --models: $(cat "$t/run.err")"
+/usr/bin/python3 - "$t/run.jsonl" <<'PY' || fail "records"
+import json, sys
+rs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rs) == 21, len(rs)
+for r in rs:
+    want = 'site:' + r['site'] if r['site'] in ('bbc.co.uk', '163.com') else 'default'
+    assert r['model'] == want, (r['id'], r['site'], r['model'])
+    assert r['status'] == 'ok', r
+PY
+pagesift --format jsonl "$sample" 2> /dev/null | grep -c '"model":"default"' | grep -qx 21 || fail "without --models every record is default"
+
+# a damaged bundle (one digit of a support vector changed) and a bundle under
+# another site's name: warnings naming them, default for those sites, run goes on
+cp -r "$t/m" "$t/bad"
+/usr/bin/python3 - "$t/bad/163.com.model" <<'PY'
+import sys
+p = sys.argv[1]; b = bytearray(open(p, 'rb').read())
+i = b.index(b'\nSV\n') + 10
+while not (48 <= b[i] <= 56): i += 1
+b[i] += 1
+open(p, 'wb').write(bytes(b))
+PY
+cp "$t/m/bbc.co.uk.model" "$t/bad/vitals.nbcnews.com.model"
+pagesift --format jsonl -j 2 --models "$t/bad" "$sample" > "$t/bad.jsonl" 2> "$t/bad.err"; rc=$?
+[ $rc -eq 0 ] || fail "a damaged site bundle stopped the run: exit $rc $(cat "$t/bad.err")"
+grep -q "warning: site model of 163.com not used.*checksum mismatch" "$t/bad.err" || fail "no warning for the damaged bundle: $(cat "$t/bad.err")"
+grep -q "warning: site model of vitals.nbcnews.com not used.*model of site 'bbc.co.uk'" "$t/bad.err" ||
+  fail "no warning for the misplaced bundle: $(cat "$t/bad.err")"
+[ "$(grep -c "warning: site model of 163.com" "$t/bad.err")" = 1 ] || fail "warned more than once per site"
+/usr/bin/python3 - "$t/bad.jsonl" <<'PY' || fail "fallback records"
+import json, sys
+rs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rs) == 21 and all(r['status'] == 'ok' for r in rs)
+for r in rs:
+    want = 'site:bbc.co.uk' if r['site'] == 'bbc.co.uk' else 'default'
+    assert r['model'] == want, (r['id'], r['model'])
+PY
+# the damaged site's pages come out as with the default model
+pagesift --format jsonl "$sample" 2> /dev/null | grep '"site":"163.com"' | sed 's/"model":"[^"]*"//' > "$t/d.163"
+grep '"site":"163.com"' "$t/bad.jsonl" | sed 's/"model":"[^"]*"//' > "$t/b.163"
+cmp -s "$t/d.163" "$t/b.163" || fail "fallback output differs from the default model's"
+
+# errors
+pagesift --models "$t/nope" "$sample" > /dev/null 2> "$t/err"; [ $? -eq 3 ] || fail "missing folder: not exit 3"
+pagesift --method punct-lines --models "$t/m" "$sample" > /dev/null 2> "$t/err"; [ $? -eq 2 ] || fail "--models with punct-lines"
+pagesift --models-cap 0 --models "$t/m" "$sample" > /dev/null 2>&1; [ $? -eq 2 ] || fail "--models-cap 0"
+# a cap of 1 MB (one bundle at a time) gives the same records
+pagesift --format jsonl -j 2 --models "$t/m" --models-cap 1 "$sample" > "$t/cap.jsonl" 2> /dev/null || fail "--models-cap 1"
+cmp -s "$t/run.jsonl" "$t/cap.jsonl" || fail "the cap changed the output"
+
+# evaluation: the curve on bbc.co.uk (10 pages: K <= 5, 5 pages scored)
+pagesift-eval -q -d "$sample" -m svm --per-site-models 0,1 > "$t/curve" 2> "$t/curve.err" || fail "pagesift-eval --per-site-models: $(cat "$t/curve.err")"
+grep -qE "^sample/bbc.co.uk +10 +9 +0\.[0-9]{3} +0\.[0-9]{3}$" "$t/curve" || fail "curve: $(cat "$t/curve")"
+grep -q "mean gain over K=0" "$t/curve" || fail "no gain line: $(cat "$t/curve")"
+pagesift-eval -q -d "$sample" -m punct-lines --per-site-models 1 > /dev/null 2>&1; [ $? -eq 2 ] || fail "curve of a method without model"
+echo "ok"

@@ -1,0 +1,234 @@
+/* tests/test_site_models.c — per-site models in the library: a site model
+ * learns its site's labels where they contradict the base and keeps the
+ * base's features and scaling; the folder's names and revisions; the
+ * inference store's lazy loading, LRU eviction under a cap, bundles held by
+ * a caller never freed under it, a damaged bundle refused once. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "pagesift/site_models.h"
+#include "tests/test_util.h"
+#include "train/train_internal.h"
+
+static char tmpdir[256];
+static ps_model *base;
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/ps-test-sitemodels-XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return -1;
+    ps_error err = {0};
+    base = ps_model_load(PS_SOURCE_DIR "/models/default.model", &err);
+    return base ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ps_model_free(base);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Rows of a "site": the base's own support vectors back in raw units, 4
+ * "pages"; the site labels noise every row the base calls content whose
+ * first feature is above its median (a site whose layout the base gets
+ * wrong), the others as the base does. */
+static size_t site_rows(double **x, int8_t **y, uint32_t **page, int *flipped)
+{
+    size_t nf = base->n_features, n = base->n_sv < 400 ? base->n_sv : 400;
+    *x = malloc(n * nf * sizeof **x);
+    *y = malloc(n);
+    *page = malloc(n * sizeof **page);
+    double med = 0;
+    for (size_t r = 0; r < n; r++)
+        med += base->sv[r * nf] / n;
+    for (size_t r = 0; r < n; r++) {
+        for (size_t k = 0; k < nf; k++)
+            (*x)[r * nf + k] = base->factor[k] > 0 ? base->sv[r * nf + k] / base->factor[k] + base->shift[k]
+                                                   : base->shift[k];
+        int pred = ps_model_predict(base, *x + r * nf, NULL);
+        flipped[r] = pred == 1 && base->sv[r * nf] > med;
+        (*y)[r] = flipped[r] ? 0 : (int8_t)pred;
+        (*page)[r] = (uint32_t)(r % 4);
+    }
+    return n;
+}
+
+static ps_model *train(const char *site, ps_site_train_report *rep)
+{
+    double *x;
+    int8_t *y;
+    uint32_t *page;
+    int flipped[512];
+    size_t n = site_rows(&x, &y, &page, flipped);
+    static const double w[] = {1, 10};
+    ps_site_train_options o = {.weights = w, .n_weights = 2, .folds = 2};
+    ps_error err = {0};
+    ps_model *m = ps_site_model_train(base, "default.model", site, x, y, page, n, &o, rep, &err);
+    if (!m)
+        fail_msg("%s", err.msg);
+    free(x);
+    free(y);
+    free(page);
+    return m;
+}
+
+static void test_learns_the_site(void **state)
+{
+    (void)state;
+    ps_site_train_report rep;
+    ps_model *m = train("site-a.example", &rep);
+    double *x;
+    int8_t *y;
+    uint32_t *page;
+    int flipped[512];
+    size_t n = site_rows(&x, &y, &page, flipped), agree_base = 0, agree_site = 0, nflip = 0;
+    for (size_t r = 0; r < n; r++) {
+        if (!flipped[r])
+            continue;
+        nflip++;
+        agree_base += ps_model_predict(base, x + r * base->n_features, NULL) == y[r];
+        agree_site += ps_model_predict(m, x + r * base->n_features, NULL) == y[r];
+    }
+    assert_true(nflip >= 20);
+    assert_int_equal(agree_base, 0); /* the base gets every one wrong */
+    assert_true(agree_site * 2 > nflip); /* the site model most right */
+    /* the report and the keys */
+    assert_int_equal(rep.pages, 4);
+    assert_int_equal(rep.folds, 2);
+    assert_true(rep.weight == 1 || rep.weight == 10);
+    assert_string_equal(ps_model_info(m, "site"), "site-a.example");
+    assert_string_equal(ps_model_feature_names(m), ps_model_feature_names(base));
+    assert_string_equal(ps_model_info(m, "scale_min"), ps_model_info(base, "scale_min"));
+    assert_string_equal(ps_model_info(m, "block_tags"), ps_model_info(base, "block_tags"));
+    /* one class only (a site whose templates removed every noise block):
+     * the base's support vectors bring the other class */
+    ps_error err = {0};
+    int8_t ones[4] = {1, 1, 1, 1};
+    uint32_t pg[4] = {0, 1, 2, 3};
+    ps_model *one = ps_site_model_train(base, "b", "one.example", x, ones, pg, 4, NULL, NULL, &err);
+    assert_non_null(one);
+    assert_true(strtol(ps_model_info(one, "support_vectors"), NULL, 10) > 100);
+    ps_model_free(one);
+    /* no rows: refused, naming the site */
+    assert_null(ps_site_model_train(base, "b", "none.example", x, ones, pg, 0, NULL, NULL, &err));
+    assert_non_null(strstr(err.msg, "none.example"));
+    free(x);
+    free(y);
+    free(page);
+    ps_model_free(m);
+}
+
+static void test_folder_and_store(void **state)
+{
+    (void)state;
+    char name[256];
+    assert_int_equal(ps_site_model_file_name("www.example.org", name, sizeof name), 0);
+    assert_string_equal(name, "www.example.org.model");
+    assert_int_equal(ps_site_model_file_name("example.org/news", name, sizeof name), 0);
+    assert_string_equal(name, "example.org%2Fnews.model");
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/models", tmpdir);
+    ps_error err = {0};
+    ps_model *a = train("a.example", NULL);
+    assert_int_equal(ps_site_model_save(a, dir, &err), 0);
+    assert_int_equal(ps_site_model_save(a, dir, &err), 0); /* again: revision 2 */
+    ps_model *b = ps_model_parse(a->bundle, a->bundle_len, "x", &err);
+    assert_non_null(b);
+    ps_model_free(a);
+    /* b.example and c.example: the same SVM under other keys (rewritten
+     * and re-sealed, as pagesift-train would write them) */
+    const char *keys[] = {"b.example", "c.example"};
+    for (int i = 0; i < 2; i++) {
+        ps_buf t = {0};
+        const char *s = strstr(b->bundle, "\nsite a.example\n");
+        assert_non_null(s);
+        ps_buf_append(&t, b->bundle, (size_t)(s - b->bundle));
+        ps_buf_printf(&t, "\nsite %s\n", keys[i]);
+        const char *rest = s + strlen("\nsite a.example\n");
+        const char *ck = strstr(rest, "checksum crc32:");
+        ps_buf_append(&t, rest, (size_t)(ck - rest));
+        ps_buf_append(&t, strchr(ck, '\n') + 1, strlen(strchr(ck, '\n') + 1));
+        assert_int_equal(ps_model_bundle_seal(&t), 0);
+        ps_model *m = ps_model_parse(t.data, t.len, keys[i], &err);
+        if (!m)
+        fail_msg("%s", err.msg);
+        assert_int_equal(ps_site_model_save(m, dir, &err), 0);
+        ps_model_free(m);
+        ps_buf_free(&t);
+    }
+    ps_model_free(b);
+    ps_model *ra = ps_model_load(strcat(strcpy(name, dir), "/a.example.model"), &err);
+    assert_non_null(ra);
+    assert_string_equal(ps_model_info(ra, "site_revision"), "2");
+    ps_model_free(ra);
+    /* d.example: damaged (a digit of the libsvm part changed) */
+    char path[600];
+    snprintf(path, sizeof path, "%s/c.example.model", dir);
+    size_t len;
+    char *text = ps_read_file(path, 0, &len, &err);
+    char *sv = strstr(text, "\nSV\n") + 12;
+    while (*sv < '0' || *sv > '8')
+        sv++;
+    (*sv)++;
+    snprintf(path, sizeof path, "%s/d.example.model", dir);
+    assert_int_equal(ps_write_file_atomic(path, text, len, &err), 0);
+    free(text);
+
+    /* a cap of 1 byte: one bundle loaded at a time (always allowed) */
+    ps_site_models *s = ps_site_models_open(dir, base, 1, &err);
+    assert_non_null(s);
+    assert_int_equal(ps_site_models_count(s), 4);
+    ps_site_models_stats st;
+    assert_null(ps_site_models_get(s, "nobody.example"));
+    const ps_model *ma = ps_site_models_get(s, "a.example");
+    assert_non_null(ma);
+    assert_string_equal(ps_model_info(ma, "site"), "a.example");
+    ps_site_models_release(s, ma);
+    const ps_model *mb = ps_site_models_get(s, "b.example");
+    assert_non_null(mb);
+    ps_site_models_get_stats(s, &st);
+    assert_int_equal(st.loads, 2);
+    assert_int_equal(st.evictions, 1); /* a went, b came */
+    assert_int_equal(st.loaded, 1);
+    /* b is held: loading c may not free it */
+    const ps_model *mc = ps_site_models_get(s, "c.example");
+    assert_non_null(mc);
+    ps_site_models_get_stats(s, &st);
+    assert_int_equal(st.loaded, 2);
+    assert_string_equal(ps_model_info(mb, "site"), "b.example"); /* still there */
+    ps_site_models_release(s, mb);
+    ps_site_models_release(s, mc);
+    /* the same site again: a hit, no load */
+    const ps_model *mc2 = ps_site_models_get(s, "c.example");
+    assert_ptr_equal(mc, mc2);
+    ps_site_models_release(s, mc2);
+    ps_site_models_get_stats(s, &st);
+    assert_int_equal(st.loads, 3);
+    assert_int_equal(st.hits, 1);
+    /* damaged: refused once, then remembered */
+    assert_null(ps_site_models_get(s, "d.example"));
+    assert_null(ps_site_models_get(s, "d.example"));
+    ps_site_models_get_stats(s, &st);
+    assert_int_equal(st.refused, 1);
+    ps_site_models_free(s);
+    snprintf(path, sizeof path, "%s/none", tmpdir);
+    assert_null(ps_site_models_open(path, base, 0, &err));
+    assert_int_equal(err.code, PS_ERR_IO);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_learns_the_site),
+        cmocka_unit_test(test_folder_and_store),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

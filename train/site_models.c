@@ -1,0 +1,635 @@
+/* train/site_models.c — per-site models (include/pagesift/site_models.h,
+ * docs/SITE_MODELS.md): training one site's bundle from the base model and
+ * the site's labelled rows, the model folder (one bundle per site key,
+ * atomic, versioned by site_revision), and the folder opened for inference
+ * (lazy loading, an LRU bounded by a memory cap).
+ *
+ * Training.  The general training set enters as the base model's support
+ * vectors, labelled by the sign of their coefficients and already scaled:
+ * an SVM retrained on its own support vectors with the same C and gamma is
+ * the same SVM (the dual optimum restricted to them is still optimal), so
+ * the site model starts from exactly what the base learnt, and training
+ * takes the base's ~1 600 rows instead of its ~14 000.  The site's rows are
+ * scaled with the base's scale (features and scaling stay the base's, so
+ * the same feature rows serve the base and every site model of a page), the
+ * majority class of them undersampled (seeded, as the default recipe does),
+ * and each kept row counted W times (libsvm has no per-row weight; W copies
+ * of a row are one row of cost W*C).  W is chosen from the candidates by
+ * cross-validation over the site's pages, grouped by page (at most 5 folds;
+ * F1 of the content class pooled over the held-out pages' rows, ties to
+ * the smaller W); the base model is scored on the same folds, for the
+ * record.  The site's rows may be of one class only (its template library
+ * took every noise block away): the base's support vectors bring the other,
+ * and nothing is undersampled then.  A site with one labelled page gets W = 3 without CV. */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <libsvm/svm.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/util.h"
+#include "pagesift/site_models.h"
+#include "train/train_internal.h"
+
+static void svm_quiet(const char *s)
+{
+    (void)s;
+}
+static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
+static void quiet(void)
+{
+    svm_set_print_string_function(svm_quiet);
+}
+
+/* ---- training ----------------------------------------------------------- */
+
+typedef struct site_train {
+    const ps_model *base;
+    size_t nf, n_rows;
+    struct svm_node *base_nodes; /* n_sv rows of nf + 1 nodes */
+    double *base_y;
+    struct svm_node *site_nodes; /* n_rows rows of nf + 1 nodes, scaled */
+    const int8_t *y;
+    const uint32_t *page;
+    double C, gamma;
+    uint64_t seed;
+} site_train;
+
+/* The rows of @p use (1 per row) after undersampling the majority class:
+ * indices into keep (ascending), their count returned. */
+static size_t balanced_rows(const site_train *t, const uint8_t *use, uint64_t seed, size_t *keep)
+{
+    size_t n1 = 0, n0 = 0;
+    for (size_t r = 0; r < t->n_rows; r++)
+        if (use[r])
+        {
+            if (t->y[r])
+                n1++;
+            else
+                n0++;
+        }
+    int major = n1 > n0 ? 1 : 0;
+    size_t n_major = major ? n1 : n0, n_minor = major ? n0 : n1;
+    if (n_minor == 0) /* one class only (templates took the site's noise): keep all */
+        n_minor = n_major;
+    size_t *maj = malloc((n_major + 1) * sizeof *maj);
+    if (!maj)
+        return (size_t)-1;
+    size_t k = 0;
+    for (size_t r = 0; r < t->n_rows; r++)
+        if (use[r] && t->y[r] == major)
+            maj[k++] = r;
+    /* partial Fisher-Yates: the first n_minor of maj become the sample */
+    uint64_t s = seed;
+    size_t take = n_minor < n_major ? n_minor : n_major;
+    for (size_t i = 0; i < take; i++) {
+        size_t j = i + ps_rng_below(&s, n_major - i);
+        size_t tmp = maj[i];
+        maj[i] = maj[j];
+        maj[j] = tmp;
+    }
+    uint8_t *chosen = calloc(t->n_rows + 1, 1);
+    if (!chosen) {
+        free(maj);
+        return (size_t)-1;
+    }
+    for (size_t i = 0; i < take; i++)
+        chosen[maj[i]] = 1;
+    size_t n = 0;
+    for (size_t r = 0; r < t->n_rows; r++)
+        if (use[r] && (t->y[r] != major || chosen[r]))
+            keep[n++] = r;
+    free(maj);
+    free(chosen);
+    return n;
+}
+
+/* Train base support vectors + the site rows of @p use (balanced), each
+ * counted @p w times.  NULL when out of memory or libsvm refuses. */
+static struct svm_model *train_one(const site_train *t, const uint8_t *use, int w, uint64_t seed,
+                                   size_t *n_content, size_t *n_noise)
+{
+    size_t *keep = malloc((t->n_rows + 1) * sizeof *keep);
+    if (!keep)
+        return NULL;
+    size_t nk = balanced_rows(t, use, seed, keep);
+    if (nk == (size_t)-1) {
+        free(keep);
+        return NULL;
+    }
+    size_t nsv = t->base->n_sv, l = nsv + nk * (size_t)w;
+    struct svm_problem prob = {.l = (int)l};
+    prob.y = malloc((l + 1) * sizeof *prob.y);
+    prob.x = malloc((l + 1) * sizeof *prob.x);
+    struct svm_model *model = NULL;
+    if (prob.y && prob.x) {
+        size_t i = 0, c1 = 0;
+        for (size_t r = 0; r < nsv; r++, i++) {
+            prob.y[i] = t->base_y[r];
+            prob.x[i] = t->base_nodes + r * (t->nf + 1);
+            c1 += t->base_y[r] > 0.5;
+        }
+        for (size_t k = 0; k < nk; k++)
+            for (int c = 0; c < w; c++, i++) {
+                prob.y[i] = t->y[keep[k]];
+                prob.x[i] = t->site_nodes + keep[k] * (t->nf + 1);
+                c1 += t->y[keep[k]] == 1;
+            }
+        if (n_content)
+            *n_content = c1;
+        if (n_noise)
+            *n_noise = l - c1;
+        struct svm_parameter p = {0};
+        p.svm_type = C_SVC;
+        p.kernel_type = RBF;
+        p.gamma = t->gamma;
+        p.C = t->C;
+        p.cache_size = 100;
+        p.eps = 1e-3;
+        p.shrinking = 1;
+        if (!svm_check_parameter(&prob, &p))
+            model = svm_train(&prob, &p);
+    }
+    free(prob.y);
+    free(prob.x);
+    free(keep);
+    return model;
+}
+
+static double f1_of(size_t tp, size_t fp, size_t fn)
+{
+    double p = tp + fp ? (double)tp / (double)(tp + fp) : 0, r = tp + fn ? (double)tp / (double)(tp + fn) : 0;
+    return p + r > 0 ? 2 * p * r / (p + r) : 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+ps_model *ps_site_model_train(const ps_model *base, const char *base_name, const char *site,
+                              const double *x, const int8_t *y, const uint32_t *page, size_t n_rows,
+                              const ps_site_train_options *o, ps_site_train_report *rep, ps_error *err)
+{
+    pthread_once(&quiet_once, quiet);
+    double t0 = ps_clock(PS_CLOCK_WALL);
+    static const double def_w[] = {1, 3, 10, 30};
+    const double *wts = o && o->weights ? o->weights : def_w;
+    size_t n_w = o && o->weights ? o->n_weights : sizeof def_w / sizeof *def_w;
+    if (n_w < 1 || n_w > 16) {
+        ps_set_error(err, PS_ERR_USAGE, "1 to 16 candidate weights, not %zu", n_w);
+        return NULL;
+    }
+    for (size_t i = 0; i < n_w; i++)
+        if (!(wts[i] >= 1 && wts[i] <= 1000 && wts[i] == floor(wts[i]))) {
+            ps_set_error(err, PS_ERR_USAGE, "a site weight is a whole number from 1 to 1000, not %g", wts[i]);
+            return NULL;
+        }
+    if (!site || !*site) {
+        ps_set_error(err, PS_ERR_USAGE, "rows without a site key (no site or url column value, no --site-of)");
+        return NULL;
+    }
+    ps_site_train_report r0;
+    if (!rep)
+        rep = &r0;
+    memset(rep, 0, sizeof *rep);
+    site_train t = {.base = base, .nf = base->n_features, .n_rows = n_rows, .y = y, .page = page,
+                    .gamma = base->gamma, .seed = o && o->seed ? o->seed : 1};
+    const char *cs = ps_model_info(base, "C");
+    t.C = cs ? strtod(cs, NULL) : NAN;
+    if (!(t.C > 0) || !isfinite(t.C)) {
+        ps_set_error(err, PS_ERR_FORMAT, "%s: the base model has no usable C", base_name);
+        return NULL;
+    }
+    /* pages and classes of the site */
+    uint32_t *pages = malloc((n_rows + 1) * sizeof *pages);
+    if (!pages) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    memcpy(pages, page, n_rows * sizeof *pages);
+    qsort(pages, n_rows, sizeof *pages, cmp_u32);
+    size_t n_pages = 0;
+    for (size_t i = 0; i < n_rows; i++)
+        if (i == 0 || pages[i] != pages[i - 1])
+            pages[n_pages++] = pages[i];
+    for (size_t i = 0; i < n_rows; i++) {
+        if (y[i])
+            rep->content++;
+        else
+            rep->noise++;
+    }
+    rep->pages = n_pages;
+    if (n_rows == 0) {
+        free(pages);
+        ps_set_error(err, PS_ERR_FORMAT, "site %s: no labelled rows", site);
+        return NULL;
+    }
+    ps_model *m = NULL;
+    struct svm_model *final = NULL;
+    uint8_t *use = calloc(n_rows + 1, 1);
+    int *fold = malloc((n_rows + 1) * sizeof *fold);
+    t.base_nodes = malloc(base->n_sv * (t.nf + 1) * sizeof *t.base_nodes + 1);
+    t.base_y = malloc((base->n_sv + 1) * sizeof *t.base_y);
+    t.site_nodes = malloc((n_rows * (t.nf + 1) + 1) * sizeof *t.site_nodes);
+    char *svm_text = NULL;
+    ps_buf b = {0};
+    if (!use || !fold || !t.base_nodes || !t.base_y || !t.site_nodes) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t r = 0; r < base->n_sv; r++) {
+        for (size_t k = 0; k < t.nf; k++) {
+            t.base_nodes[r * (t.nf + 1) + k].index = (int)k + 1;
+            t.base_nodes[r * (t.nf + 1) + k].value = base->sv[r * t.nf + k];
+        }
+        t.base_nodes[r * (t.nf + 1) + t.nf].index = -1;
+        /* coef = y alpha, y = +1 for libsvm's first label */
+        t.base_y[r] = (base->coef[r] > 0) == (base->content_first != 0) ? 1 : 0;
+    }
+    for (size_t r = 0; r < n_rows; r++) {
+        for (size_t k = 0; k < t.nf; k++) {
+            t.site_nodes[r * (t.nf + 1) + k].index = (int)k + 1;
+            t.site_nodes[r * (t.nf + 1) + k].value = (x[r * t.nf + k] - base->shift[k]) * base->factor[k];
+        }
+        t.site_nodes[r * (t.nf + 1) + t.nf].index = -1;
+    }
+    /* cross-validation over the site's pages */
+    int folds = o && o->folds > 0 ? o->folds : 5;
+    if ((size_t)folds > n_pages)
+        folds = (int)n_pages;
+    size_t best = 0;
+    double weight = o && o->one_page_weight > 0 ? o->one_page_weight : PS_SITE_WEIGHT_ONE_PAGE;
+    if (n_pages >= 2) {
+        rep->folds = folds;
+        rep->n_cv = n_w;
+        for (size_t r = 0; r < n_rows; r++) {
+            uint32_t *at = bsearch(&page[r], pages, n_pages, sizeof *pages, cmp_u32);
+            fold[r] = (int)((size_t)(at - pages) % (size_t)folds);
+        }
+        size_t btp = 0, bfp = 0, bfn = 0;
+        for (size_t r = 0; r < n_rows; r++) {
+            double s;
+            int pred = ps_model_predict(base, x + r * t.nf, &s);
+            btp += pred == 1 && y[r] == 1, bfp += pred == 1 && y[r] == 0, bfn += pred != 1 && y[r] == 1;
+        }
+        rep->cv_f1_base = f1_of(btp, bfp, bfn);
+        for (size_t wi = 0; wi < n_w; wi++) {
+            size_t tp = 0, fp = 0, fn = 0;
+            for (int f = 0; f < folds; f++) {
+                for (size_t r = 0; r < n_rows; r++)
+                    use[r] = fold[r] != f;
+                struct svm_model *sm = train_one(&t, use, (int)wts[wi], t.seed + (uint64_t)f, NULL, NULL);
+                if (!sm) {
+                    ps_set_error(err, PS_ERR_NOMEM, "site %s: training failed (out of memory)", site);
+                    goto out;
+                }
+                for (size_t r = 0; r < n_rows; r++) {
+                    if (fold[r] != f)
+                        continue;
+                    double dec;
+                    double lab = svm_predict_values(sm, t.site_nodes + r * (t.nf + 1), &dec);
+                    int pred = lab > 0.5;
+                    tp += pred && y[r] == 1, fp += pred && y[r] == 0, fn += !pred && y[r] == 1;
+                }
+                svm_free_and_destroy_model(&sm);
+            }
+            rep->cv_w[wi] = wts[wi];
+            rep->cv_f1[wi] = f1_of(tp, fp, fn);
+            if (rep->cv_f1[wi] > rep->cv_f1[best] + 1e-12)
+                best = wi;
+        }
+        weight = wts[best];
+    }
+    rep->weight = weight;
+    for (size_t r = 0; r < n_rows; r++)
+        use[r] = 1;
+    size_t tc = 0, tn = 0;
+    if (!(final = train_one(&t, use, (int)weight, t.seed ^ 0x66696e616cull, &tc, &tn))) {
+        ps_set_error(err, PS_ERR_NOMEM, "site %s: training failed (out of memory)", site);
+        goto out;
+    }
+    size_t svm_len;
+    if (!(svm_text = ps_svm_model_to_text(final, &svm_len, err)))
+        goto out;
+    /* the bundle: the base's features, scaling and block tags */
+    const char *smin = ps_model_info(base, "scale_min"), *smax = ps_model_info(base, "scale_max");
+    const char *tags = ps_model_info(base, "block_tags"), *bsum = ps_model_info(base, "checksum");
+    const char *bn = base_name ? strrchr(base_name, '/') : NULL;
+    bn = bn ? bn + 1 : base_name ? base_name : "-";
+    ps_buf_printf(&b, "pagesift-model %d\ntool pagesift-train %s\n", PS_MODEL_FORMAT_VERSION, ps_version());
+    ps_buf_printf(&b, "features %s\nscale_min %s\nscale_max %s\n", base->features, smin ? smin : "",
+                  smax ? smax : "");
+    ps_buf_printf(&b, "C %.17g\ngamma %.17g\nlog2_C %g\nlog2_gamma %g\n", t.C, t.gamma, log2(t.C), log2(t.gamma));
+    ps_buf_printf(&b, "balance undersample\nselect f1\nseed %llu\n", (unsigned long long)t.seed);
+    ps_buf_printf(&b, "site %s\nsite_revision 1\nsite_weight %g\nsite_pages %zu\n", site, weight, n_pages);
+    ps_buf_printf(&b, "site_rows_content %zu\nsite_rows_noise %zu\nsite_cv_folds %d\n", rep->content,
+                  rep->noise, rep->folds);
+    if (rep->folds) {
+        ps_buf_printf(&b, "site_cv_f1");
+        for (size_t wi = 0; wi < n_w; wi++)
+            ps_buf_printf(&b, "%s%g:%.4f", wi ? "," : " ", wts[wi], rep->cv_f1[wi]);
+        ps_buf_printf(&b, "\nsite_cv_f1_base %.4f\n", rep->cv_f1_base);
+    }
+    ps_buf_printf(&b, "base_model %s\nbase_checksum %s\nbase_support_vectors %zu\n", bn, bsum ? bsum : "-",
+                  base->n_sv);
+    ps_buf_printf(&b, "train_rows_content %zu\ntrain_rows_noise %zu\nsupport_vectors %d\n", tc, tn, final->l);
+    if (tags)
+        ps_buf_printf(&b, "block_tags %s\n", tags);
+    ps_buf_printf(&b, "libsvm-model-bytes %zu\n", svm_len);
+    ps_buf_append(&b, svm_text, svm_len);
+    ps_buf_printf(&b, "end pagesift-model\n");
+    if (!b.data || ps_model_bundle_seal(&b) != 0) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    m = ps_model_parse(b.data, b.len, site, err);
+out:
+    rep->seconds = ps_clock(PS_CLOCK_WALL) - t0;
+    if (final)
+        svm_free_and_destroy_model(&final);
+    free(svm_text);
+    ps_buf_free(&b);
+    free(use);
+    free(fold);
+    free(pages);
+    free(t.base_nodes);
+    free(t.base_y);
+    free(t.site_nodes);
+    return m;
+}
+
+/* ---- the folder --------------------------------------------------------- */
+
+int ps_site_model_file_name(const char *site, char *out, size_t cap)
+{
+    if (!site || !*site || ps_template_file_name(site, out, cap) != 0)
+        return -1;
+    size_t n = strlen(out);
+    if (n < 4 || n + 3 > cap) /* ".tpl" -> ".model" */
+        return -1;
+    memcpy(out + n - 4, ".model", 7);
+    return 0;
+}
+
+/* The site_revision of the bundle at @p path, 0 when there is none or it
+ * cannot be read (a damaged bundle is replaced as revision 1). */
+static long old_revision(const char *path)
+{
+    ps_error e = {0};
+    ps_model *m = ps_model_load(path, &e);
+    const char *v = m ? ps_model_info(m, "site_revision") : NULL;
+    long r = v ? strtol(v, NULL, 10) : 0;
+    ps_model_free(m);
+    return r > 0 ? r : 0;
+}
+
+int ps_site_model_save(ps_model *m, const char *dir, ps_error *err)
+{
+    const char *site = ps_model_info(m, "site");
+    char name[1024], path[4096 + 1024];
+    if (!site || ps_site_model_file_name(site, name, sizeof name) != 0)
+        return ps_set_error(err, PS_ERR_USAGE, "%s: not a site model (no usable site key)", m->name);
+    if (ps_mkdir_p(dir) != 0)
+        return ps_set_error(err, PS_ERR_IO, "%s: cannot create folder: %s", dir, strerror(errno));
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    long rev = old_revision(path) + 1;
+    /* the bundle with its site_revision line set and the checksum redone */
+    ps_buf b = {0};
+    const char *p = m->bundle, *end = m->bundle + m->bundle_len;
+    int in_header = 1;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+        if (in_header && len >= 18 && strncmp(p, "libsvm-model-bytes", 18) == 0)
+            in_header = 0;
+        if (in_header && len >= 9 && strncmp(p, "checksum ", 9) == 0)
+            ; /* dropped: sealed again below */
+        else if (in_header && len >= 14 && strncmp(p, "site_revision ", 14) == 0)
+            ps_buf_printf(&b, "site_revision %ld\n", rev);
+        else
+            ps_buf_append(&b, p, len);
+        p += len;
+    }
+    if (!b.data || ps_model_bundle_seal(&b) != 0) {
+        ps_buf_free(&b);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
+    int rc = ps_write_file_atomic(path, b.data, b.len, err);
+    ps_buf_free(&b);
+    return rc;
+}
+
+/* ---- the folder for inference: lazy, LRU, capped ------------------------ */
+
+typedef struct site_entry {
+    char *file;        /* file name in the folder (sorted) */
+    ps_model *m;       /* loaded, or NULL */
+    size_t bytes;
+    int refs;
+    int refused;       /* could not be used: the base serves the site */
+    uint64_t used;     /* LRU clock */
+} site_entry;
+
+struct ps_site_models {
+    char *dir;
+    const ps_model *base;
+    size_t cap;
+    site_entry *e;
+    size_t n;
+    uint64_t clock;
+    ps_site_models_stats st;
+    pthread_mutex_t lock;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+    return strcmp(((const site_entry *)a)->file, ((const site_entry *)b)->file);
+}
+
+ps_site_models *ps_site_models_open(const char *dir, const ps_model *base, size_t cap_bytes, ps_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        ps_set_error(err, PS_ERR_IO, "%s: cannot open the site model folder: %s", dir, strerror(errno));
+        return NULL;
+    }
+    ps_site_models *s = calloc(1, sizeof *s);
+    size_t cap = 0;
+    if (!s || !(s->dir = strdup(dir)))
+        goto oom;
+    s->base = base;
+    s->cap = cap_bytes ? cap_bytes : (size_t)PS_SITE_MODELS_CAP_MB << 20;
+    pthread_mutex_init(&s->lock, NULL);
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        if (de->d_name[0] == '.' || l < 7 || strcmp(de->d_name + l - 6, ".model") != 0)
+            continue;
+        if (s->n == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            site_entry *ne = realloc(s->e, nc * sizeof *ne);
+            if (!ne)
+                goto oom;
+            s->e = ne;
+            cap = nc;
+        }
+        memset(&s->e[s->n], 0, sizeof *s->e);
+        if (!(s->e[s->n].file = strdup(de->d_name)))
+            goto oom;
+        s->n++;
+    }
+    closedir(d);
+    if (s->n)
+        qsort(s->e, s->n, sizeof *s->e, cmp_entry);
+    return s;
+oom:
+    closedir(d);
+    ps_site_models_free(s);
+    ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    return NULL;
+}
+
+size_t ps_site_models_count(const ps_site_models *s)
+{
+    return s ? s->n : 0;
+}
+
+static site_entry *find(ps_site_models *s, const char *site)
+{
+    char name[1024];
+    if (!s || !s->n || !site || !*site || ps_site_model_file_name(site, name, sizeof name) != 0)
+        return NULL;
+    site_entry key = {.file = name};
+    return bsearch(&key, s->e, s->n, sizeof *s->e, cmp_entry);
+}
+
+/* Bytes a loaded bundle holds (its text, the header copy, the support
+ * vectors in both layouts). */
+static size_t model_bytes(const ps_model *m)
+{
+    return sizeof *m + 2 * m->bundle_len + m->n_sv * m->n_features * sizeof(double) +
+           m->n_sv * sizeof(double) + m->n_chunks * PS_SV_CHUNK * (m->n_active * sizeof(float) + sizeof(double)) +
+           m->n_features * (2 * sizeof(double) + sizeof(int)) + m->n_keys * 2 * sizeof(char *);
+}
+
+/* A site bundle serves pages classified with the base only when it reads
+ * the same features and blocks. */
+static int compatible(const ps_site_models *s, const ps_model *m, const char *site, ps_error *err)
+{
+    const char *bt = ps_model_info(s->base, "block_tags"), *mt = ps_model_info(m, "block_tags");
+    const char *ms = ps_model_info(m, "site");
+    if (strcmp(s->base->features, m->features) != 0)
+        return ps_set_error(err, PS_ERR_FORMAT, "%s: its features differ from the default model's", m->name);
+    if ((bt == NULL) != (mt == NULL) || (bt && strcmp(bt, mt) != 0))
+        return ps_set_error(err, PS_ERR_FORMAT, "%s: its block_tags differ from the default model's", m->name);
+    if (!ms || strcmp(ms, site) != 0)
+        return ps_set_error(err, PS_ERR_FORMAT, "%s: it is the model of site '%s', not of '%s'", m->name,
+                            ms ? ms : "(none)", site);
+    return 0;
+}
+
+static void evict(ps_site_models *s, size_t need)
+{
+    while (s->st.bytes + need > s->cap) {
+        site_entry *victim = NULL;
+        for (size_t i = 0; i < s->n; i++)
+            if (s->e[i].m && !s->e[i].refs && (!victim || s->e[i].used < victim->used))
+                victim = &s->e[i];
+        if (!victim)
+            return;
+        ps_model_free(victim->m);
+        victim->m = NULL;
+        s->st.bytes -= victim->bytes;
+        s->st.loaded--;
+        s->st.evictions++;
+    }
+}
+
+const ps_model *ps_site_models_get(ps_site_models *s, const char *site)
+{
+    site_entry *e = find(s, site);
+    if (!e)
+        return NULL;
+    pthread_mutex_lock(&s->lock);
+    const ps_model *r = NULL;
+    if (e->refused) {
+        r = NULL;
+    } else if (e->m) {
+        r = e->m;
+        s->st.hits++;
+    } else {
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", s->dir, e->file);
+        ps_error err = {0};
+        ps_model *m = ps_model_load(path, &err);
+        if (m && compatible(s, m, site, &err) != 0) {
+            ps_model_free(m);
+            m = NULL;
+        }
+        if (!m) {
+            e->refused = 1;
+            s->st.refused++;
+            fprintf(stderr, "pagesift: warning: site model of %s not used, its pages get the default model: %s\n",
+                    site, err.msg);
+        } else {
+            e->bytes = model_bytes(m);
+            evict(s, e->bytes);
+            e->m = m;
+            s->st.bytes += e->bytes;
+            s->st.loaded++;
+            s->st.loads++;
+            if (s->st.bytes > s->st.peak_bytes)
+                s->st.peak_bytes = s->st.bytes;
+            r = m;
+        }
+    }
+    if (r) {
+        e->refs++;
+        e->used = ++s->clock;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return r;
+}
+
+void ps_site_models_release(ps_site_models *s, const ps_model *m)
+{
+    if (!s || !m)
+        return;
+    site_entry *e = find(s, ps_model_info(m, "site"));
+    if (!e)
+        return;
+    pthread_mutex_lock(&s->lock);
+    if (e->m == m && e->refs > 0)
+        e->refs--;
+    pthread_mutex_unlock(&s->lock);
+}
+
+void ps_site_models_get_stats(ps_site_models *s, ps_site_models_stats *st)
+{
+    pthread_mutex_lock(&s->lock);
+    *st = s->st;
+    pthread_mutex_unlock(&s->lock);
+}
+
+void ps_site_models_free(ps_site_models *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n; i++) {
+        ps_model_free(s->e[i].m);
+        free(s->e[i].file);
+    }
+    free(s->e);
+    free(s->dir);
+    if (s->dir || s->e)
+        pthread_mutex_destroy(&s->lock);
+    free(s);
+}

@@ -134,8 +134,14 @@ static void print_f1(FILE *f, double v)
         fprintf(f, " %7.3f", v);
 }
 
+static json_t *num_or_null(double v)
+{
+    return isnan(v) ? json_null() : json_real(round(v * 10000) / 10000);
+}
+
 int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_dataset *ds,
-                       const unsigned *ks, size_t n_k, unsigned min_pages, FILE *out, ps_error *err)
+                       const unsigned *ks, size_t n_k, unsigned min_pages, FILE *out, json_t *json,
+                       ps_error *err)
 {
     if (ds->snippet_set)
         return ps_set_error(err, PS_ERR_USAGE, "%s: --per-site-models needs a gold set (labels come from gold/)",
@@ -309,7 +315,59 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
             s->f1[k] = sum.sh4.f1;
         }
     }
-    /* the table */
+    /* the figures: per site and K, the mean and the gain over K = 0 */
+    double sum_f1[16] = {0}, sum_gain[16] = {0};
+    size_t cnt[16] = {0}, hurt[16] = {0};
+    size_t k0 = n_k;
+    for (size_t k = 0; k < n_k; k++)
+        if (ks[k] == 0)
+            k0 = k;
+    for (size_t si = 0; si < n_sites; si++)
+        for (size_t k = 0; k < n_k; k++)
+            if (!isnan(sites[si].f1[k])) {
+                sum_f1[k] += sites[si].f1[k];
+                cnt[k]++;
+                if (k0 < n_k) {
+                    sum_gain[k] += sites[si].f1[k] - sites[si].f1[k0];
+                    hurt[k] += sites[si].f1[k] < sites[si].f1[k0] - 0.0005;
+                }
+            }
+    if (json) {
+        json_t *o = json_object(), *jk = json_array(), *js = json_array(), *jm = json_array(),
+               *jg = json_array(), *jh = json_array(), *jn = json_array();
+        json_object_set_new(o, "set", json_string(ds->name));
+        json_object_set_new(o, "method", json_string(method));
+        json_object_set_new(o, "model", json_string(bp));
+        json_object_set_new(o, "protocol",
+                            json_string("token F1 (4-gram shingles, page-averaged) on each site's pages after its "
+                                        "first Kmax (the largest K leaving >= 5 pages); K = the site's first K "
+                                        "pages labelled from the gold"));
+        for (size_t k = 0; k < n_k; k++) {
+            json_array_append_new(jk, json_integer(ks[k]));
+            json_array_append_new(jm, num_or_null(cnt[k] ? sum_f1[k] / (double)cnt[k] : NAN));
+            json_array_append_new(jg, num_or_null(cnt[k] && k0 < n_k ? sum_gain[k] / (double)cnt[k] : NAN));
+            json_array_append_new(jh, json_integer((json_int_t)hurt[k]));
+            json_array_append_new(jn, json_integer((json_int_t)cnt[k]));
+        }
+        for (size_t si = 0; si < n_sites; si++) {
+            json_t *f = json_array();
+            for (size_t k = 0; k < n_k; k++)
+                json_array_append_new(f, num_or_null(sites[si].f1[k]));
+            json_array_append_new(js, json_pack("{s:s,s:I,s:I,s:o}", "site", sites[si].key, "pages",
+                                                (json_int_t)sites[si].n, "scored",
+                                                (json_int_t)(sites[si].n - sites[si].kmax), "f1", f));
+        }
+        json_object_set_new(o, "ks", jk);
+        json_object_set_new(o, "sites", js);
+        json_object_set_new(o, "mean", jm);
+        json_object_set_new(o, "gain", jg);
+        json_object_set_new(o, "hurt", jh);
+        json_object_set_new(o, "measured", jn);
+        json_object_set_new(o, "site_models_trained", json_integer((json_int_t)trained));
+        json_object_set_new(o, "training_seconds", json_real(round(train_secs * 10) / 10));
+        json_array_append_new(json, o);
+        goto out;
+    }
     fprintf(out, "# per-site models, %s, method %s, base model %s: token F1 (4-gram shingles, page-averaged) "
                  "on each site's pages after its first Kmax (the largest K leaving >= %d pages), K = the site's "
                  "first K pages labelled from the gold; %zu site models trained in %.1f s\n",
@@ -321,28 +379,13 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
         fprintf(out, " %7s", h);
     }
     fputc('\n', out);
-    double sum_f1[16] = {0}, sum_gain[16] = {0};
-    size_t cnt[16] = {0}, hurt[16] = {0};
-    size_t k0 = n_k;
-    for (size_t k = 0; k < n_k; k++)
-        if (ks[k] == 0)
-            k0 = k;
     for (size_t si = 0; si < n_sites; si++) {
         site_info *s = &sites[si];
         char name[600];
         snprintf(name, sizeof name, "%s/%s", ds->name, s->key);
         fprintf(out, "%-34s %5zu %6zu", name, s->n, s->n - s->kmax);
-        for (size_t k = 0; k < n_k; k++) {
+        for (size_t k = 0; k < n_k; k++)
             print_f1(out, s->f1[k]);
-            if (!isnan(s->f1[k])) {
-                sum_f1[k] += s->f1[k];
-                cnt[k]++;
-                if (k0 < n_k) {
-                    sum_gain[k] += s->f1[k] - s->f1[k0];
-                    hurt[k] += s->f1[k] < s->f1[k0] - 0.0005;
-                }
-            }
-        }
         fputc('\n', out);
     }
     fprintf(out, "%-34s %5s %6s", "mean of the sites measured", "", "");

@@ -39,7 +39,8 @@ static void usage(FILE *f)
           "                           first Kmax (never labelled); K a comma list (default\n"
           "                           when given one number: 0,1,3,5,10 up to it); 0 = the\n"
           "                           --model alone; a table per set and site (svm,\n"
-          "                           template-svm: templates learnt from the set's pages)\n"
+          "                           template-svm: templates learnt from the set's pages;\n"
+          "                           --json: the same as JSON)\n"
           "      --site-min-pages N   sites measured by --per-site-models: >= N pages\n"
           "                           (default 10; at least 6)\n"
           "      --options STR        method options \"key=value,...\" for every method\n"
@@ -394,6 +395,7 @@ int main(int argc, char **argv)
     }
     if (n_curve) { /* --per-site-models: the curve instead of the runs */
         int crc = 0;
+        json_t *curves = json ? json_array() : NULL;
         for (size_t s = 0; s < nsets; s++)
             for (size_t k = 0; k < nsrc; k++) {
                 if (!src[k].m) {
@@ -401,12 +403,19 @@ int main(int argc, char **argv)
                     crc = 2;
                     continue;
                 }
-                if (ps_eval_site_curve(&cfg, src[k].m, ds[s], curve_k, n_curve, site_min, stdout, &err) < 0) {
+                if (ps_eval_site_curve(&cfg, src[k].m, ds[s], curve_k, n_curve, site_min, stdout, curves,
+                                       &err) < 0) {
                     fprintf(stderr, "pagesift-eval: %s / %s: %s\n", ds[s]->name, src[k].m, err.msg);
                     crc = err.code == PS_ERR_USAGE ? 2 : 3;
                     memset(&err, 0, sizeof err);
                 }
             }
+        if (curves) {
+            json_t *root = json_pack("{s:s,s:o}", "version", ps_version(), "per_site_models", curves);
+            json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+            fputc('\n', stdout);
+            json_decref(root);
+        }
         for (size_t i = 0; i < nsets; i++)
             ps_dataset_free(ds[i]);
         return crc;

@@ -75,9 +75,13 @@ PS_EXPORT void ps_eval_run_clear(ps_eval_run *run);
  *  labelled from the gold train a site model (ps_site_model_train), scored
  *  on the site's pages after its first Kmax (the largest K leaving >= 5
  *  pages), never labelled; token F1 per site and K, the mean and the mean
- *  gain over K = 0, as a table on @p out (eval/site_curve.c).  0 or -1. */
+ *  gain over K = 0, as a table on @p out (eval/site_curve.c); with @p json
+ *  not NULL, appended there instead as an object {set, method, model, ks,
+ *  sites: [{site, pages, scored, f1: [per K, null = n/a]}], mean, gain,
+ *  hurt, measured}.  0 or -1. */
 PS_EXPORT int ps_eval_site_curve(const ps_eval_config *cfg, const char *method, const ps_dataset *ds,
-                                 const unsigned *ks, size_t n_k, unsigned min_pages, FILE *out, ps_error *err);
+                                 const unsigned *ks, size_t n_k, unsigned min_pages, FILE *out,
+                                 struct json_t *json, ps_error *err);
 
 /** The per-page report of every snippet run, TSV, to @p path ("-" =
  *  stdout), written atomically.  0 or -1 with err. */

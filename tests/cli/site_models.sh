@@ -133,5 +133,15 @@ cmp -s "$t/run.jsonl" "$t/cap.jsonl" || fail "the cap changed the output"
 pagesift-eval -q -d "$sample" -m svm --per-site-models 0,1 > "$t/curve" 2> "$t/curve.err" || fail "pagesift-eval --per-site-models: $(cat "$t/curve.err")"
 grep -qE "^sample/bbc.co.uk +10 +9 +0\.[0-9]{3} +0\.[0-9]{3}$" "$t/curve" || fail "curve: $(cat "$t/curve")"
 grep -q "mean gain over K=0" "$t/curve" || fail "no gain line: $(cat "$t/curve")"
+pagesift-eval -q --json -d "$sample" -m svm --per-site-models 0,1 > "$t/curve.json" || fail "--json curve"
+/usr/bin/python3 - "$t/curve.json" "$t/curve" <<'PY' || fail "the JSON curve differs from the table"
+import json, sys
+c = json.load(open(sys.argv[1]))["per_site_models"][0]
+assert c["set"] == "sample" and c["ks"] == [0, 1], c
+s = c["sites"][0]
+row = [l for l in open(sys.argv[2]) if l.startswith("sample/bbc.co.uk")][0].split()
+assert s["site"] == "bbc.co.uk" and s["pages"] == 10 and s["scored"] == 9, s
+assert ["%.3f" % v for v in s["f1"]] == row[3:5], (s["f1"], row)
+PY
 pagesift-eval -q -d "$sample" -m punct-lines --per-site-models 1 > /dev/null 2>&1; [ $? -eq 2 ] || fail "curve of a method without model"
 echo "ok"

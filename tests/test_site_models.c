@@ -5,6 +5,8 @@
  * a caller never freed under it, a damaged bundle refused once. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -126,6 +128,30 @@ static void test_learns_the_site(void **state)
     ps_model_free(m);
 }
 
+/* Workers sharing one store under a cap of one bundle: every get gives the
+ * asked site's model, held while used (checked after a yield), never a
+ * freed one. */
+typedef struct worker_arg {
+    ps_site_models *s;
+    int id, bad;
+} worker_arg;
+
+static void *worker(void *p)
+{
+    worker_arg *a = p;
+    static const char *const sites[] = {"a.example", "b.example", "c.example"};
+    for (int i = 0; i < 30; i++) {
+        const char *site = sites[(i + a->id) % 3];
+        const ps_model *m = ps_site_models_get(a->s, site);
+        sched_yield();
+        if (!m || strcmp(ps_model_info(m, "site"), site) != 0 ||
+            ps_model_n_features(m) != ps_model_n_features(base))
+            a->bad++;
+        ps_site_models_release(a->s, m);
+    }
+    return NULL;
+}
+
 static void test_folder_and_store(void **state)
 {
     (void)state;
@@ -213,6 +239,21 @@ static void test_folder_and_store(void **state)
     ps_site_models_get_stats(s, &st);
     assert_int_equal(st.loads, 3);
     assert_int_equal(st.hits, 1);
+    /* four workers at once */
+    {
+        pthread_t th[4];
+        worker_arg wa[4];
+        for (int i = 0; i < 4; i++) {
+            wa[i] = (worker_arg){.s = s, .id = i};
+            assert_int_equal(pthread_create(&th[i], NULL, worker, &wa[i]), 0);
+        }
+        for (int i = 0; i < 4; i++) {
+            pthread_join(th[i], NULL);
+            assert_int_equal(wa[i].bad, 0);
+        }
+        ps_site_models_get_stats(s, &st);
+        assert_int_equal(st.refused, 0);
+    }
     /* damaged: refused once, then remembered */
     assert_null(ps_site_models_get(s, "d.example"));
     assert_null(ps_site_models_get(s, "d.example"));

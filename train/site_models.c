@@ -441,6 +441,7 @@ typedef struct site_entry {
     size_t bytes;
     int refs;
     int refused;       /* could not be used: the base serves the site */
+    int loading;       /* a thread is loading it (outside the lock) */
     uint64_t used;     /* LRU clock */
 } site_entry;
 
@@ -453,6 +454,7 @@ struct ps_site_models {
     uint64_t clock;
     ps_site_models_stats st;
     pthread_mutex_t lock;
+    pthread_cond_t loaded; /* a load finished (the entry's loading went 0) */
 };
 
 static int cmp_entry(const void *a, const void *b)
@@ -474,6 +476,7 @@ ps_site_models *ps_site_models_open(const char *dir, const ps_model *base, size_
     s->base = base;
     s->cap = cap_bytes ? cap_bytes : (size_t)PS_SITE_MODELS_CAP_MB << 20;
     pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->loaded, NULL);
     struct dirent *de;
     while ((de = readdir(d))) {
         size_t l = strlen(de->d_name);
@@ -565,6 +568,8 @@ const ps_model *ps_site_models_get(ps_site_models *s, const char *site)
     if (!e)
         return NULL;
     pthread_mutex_lock(&s->lock);
+    while (e->loading) /* another worker loads it: wait for that load */
+        pthread_cond_wait(&s->loaded, &s->lock);
     const ps_model *r = NULL;
     if (e->refused) {
         r = NULL;
@@ -572,6 +577,10 @@ const ps_model *ps_site_models_get(ps_site_models *s, const char *site)
         r = e->m;
         s->st.hits++;
     } else {
+        /* load outside the lock: the other workers go on with their pages
+         * (other sites, hits) while the bundle is parsed */
+        e->loading = 1;
+        pthread_mutex_unlock(&s->lock);
         char path[8192];
         snprintf(path, sizeof path, "%s/%s", s->dir, e->file);
         ps_error err = {0};
@@ -580,11 +589,14 @@ const ps_model *ps_site_models_get(ps_site_models *s, const char *site)
             ps_model_free(m);
             m = NULL;
         }
+        if (!m)
+            fprintf(stderr, "pagesift: warning: site model of %s not used, its pages get the default model: %s\n",
+                    site, err.msg);
+        pthread_mutex_lock(&s->lock);
+        e->loading = 0;
         if (!m) {
             e->refused = 1;
             s->st.refused++;
-            fprintf(stderr, "pagesift: warning: site model of %s not used, its pages get the default model: %s\n",
-                    site, err.msg);
         } else {
             e->bytes = model_bytes(m);
             evict(s, e->bytes);
@@ -596,6 +608,7 @@ const ps_model *ps_site_models_get(ps_site_models *s, const char *site)
                 s->st.peak_bytes = s->st.bytes;
             r = m;
         }
+        pthread_cond_broadcast(&s->loaded);
     }
     if (r) {
         e->refs++;
@@ -635,7 +648,9 @@ void ps_site_models_free(ps_site_models *s)
     }
     free(s->e);
     free(s->dir);
-    if (s->dir || s->e)
+    if (s->dir || s->e) {
         pthread_mutex_destroy(&s->lock);
+        pthread_cond_destroy(&s->loaded);
+    }
     free(s);
 }

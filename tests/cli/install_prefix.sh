@@ -91,7 +91,7 @@ pkg-config --exists pagesift || fail "pkg-config does not find pagesift in $P"
 pkg-config --static --libs pagesift | grep -q -- "-lsvm" || fail "pkg-config --static lacks -lsvm"
 # a sanitizer build's library (PS_SANITIZE) needs a program built with the sanitizer too
 san=()
-ldd "$P/lib/libpagesift.so" 2>/dev/null | grep -q libasan && san=(-fsanitize=address,undefined)
+[[ $(ldd "$P/lib/libpagesift.so" 2>/dev/null) == *libasan* ]] && san=(-fsanitize=address,undefined)  # no `| grep -q` under pipefail (SIGPIPE)
 # shellcheck disable=SC2046
 cc "${san[@]}" -o "$tmp/prog" "$tmp/prog.c" $(pkg-config --cflags --libs pagesift) 2> "$tmp/err" ||
     fail "cc with pkg-config: $(cat "$tmp/err")"

@@ -33,7 +33,9 @@ export PKG_CONFIG_PATH=$(dirname "$pc")
 flags=$(pkg-config --define-variable=libdir="$libdir" --define-variable=includedir="$t/prefix/include" \
         --cflags --libs pagesift) || fail "pkg-config --cflags --libs pagesift failed"
 san=()   # a sanitizer build's library needs the program built with the same runtime
-ldd "$libdir"/libpagesift.so 2>/dev/null | grep -q libasan && san=(-fsanitize=address,undefined)
+# (a string test, as in pagesift_oom.sh: `ldd | grep -q` there died of SIGPIPE
+# under pipefail now and then)
+[[ $(ldd "$libdir"/libpagesift.so 2>/dev/null) == *libasan* ]] && san=(-fsanitize=address,undefined)
 cc -std=c11 -Wall -Wextra -Werror "${san[@]}" "$t/sift.c" $flags -o "$t/sift" 2>"$t/err" || fail "compile: $(cat "$t/err")"
 
 export LD_LIBRARY_PATH=$libdir PAGESIFT_MODEL=$model

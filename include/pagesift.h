@@ -841,13 +841,36 @@ PS_EXPORT int ps_template_file_name(const char *site, char *out, size_t cap);
 PS_EXPORT size_t ps_feature_count(void);
 /** Name of feature @p id (0 <= id < ps_feature_count()). */
 PS_EXPORT const char *ps_feature_name(size_t id);
-/** Id of a feature name, or -1 when the library does not know it. */
+/** Id of a feature name, or -1 when the library does not know it (a
+ *  context feature "c_*" has id PS_CONTEXT_FEATURE_ID + k, below). */
 PS_EXPORT int ps_feature_lookup(const char *name);
 
 /** Compute features @p ids (n_ids of them) for every block of the page:
  *  out[b * n_ids + k] is feature ids[k] of block b.  Uses the page's current
  *  counts, so removed (template) leaves do not count.  Returns 0 or -1. */
 PS_EXPORT int ps_page_block_features(const ps_page *page, const int *ids, size_t n_ids, double *out);
+
+/* --- Context features for a second stage (features/context.c) --- */
+
+/** Number of context features: what a first-stage model said about a
+ *  block's neighbours (c_self, c_parent, c_siblings, c_prev, c_next,
+ *  c_window, c_page_max, c_gap, c_core, c_pos_share, c_sub_pos; docs/BLOCK_CSV.md). */
+#define PS_CONTEXT_FEATURES 11
+/** ps_feature_lookup's id of context feature k is PS_CONTEXT_FEATURE_ID + k
+ *  (ps_page_block_features does not compute them: they need first-stage
+ *  scores, ps_context_features does). */
+#define PS_CONTEXT_FEATURE_ID 1000
+/** Name of context feature @p k ("c_self", ...), NULL past the last. */
+PS_EXPORT const char *ps_context_feature_name(size_t k);
+/** Index of a context feature's name, or -1. */
+PS_EXPORT int ps_context_feature_index(const char *name);
+/** The context features of @p n items — the blocks with text of their own,
+ *  in document order — from their first-stage decision values @p score:
+ *  @p parent[i] is the index (< i) of the nearest enclosing item or -1,
+ *  @p chars[i] its own characters.  out[i * PS_CONTEXT_FEATURES + k] gets
+ *  feature k of item i; every value is finite.  0, or -1 (out of memory). */
+PS_EXPORT int ps_context_features(size_t n, const int32_t *parent, const uint32_t *chars,
+                                  const double *score, double *out);
 
 /* --- Labels from gold text (features/gold_align.c) --- */
 
@@ -1024,6 +1047,11 @@ PS_EXPORT ps_model *ps_model_load(const char *path, ps_error *err);
 PS_EXPORT int ps_model_upgrade(const char *in_path, const char *out_path, ps_error *err);
 /** The same from bytes in memory; @p name is used in messages. */
 PS_EXPORT ps_model *ps_model_parse(const char *text, size_t len, const char *name, ps_error *err);
+/** The second-stage bundle that follows @p m's end line in its file (a
+ *  stacked model, docs/MODEL_FORMAT.md), parsed and checked as a load
+ *  would; NULL with err->code 0 when none follows, NULL with err set when
+ *  one follows but cannot be read. */
+PS_EXPORT ps_model *ps_model_next_stage(const ps_model *m, ps_error *err);
 /** Write the bundle atomically (temporary file, fsync, rename). */
 PS_EXPORT int ps_model_save(const ps_model *m, const char *path, ps_error *err);
 /** $PAGESIFT_MODEL if set; else the first readable of: default.model in

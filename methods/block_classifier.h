@@ -77,13 +77,24 @@ ps_block_classifier *ps_block_classifier_open(const char *path, ps_error *err);
 /** Free @p c (may be NULL). */
 void ps_block_classifier_free(ps_block_classifier *c);
 
-/** The bundle of an "svm" classifier (NULL for another kind). */
+/** The bundle of an "svm" classifier, or of a stack's first stage (NULL
+ *  for another kind). */
 const ps_model *ps_block_classifier_svm_model(const ps_block_classifier *c);
 
 /** Score in->blocks with the SVM @p m (raw rows in its feature order), as
  *  the "svm" kind does: identical rows of the page scored once. */
 int ps_block_classifier_svm_score(const ps_model *m, const ps_classify_in *in, double *score,
                                   ps_error *err);
+
+/** The stacked kind (methods/classifier_stack.c): @p first (an "svm"
+ *  classifier) scores every block alone, @p second decides again from
+ *  those features and the context features (features/context.c).  Both
+ *  are owned from now on (freed on failure too); @p path is for messages.
+ *  ps_block_classifier_open makes one when a bundle file holds two. */
+ps_block_classifier *ps_block_classifier_stack(ps_block_classifier *first, ps_model *second,
+                                               const char *path, ps_error *err);
+/** A stack's first stage (NULL for another kind). */
+const ps_block_classifier *ps_block_classifier_stack_first(const ps_block_classifier *c);
 
 /** The per-site kind (methods/classifier_site.c): @p base (an "svm"
  *  classifier, owned from now on, freed on failure too) for pages whose site

@@ -94,6 +94,8 @@ static int svm_score(const ps_block_classifier *c, const ps_classify_in *in, dou
 
 const ps_model *ps_block_classifier_svm_model(const ps_block_classifier *c)
 {
+    if (c && c->score != svm_score) /* a stack: its first stage's */
+        c = ps_block_classifier_stack_first(c);
     return c && c->score == svm_score ? ((const svm_classifier *)c)->model : NULL;
 }
 
@@ -142,8 +144,22 @@ static ps_block_classifier *svm_open(const char *path, ps_error *err)
 
 ps_block_classifier *ps_block_classifier_open(const char *path, ps_error *err)
 {
-    /* one kind today; another is picked here from the bundle */
-    return svm_open(path, err);
+    /* the kind by the bundle: an SVM, and a stack when a second stage's
+     * bundle follows the first's end line (methods/classifier_stack.c) */
+    ps_block_classifier *c = svm_open(path, err);
+    if (!c)
+        return NULL;
+    ps_error e2 = {0};
+    ps_model *second = ps_model_next_stage(((svm_classifier *)c)->model, &e2);
+    if (second)
+        return ps_block_classifier_stack(c, second, path, err);
+    if (e2.code) {
+        if (err)
+            *err = e2;
+        svm_free(c);
+        return NULL;
+    }
+    return c;
 }
 
 void ps_block_classifier_free(ps_block_classifier *c)

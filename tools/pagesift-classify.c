@@ -20,8 +20,15 @@ static void usage(FILE *f)
           "in the CSV.  Writes a CSV: dataset,page_id,block_id,label,score,pred\n"
           "(label copied from the input, may be empty; score = SVM decision value,\n"
           "> 0 leaning to content; pred = 1 content / 0 noise), rows in input order.\n"
+          "A stacked bundle (two stages, docs/MODEL_FORMAT.md) gives the second\n"
+          "stage's scores; the context features it reads need block_path and\n"
+          "inner_len, and a page's rows together in document order, as\n"
+          "pagesift-features writes them.\n"
           "\n"
           "  -m, --model MODEL   model bundle (required)\n"
+          "  -c, --context       write the input rows with the context features\n"
+          "                      (c_*) of MODEL's first stage added: the training\n"
+          "                      rows of a second stage (scripts/train-default-model)\n"
           "  -o, --output FILE   write to FILE instead of standard output\n"
           "  -q, --quiet         no summary on standard error\n"
           "  -h, --help          this help\n"
@@ -36,9 +43,154 @@ static void usage(FILE *f)
           f);
 }
 
-static int classify_file(const ps_model *m, const char *path, FILE *out, size_t counts[4],
-                         size_t *rows)
+/* The rows of one page (consecutive rows of one dataset and page_id): the
+ * first stage's features, each row's nearest enclosing row (by block_path:
+ * rows come in document order, so an ancestor's row comes first) and own
+ * characters, and with --context the row's fields to copy. */
+typedef struct page_rows {
+    size_t n, cap, nf;
+    double *x;       /* n * nf */
+    int32_t *parent;
+    uint32_t *chars;
+    char **fields;   /* n * n_cols (--context), or the four output fields */
+    size_t n_cols;
+    char **paths;
+} page_rows;
+
+static void page_clear(page_rows *pg)
 {
+    for (size_t i = 0; i < pg->n * pg->n_cols; i++)
+        free(pg->fields[i]);
+    for (size_t i = 0; i < pg->n; i++)
+        free(pg->paths[i]);
+    pg->n = 0;
+}
+
+static void page_free(page_rows *pg)
+{
+    page_clear(pg);
+    free(pg->x);
+    free(pg->parent);
+    free(pg->chars);
+    free(pg->fields);
+    free(pg->paths);
+}
+
+static int page_grow(page_rows *pg)
+{
+    if (pg->n < pg->cap)
+        return 0;
+    size_t cap = pg->cap ? 2 * pg->cap : 256;
+    double *x = realloc(pg->x, cap * pg->nf * sizeof *x);
+    if (x)
+        pg->x = x;
+    int32_t *par = realloc(pg->parent, cap * sizeof *par);
+    if (par)
+        pg->parent = par;
+    uint32_t *ch = realloc(pg->chars, cap * sizeof *ch);
+    if (ch)
+        pg->chars = ch;
+    char **f = realloc(pg->fields, cap * pg->n_cols * sizeof *f);
+    if (f)
+        pg->fields = f;
+    char **pa = realloc(pg->paths, cap * sizeof *pa);
+    if (pa)
+        pg->paths = pa;
+    if (!x || !par || !ch || !f || !pa)
+        return -1;
+    pg->cap = cap;
+    return 0;
+}
+
+/* @p a is an ancestor path of @p b: "html/body/div[2]" of "html/body/div[2]/p[1]". */
+static int path_encloses(const char *a, const char *b)
+{
+    size_t n = strlen(a);
+    return strncmp(a, b, n) == 0 && b[n] == '/';
+}
+
+typedef struct classify_run {
+    const ps_model *m, *second; /* second: a stacked bundle's second stage */
+    int context;                /* --context: the rows with c_* columns */
+    FILE *out;
+    size_t counts[4], rows;     /* [label*2 + pred] */
+    char **header;              /* --context: the first file's columns */
+    size_t n_header;
+    int src2[PS_MODEL_MAX_FEATURES]; /* the second stage's features, as in classifier_stack.c */
+} classify_run;
+
+static const char *fld(const char *s)
+{
+    return s ? s : "";
+}
+
+/* Score one page's rows and write them. */
+static int flush_page(classify_run *run, page_rows *pg)
+{
+    size_t n = pg->n, nf = pg->nf;
+    if (n == 0)
+        return 0;
+    double *s = malloc(n * sizeof *s), *ctx = malloc(n * PS_CONTEXT_FEATURES * sizeof *ctx);
+    uint8_t *pred = malloc(n);
+    int rc = 0;
+    if (!s || !ctx || !pred) {
+        rc = -1;
+        goto out;
+    }
+    ps_model_predict_many(run->m, pg->x, nf, NULL, n, pred, s);
+    if (run->context || run->second) {
+        if (ps_context_features(n, pg->parent, pg->chars, s, ctx) != 0) {
+            rc = -1;
+            goto out;
+        }
+    }
+    if (run->second) { /* the stacked bundle's final scores */
+        size_t n2 = ps_model_n_features(run->second);
+        double *rows = malloc(n * n2 * sizeof *rows);
+        if (!rows) {
+            rc = -1;
+            goto out;
+        }
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = 0; k < n2; k++)
+                rows[i * n2 + k] = run->src2[k] >= 0 ? pg->x[i * nf + (size_t)run->src2[k]]
+                                                      : ctx[i * PS_CONTEXT_FEATURES + (size_t)(-1 - run->src2[k])];
+        ps_model_predict_many(run->second, rows, n2, NULL, n, pred, s);
+        free(rows);
+    }
+    for (size_t i = 0; i < n; i++) {
+        char **f = pg->fields + i * pg->n_cols;
+        if (run->context) {
+            for (size_t c = 0; c < pg->n_cols; c++) {
+                if (c)
+                    fputc(',', run->out);
+                ps_csv_write_field(run->out, fld(f[c]), strlen(fld(f[c])));
+            }
+            for (size_t k = 0; k < PS_CONTEXT_FEATURES; k++)
+                fprintf(run->out, ",%.6g", ctx[i * PS_CONTEXT_FEATURES + k]);
+            fputs("\r\n", run->out);
+        } else { /* dataset, page_id, block_id, label */
+            ps_csv_write_field(run->out, fld(f[0]), strlen(fld(f[0])));
+            fputc(',', run->out);
+            ps_csv_write_field(run->out, fld(f[1]), strlen(fld(f[1])));
+            fprintf(run->out, ",%s,%s,%.6g,%d\r\n", fld(f[2]), fld(f[3]), s[i], pred[i]);
+        }
+        const char *label = run->context ? "" : fld(f[3]);
+        if (label[0] == '0' || label[0] == '1')
+            run->counts[(label[0] == '1') * 2 + pred[i]]++;
+        run->rows++;
+    }
+out:
+    free(s);
+    free(ctx);
+    free(pred);
+    page_clear(pg);
+    return rc;
+}
+
+static int classify_file(classify_run *run, const char *path)
+{
+    const ps_model *m = run->m;
     ps_error err = {0};
     ps_csv *csv = ps_csv_open(path, &err);
     if (!csv) {
@@ -68,57 +220,131 @@ static int classify_file(const ps_model *m, const char *path, FILE *out, size_t 
     free(names);
     int c_ds = ps_csv_column(csv, "dataset"), c_id = ps_csv_column(csv, "page_id");
     int c_block = ps_csv_column(csv, "block_id"), c_label = ps_csv_column(csv, "label");
+    int c_path = ps_csv_column(csv, "block_path"), c_len = ps_csv_column(csv, "inner_len");
+    int stacked = run->context || run->second;
     if (!bad && (c_id < 0 || c_block < 0)) {
         fprintf(stderr, "pagesift-classify: %s: line 1: the header needs page_id and block_id\n",
                 path);
         bad = 1;
     }
+    if (!bad && stacked && (c_path < 0 || c_len < 0)) {
+        fprintf(stderr, "pagesift-classify: %s: line 1: context features need the block_path and "
+                        "inner_len columns (pagesift-features writes them)\n", path);
+        bad = 1;
+    }
+    size_t ncol = ps_csv_columns(csv);
+    if (!bad && run->context) { /* one header for the output: the first file's */
+        if (!run->header) {
+            run->header = calloc(ncol + 1, sizeof *run->header);
+            for (size_t c = 0; run->header && c < ncol; c++)
+                run->header[c] = strdup(ps_csv_column_name(csv, c));
+            run->n_header = ncol;
+            for (size_t c = 0; c < ncol; c++) {
+                if (c)
+                    fputc(',', run->out);
+                fputs(ps_csv_column_name(csv, c), run->out);
+            }
+            for (size_t j = 0; j < PS_CONTEXT_FEATURES; j++)
+                fprintf(run->out, ",%s", ps_context_feature_name(j));
+            fputs("\r\n", run->out);
+        } else {
+            int same = ncol == run->n_header;
+            for (size_t c = 0; same && c < ncol; c++)
+                same = strcmp(run->header[c], ps_csv_column_name(csv, c)) == 0;
+            if (!same) {
+                fprintf(stderr, "pagesift-classify: %s: line 1: --context wants every CSV with the "
+                                "first one's columns\n", path);
+                bad = 1;
+            }
+        }
+    }
     if (bad) {
         ps_csv_close(csv);
         return 1;
     }
-    double x[PS_MODEL_MAX_FEATURES];
-    int r;
+    page_rows pg = {.nf = nf, .n_cols = run->context ? ncol : 4};
+    char *cur_ds = strdup(""), *cur_id = strdup("");
+    int r, rc = 0;
     while ((r = ps_csv_next(csv, &err)) == 1) {
-        for (size_t i = 0; i < nf; i++)
-            if (ps_csv_number(csv, (size_t)cols[i], &x[i], &err) < 0) {
-                fprintf(stderr, "pagesift-classify: %s\n", err.msg);
-                ps_csv_close(csv);
-                return 1;
-            }
-        double score = 0;
-        int pred = ps_model_predict(m, x, &score);
-        const char *label = c_label >= 0 ? ps_csv_field(csv, (size_t)c_label) : "";
         const char *ds = c_ds >= 0 ? ps_csv_field(csv, (size_t)c_ds) : "";
         const char *id = ps_csv_field(csv, (size_t)c_id);
-        ps_csv_write_field(out, ds, strlen(ds));
-        fputc(',', out);
-        ps_csv_write_field(out, id, strlen(id));
-        fprintf(out, ",%s,%s,%.6g,%d\r\n", ps_csv_field(csv, (size_t)c_block), label, score, pred);
-        if (label[0] == '0' || label[0] == '1')
-            counts[(label[0] == '1') * 2 + pred]++;
-        (*rows)++;
+        if (!cur_ds || !cur_id || strcmp(ds, cur_ds) != 0 || strcmp(id, cur_id) != 0) {
+            if (flush_page(run, &pg) != 0) {
+                rc = 1;
+                break;
+            }
+            free(cur_ds);
+            free(cur_id);
+            cur_ds = strdup(ds);
+            cur_id = strdup(id);
+        }
+        if (page_grow(&pg) != 0) {
+            rc = 1;
+            break;
+        }
+        size_t i = pg.n;
+        for (size_t j = 0; j < nf; j++)
+            if (ps_csv_number(csv, (size_t)cols[j], &pg.x[i * nf + j], &err) < 0) {
+                rc = -1;
+                break;
+            }
+        double len = 0;
+        if (rc == 0 && stacked && ps_csv_number(csv, (size_t)c_len, &len, &err) < 0)
+            rc = -1;
+        if (rc) {
+            fprintf(stderr, "pagesift-classify: %s\n", err.msg);
+            break;
+        }
+        const char *bp = stacked ? ps_csv_field(csv, (size_t)c_path) : "";
+        pg.chars[i] = len > 0 ? (uint32_t)len : 0;
+        pg.paths[i] = strdup(bp);
+        int32_t par = i > 0 ? (int32_t)i - 1 : -1; /* the nearest enclosing row */
+        while (par >= 0 && !path_encloses(pg.paths[par] ? pg.paths[par] : "", bp))
+            par = pg.parent[par];
+        pg.parent[i] = par;
+        char **f = pg.fields + i * pg.n_cols;
+        if (run->context) {
+            for (size_t c = 0; c < ncol; c++)
+                f[c] = strdup(ps_csv_field(csv, c));
+        } else {
+            f[0] = strdup(ds);
+            f[1] = strdup(id);
+            f[2] = strdup(ps_csv_field(csv, (size_t)c_block));
+            f[3] = strdup(c_label >= 0 ? ps_csv_field(csv, (size_t)c_label) : "");
+        }
+        pg.n++;
     }
-    if (r < 0)
+    if (r < 0) {
         fprintf(stderr, "pagesift-classify: %s\n", err.msg);
+        rc = 1;
+    }
+    if (rc == 0 && flush_page(run, &pg) != 0)
+        rc = 1;
+    if (rc > 0 && r >= 0)
+        fprintf(stderr, "pagesift-classify: %s: out of memory\n", path);
+    page_free(&pg);
+    free(cur_ds);
+    free(cur_id);
     ps_csv_close(csv);
-    return r < 0;
+    return rc != 0;
 }
 
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"model", required_argument, 0, 'm'}, {"output", required_argument, 0, 'o'},
-        {"quiet", no_argument, 0, 'q'},       {"help", no_argument, 0, 'h'},
-        {"version", no_argument, 0, 'V'},     {0, 0, 0, 0},
+        {"context", no_argument, 0, 'c'},     {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},        {"version", no_argument, 0, 'V'},
+        {0, 0, 0, 0},
     };
     const char *model_path = NULL, *out_path = NULL;
-    int quiet = 0, c;
+    int quiet = 0, context = 0, c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:o:qhV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:o:cqhV", opts, NULL)) != -1) {
         switch (c) {
         case 'm': model_path = optarg; break;
         case 'o': out_path = optarg; break;
+        case 'c': context = 1; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-classify %s\n", ps_version()); return 0;
@@ -134,31 +360,61 @@ int main(int argc, char **argv)
     ps_init();
     ps_error err = {0};
     ps_model *m = ps_model_load(model_path, &err);
-    if (!m) {
+    ps_model *second = m ? ps_model_next_stage(m, &err) : NULL;
+    if (!m || (!second && err.code)) {
         fprintf(stderr, "pagesift-classify: %s\n", err.msg);
+        ps_model_free(m);
         return 3;
+    }
+    classify_run run = {.m = m, .second = context ? NULL : second, .context = context};
+    if (run.second) { /* the second stage's features: the first's columns, or context */
+        const int *ids1 = ps_model_feature_ids(m), *ids2 = ps_model_feature_ids(second);
+        for (size_t k = 0; k < ps_model_n_features(second); k++) {
+            run.src2[k] = -1 - (ids2[k] - PS_CONTEXT_FEATURE_ID);
+            if (ids2[k] >= PS_CONTEXT_FEATURE_ID)
+                continue;
+            size_t j = 0;
+            while (j < ps_model_n_features(m) && ids1[j] != ids2[k])
+                j++;
+            if (j == ps_model_n_features(m)) {
+                fprintf(stderr, "pagesift-classify: %s: the second stage reads features the first does "
+                                "not\n", model_path);
+                ps_model_free(m);
+                ps_model_free(second);
+                return 3;
+            }
+            run.src2[k] = (int)j;
+        }
     }
     FILE *out = stdout;
     if (out_path && !(out = fopen(out_path, "w"))) {
         fprintf(stderr, "pagesift-classify: %s: cannot write\n", out_path);
         ps_model_free(m);
+        ps_model_free(second);
         return 3;
     }
-    fputs("dataset,page_id,block_id,label,score,pred\r\n", out);
-    size_t counts[4] = {0}, rows = 0; /* [label*2 + pred] */
+    run.out = out;
+    if (!context)
+        fputs("dataset,page_id,block_id,label,score,pred\r\n", out);
     int rc = 0;
     for (int i = optind; i < argc; i++)
-        rc |= classify_file(m, argv[i], out, counts, &rows);
+        rc |= classify_file(&run, argv[i]);
     if (fflush(out) != 0 || (out != stdout && fclose(out) != 0)) {
         fprintf(stderr, "pagesift-classify: %s: write error\n", out_path ? out_path : "stdout");
         rc = 3;
     }
-    if (!quiet) {
-        double tp = (double)counts[3], fp = (double)counts[1], fn = (double)counts[2];
+    if (!quiet && !context) {
+        double tp = (double)run.counts[3], fp = (double)run.counts[1], fn = (double)run.counts[2];
         double p = tp + fp > 0 ? tp / (tp + fp) : 0, rr = tp + fn > 0 ? tp / (tp + fn) : 0;
         fprintf(stderr, "pagesift-classify: %zu rows; labelled content: P %.4f R %.4f F1 %.4f\n",
-                rows, p, rr, p + rr > 0 ? 2 * p * rr / (p + rr) : 0);
+                run.rows, p, rr, p + rr > 0 ? 2 * p * rr / (p + rr) : 0);
+    } else if (!quiet) {
+        fprintf(stderr, "pagesift-classify: %zu rows with context features\n", run.rows);
     }
+    for (size_t i = 0; run.header && i < run.n_header; i++)
+        free(run.header[i]);
+    free(run.header);
     ps_model_free(m);
+    ps_model_free(second);
     return rc;
 }

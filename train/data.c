@@ -127,10 +127,17 @@ static int add_name(loader *L, const char *name)
     return 0;
 }
 
-/* Add the names of a set: "paper" (R1..R5) or "extended" (R1..R5 and every
- * x_* column of the header).  Returns 1 when @p t names no set. */
+/* Add the names of a set: "paper" (R1..R5), "extended" (R1..R5 and every
+ * x_* column of the header) or "context" (every c_* column: the context
+ * features of a second stage, pagesift-classify --context).  Returns 1 when @p t names no set. */
 static int add_set(loader *L, const char *t)
 {
+    if (strcmp(t, "context") == 0) { /* every c_* column: a second stage's */
+        for (size_t i = 0; i < L->n_header; i++)
+            if (strncmp(L->header[i], "c_", 2) == 0 && add_name(L, L->header[i]))
+                return -1;
+        return 0;
+    }
     if (strcmp(t, "paper") != 0 && strcmp(t, "extended") != 0)
         return 1;
     char list[] = PS_FEATURES_PAPER;

@@ -388,6 +388,7 @@ ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int 
                           nm, svm_bytes, "end pagesift-model", (size_t)(end - p));
         goto out;
     }
+    m->end_off = (size_t)(p - text) + svm_bytes + strlen(END_LINE);
     {
         /* the checksum, before anything else is believed */
         const char *cv = NULL;
@@ -551,6 +552,22 @@ ps_model *ps_model_parse(const char *text, size_t len, const char *name, ps_erro
  * 0.6 MB): checked before reading, so that `-M /dev/zero` or a huge file is
  * refused at once instead of read up to 1 GiB. */
 #define MODEL_MAX_BYTES ((size_t)256 << 20)
+
+ps_model *ps_model_next_stage(const ps_model *m, ps_error *err)
+{
+    if (!m || m->end_off >= m->bundle_len)
+        return NULL;
+    const char *rest = m->bundle + m->end_off;
+    size_t n = m->bundle_len - m->end_off;
+    if (n < strlen(MAGIC) || memcmp(rest, MAGIC, strlen(MAGIC)) != 0)
+        return NULL; /* not a bundle: trailing bytes are not read (docs/MODEL_FORMAT.md) */
+    char name[512];
+    snprintf(name, sizeof name, "%s (second stage)", m->name);
+    ps_model *next = ps_model_parse(rest, n, name, err);
+    if (!next && err && err->code == 0)
+        ps_set_error(err, PS_ERR_FORMAT, "%s: cannot be read", name);
+    return next;
+}
 
 ps_model *ps_model_load(const char *path, ps_error *err)
 {

@@ -27,6 +27,8 @@ struct ps_train_data {
 struct ps_model {
     char *bundle;       /* the file's text, as saved */
     size_t bundle_len;
+    size_t end_off;     /* where its end line ends: a second stage's bundle
+                           may follow (ps_model_next_stage) */
     char *name;         /* file name for messages */
     /* header key-value pairs (pointers into keys_buf) */
     char *keys_buf;

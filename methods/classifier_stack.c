@@ -1,0 +1,144 @@
+/* methods/classifier_stack.c — the stacked block classifier (issue 14): a
+ * first-stage SVM scores every block alone, then a second-stage SVM decides
+ * again from each block's own features and the context features of
+ * features/context.c (the first stage's scores of its parent, siblings,
+ * neighbours in reading order and the page's best).
+ *
+ * A stacked bundle is two bundles in one file (docs/MODEL_FORMAT.md): the
+ * first stage's, then the second stage's right after its end line.  A
+ * reader that knows one stage only (ps_model_load) sees the first, which is
+ * a complete model on its own.  The second stage's features are the first's
+ * (a subset, any order) and context features (c_*); its decision values are
+ * on the SVM's scale too, so the threshold, --favor and the passes read
+ * them as they read the first stage's. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "methods/block_classifier.h"
+
+typedef struct stack_classifier {
+    ps_block_classifier c;      /* first: the interface */
+    ps_block_classifier *first; /* the "svm" kind over the first bundle */
+    ps_model *second;
+    size_t n2;
+    /* per second-stage feature: >= 0 its column in the first stage's row,
+     * < 0 context feature -1 - src */
+    int src[PS_MODEL_MAX_FEATURES];
+} stack_classifier;
+
+static void stack_free(ps_block_classifier *c)
+{
+    stack_classifier *s = (stack_classifier *)c;
+    ps_block_classifier_free(s->first);
+    ps_model_free(s->second);
+    free(s);
+}
+
+static int stack_score(const ps_block_classifier *c, const ps_classify_in *in, double *score,
+                       ps_error *err)
+{
+    const stack_classifier *s = (const stack_classifier *)c;
+    if (in->model && in->model_cap)
+        snprintf(in->model, in->model_cap, "default");
+    size_t n = in->n, nf = c->n_feat, n2 = s->n2;
+    if (n == 0)
+        return 0;
+    if (ps_block_classifier_svm_score(ps_block_classifier_svm_model(s->first), in, score, err) != 0)
+        return -1;
+    size_t nb;
+    const ps_block *blocks = ps_page_blocks(in->page, &nb);
+    int32_t *parent = malloc(n * sizeof *parent);
+    int32_t *item = malloc((nb + 1) * sizeof *item); /* block -> item, -1 */
+    uint32_t *chars = malloc(n * sizeof *chars);
+    double *s1 = malloc(n * sizeof *s1);
+    double *ctx = malloc(n * PS_CONTEXT_FEATURES * sizeof *ctx);
+    double *rows = malloc(n * n2 * sizeof *rows);
+    double *dec = malloc(n * sizeof *dec);
+    uint8_t *pred = malloc(n);
+    int rc = 0;
+    if (!parent || !item || !chars || !s1 || !ctx || !rows || !dec || !pred) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t b = 0; b < nb; b++)
+        item[b] = -1;
+    for (size_t i = 0; i < n; i++)
+        item[in->blocks[i]] = (int32_t)i;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t b = in->blocks[i];
+        int32_t p = blocks[b].parent;
+        while (p >= 0 && item[p] < 0) /* the nearest enclosing scored block */
+            p = blocks[p].parent;
+        parent[i] = p >= 0 ? item[p] : -1;
+        chars[i] = blocks[b].own.text_chars;
+        s1[i] = score[b];
+    }
+    if (ps_context_features(n, parent, chars, s1, ctx) != 0) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const double *x = in->x + (size_t)in->blocks[i] * nf;
+        for (size_t k = 0; k < n2; k++)
+            rows[i * n2 + k] = s->src[k] >= 0 ? x[s->src[k]] : ctx[i * PS_CONTEXT_FEATURES + (size_t)(-1 - s->src[k])];
+    }
+    ps_model_predict_many(s->second, rows, n2, NULL, n, pred, dec);
+    for (size_t i = 0; i < n; i++)
+        score[in->blocks[i]] = dec[i];
+done:
+    free(parent);
+    free(item);
+    free(chars);
+    free(s1);
+    free(ctx);
+    free(rows);
+    free(dec);
+    free(pred);
+    return rc;
+}
+
+ps_block_classifier *ps_block_classifier_stack(ps_block_classifier *first, ps_model *second,
+                                               const char *path, ps_error *err)
+{
+    stack_classifier *s = calloc(1, sizeof *s);
+    if (!s) {
+        ps_block_classifier_free(first);
+        ps_model_free(second);
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    s->first = first;
+    s->second = second;
+    s->c.kind = "stack";
+    s->c.score = stack_score;
+    s->c.free = stack_free;
+    s->c.n_feat = first->n_feat;
+    s->c.feat_ids = first->feat_ids;
+    s->c.block_tags = first->block_tags;
+    s->n2 = ps_model_n_features(second);
+    const int *ids2 = ps_model_feature_ids(second);
+    for (size_t k = 0; k < s->n2; k++) {
+        s->src[k] = -1 - (ids2[k] - PS_CONTEXT_FEATURE_ID);
+        if (ids2[k] >= PS_CONTEXT_FEATURE_ID)
+            continue;
+        size_t j = 0;
+        while (j < first->n_feat && first->feat_ids[j] != ids2[k])
+            j++;
+        if (j == first->n_feat) {
+            ps_set_error(err, PS_ERR_FORMAT,
+                         "%s: the second stage reads features the first does not compute (%s; first: %s)",
+                         path, ps_model_feature_names(second), ps_model_feature_names(ps_block_classifier_svm_model(first)));
+            stack_free(&s->c);
+            return NULL;
+        }
+        s->src[k] = (int)j;
+    }
+    return &s->c;
+}
+
+const ps_block_classifier *ps_block_classifier_stack_first(const ps_block_classifier *c)
+{
+    return c && c->score == stack_score ? ((const stack_classifier *)c)->first : NULL;
+}

@@ -523,22 +523,15 @@ void ps_annotate_free(ps_annotate *a)
 int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
 {
     const char *who = in->origin ? in->origin : in->id;
-    ps_page_options po = {.url = in->url && *in->url ? in->url : NULL,
-                          .charset = in->charset,
-                          .block_tags = a->tags};
-    ps_page *pg = ps_page_parse(in->data, in->len, &po, err);
-    if (!pg) {
+    /* the page step up to the method, as pagesift-features takes it: the
+     * one site rule, the site's library when it applies */
+    char site[512];
+    ps_page *pg = NULL;
+    int templated = ps_prepare_input(in, a->tags, a->store, NULL, site, sizeof site, &pg, NULL, err);
+    if (templated < 0) {
         char m[sizeof err->msg];
         memcpy(m, err->msg, sizeof m);
         return ps_set_error(err, err->code, "%.200s: %.300s", who, m);
-    }
-    char site[512]; /* the one site rule of every tool (pagesift.h) */
-    ps_input_site(in, PS_SITE_HOST, site, sizeof site);
-    /* the site's library when it applies, as in pagesift-features and inference */
-    const ps_template_lib *lib = a->store && *site ? ps_template_store_get(a->store, site) : NULL;
-    if (ps_template_applies(lib) && ps_template_apply(lib, pg) == (size_t)-1) {
-        ps_page_free(pg);
-        return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory removing templates", who);
     }
 
     int rc = -1;
@@ -800,7 +793,7 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
             if (row_of[b] >= 0) {
                 snprintf(v, sizeof v, "%d", row_of[b]);
                 xmlSetProp(pg->block_nodes[b], (const xmlChar *)"data-ps", (const xmlChar *)v);
-            } else if (lib && bl[b].n_leaves && bl[b].own.text_chars == 0) {
+            } else if (templated && bl[b].n_leaves && bl[b].own.text_chars == 0) {
                 xmlSetProp(pg->block_nodes[b], (const xmlChar *)"data-ps-tpl", (const xmlChar *)"1");
             }
         }

@@ -63,7 +63,7 @@ static int cmp_key_idx(const void *a, const void *b)
 
 /* Labelled rows of one page into s (page number p). */
 static int page_rows(const ps_dataset_page *dp, const ps_model *base, const char *const *tags,
-                     const ps_template_store *tpl, const char *site, uint32_t p, site_info *s, ps_error *err)
+                     const ps_template_store *tpl, uint32_t p, site_info *s, ps_error *err)
 {
     size_t len = 0, glen = 0;
     char *html = ps_read_file(dp->html_path, 0, &len, err);
@@ -73,18 +73,17 @@ static int page_rows(const ps_dataset_page *dp, const ps_model *base, const char
         free(gold);
         return -1;
     }
-    ps_page_options po = {0};
-    po.url = dp->url && *dp->url ? dp->url : NULL;
-    po.block_tags = tags;
-    ps_page *pg = ps_page_parse(html, len, &po, err);
+    /* the page step up to the method (the one site rule, the library when
+     * it applies), as pagesift-features made the rows */
+    ps_input in = {.data = html, .len = len, .url = dp->url, .site = dp->site};
+    char key[512];
+    ps_page *pg = NULL;
+    int ready = ps_prepare_input(&in, tags, tpl, NULL, key, sizeof key, &pg, NULL, err);
     free(html);
-    if (!pg) {
+    if (ready < 0) {
         free(gold);
         return -1;
     }
-    const ps_template_lib *lib = tpl ? ps_template_store_get(tpl, site) : NULL;
-    if (lib && ps_template_applies(lib))
-        ps_template_apply(lib, pg);
     size_t nb, nf = ps_model_n_features(base);
     const ps_block *blocks = ps_page_blocks(pg, &nb);
     double *x = malloc((nb * nf + 1) * sizeof *x), *share = malloc((nb + 1) * sizeof *share);
@@ -240,7 +239,7 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
             goto out;
         }
         for (unsigned p = 0; p < s->kmax; p++) {
-            if (page_rows(&ds->pages[s->pages[p]], base, tags, tpl, s->key, p, s, err) != 0) {
+            if (page_rows(&ds->pages[s->pages[p]], base, tags, tpl, p, s, err) != 0) {
                 fprintf(stderr, "pagesift-eval: %s/%s: labelled page left out: %s\n", ds->name,
                         ds->pages[s->pages[p]].id, err->msg);
                 if (err->code == PS_ERR_NOMEM) {

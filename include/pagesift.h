@@ -1297,17 +1297,6 @@ PS_EXPORT int ps_extract(ps_extractor *ex, ps_page *page, const char *site,
 /** Free the contents of @p out (not @p out itself) and zero it. */
 PS_EXPORT void ps_extraction_free(ps_extraction *out);
 
-/** The page step every tool, the batch and the evaluation share: parse the
- *  input with the extractor's block tags (ps_input_page), work out its site
- *  (ps_input_site by opt's rule; @p site gets it, @p cap bytes) and extract
- *  (ps_extract: the site's template library is applied when the method
- *  uses templates and the library applies, ps_template_applies).  *page
- *  gets the parsed page (NULL when it could not be parsed), which the
- *  caller frees: its title, charset, the HTML view, leaf scores.  The
- *  input's bytes are freed once parsed (in->data is then NULL; in->len is
- *  kept), so a batch holds DOMs, not bytes and DOMs.  Returns 0 with @p out
- *  filled, or -1 with err set and @p out empty (parse or method failed;
- *  *site is set either way). */
 /** How the page step reads an input.  Zero-initialise. */
 typedef struct ps_step_options {
     ps_site_rule site_rule;  /**< the site key's rule (default: host) */
@@ -1316,6 +1305,31 @@ typedef struct ps_step_options {
                                   which the page fails), 0 = none */
 } ps_step_options;
 
+/** The page step up to the method, a page ready for features (the block
+ *  CSV, annotation, per-site rows): work out the input's site (ps_input_site
+ *  by @p opt's rule, NULL = defaults; @p site gets it, @p cap bytes), parse
+ *  it with @p block_tags (NULL = ps_default_block_tags) and, when
+ *  @p templates has the site's library and it applies (ps_template_applies),
+ *  remove that library's template leaves (ps_template_apply).  The input is
+ *  not changed.  Returns 1 with *page set when a library was applied
+ *  (*removed, may be NULL, gets the leaves it removed), 0 with *page set
+ *  when none was, or -1 with err set and *page NULL (parse failed, or out
+ *  of memory removing templates); *site is set either way. */
+PS_EXPORT int ps_prepare_input(const ps_input *in, const char *const *block_tags,
+                               const ps_template_store *templates, const ps_step_options *opt,
+                               char *site, size_t cap, ps_page **page, size_t *removed,
+                               ps_error *err);
+
+/** The whole page step every tool, the batch and the evaluation share:
+ *  ps_prepare_input with the extractor's block tags and no templates (the
+ *  method applies its own: the site's library when the method uses
+ *  templates and it applies, ps_template_applies), then ps_extract.  *page
+ *  gets the parsed page (NULL when it could not be parsed), which the
+ *  caller frees: its title, charset, the HTML view, leaf scores.  The
+ *  input's bytes are freed once parsed (in->data is then NULL; in->len is
+ *  kept), so a batch holds DOMs, not bytes and DOMs.  Returns 0 with @p out
+ *  filled, or -1 with err set and @p out empty (parse or method failed;
+ *  *site is set either way). */
 PS_EXPORT int ps_extract_input(ps_extractor *ex, ps_input *in, const ps_step_options *opt,
                                char *site, size_t cap, ps_page **page, ps_extraction *out,
                                ps_error *err);

@@ -115,24 +115,45 @@ int ps_extract(ps_extractor *ex, ps_page *page, const char *site, ps_extraction 
     return 0;
 }
 
-int ps_extract_input(ps_extractor *ex, ps_input *in, const ps_step_options *opt, char *site,
-                     size_t cap, ps_page **page, ps_extraction *out, ps_error *err)
+int ps_prepare_input(const ps_input *in, const char *const *block_tags,
+                     const ps_template_store *templates, const ps_step_options *opt, char *site,
+                     size_t cap, ps_page **page, size_t *removed, ps_error *err)
 {
     static const ps_step_options none = {0};
     if (!opt)
         opt = &none;
-    memset(out, 0, sizeof *out);
     ps_input_site(in, opt->site_rule, site, cap);
     ps_page_options po = {0};
     po.charset = in->charset;
     po.url = in->url && *in->url ? in->url : NULL;
-    po.block_tags = ps_extractor_block_tags(ex);
+    po.block_tags = block_tags;
     po.max_bytes = opt->max_bytes;
     po.deadline = opt->deadline;
     *page = ps_page_parse(in->data ? in->data : "", in->data ? in->len : 0, &po, err);
+    if (!*page)
+        return -1;
+    const ps_template_lib *lib = templates && *site ? ps_template_store_get(templates, site) : NULL;
+    if (!ps_template_applies(lib))
+        return 0;
+    size_t k = ps_template_apply(lib, *page);
+    if (k == (size_t)-1) {
+        ps_page_free(*page);
+        *page = NULL;
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory removing templates");
+    }
+    if (removed)
+        *removed = k;
+    return 1;
+}
+
+int ps_extract_input(ps_extractor *ex, ps_input *in, const ps_step_options *opt, char *site,
+                     size_t cap, ps_page **page, ps_extraction *out, ps_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = ps_prepare_input(in, ps_extractor_block_tags(ex), NULL, opt, site, cap, page, NULL, err);
     free(in->data); /* the DOM holds what is needed from here */
     in->data = NULL;
-    if (!*page)
+    if (rc < 0)
         return -1;
     return ps_extract(ex, *page, site, out, err);
 }

@@ -140,14 +140,19 @@ static void do_input(run *r, const ps_input *in)
     if (!r->builder && in->gold_path && *in->gold_path &&
         !(gold = ps_read_file(in->gold_path, 0, &gold_len, &err)))
         goto fail;
-    if (!(pg = ps_input_page(in, r->po.block_tags, r->po.max_bytes, &err))) {
+    /* the page step up to the method: the one site rule, and the site's
+     * library when it applies, as inference applies it (--learn-templates'
+     * first pass: no store yet, only learn) */
+    char site[512];
+    ps_step_options so = {.max_bytes = r->po.max_bytes};
+    size_t k = 0;
+    int applied = ps_prepare_input(in, r->po.block_tags, r->store, &so, site, sizeof site, &pg, &k, &err);
+    if (applied < 0) {
         char m[sizeof err.msg];
         memcpy(m, err.msg, sizeof m);
         snprintf(err.msg, sizeof err.msg, "%.200s: %.300s", in->origin ? in->origin : in->id, m);
         goto fail;
     }
-    char site[512]; /* the one site rule of every tool (pagesift.h) */
-    ps_input_site(in, PS_SITE_HOST, site, sizeof site);
     if (r->builder) { /* --learn-templates, first pass: only learn */
         if (*site && ps_template_builder_add(r->builder, site, pg, &err))
             fprintf(stderr, "pagesift-features: %s: %s\n", in->origin ? in->origin : in->id, err.msg);
@@ -156,21 +161,8 @@ static void do_input(run *r, const ps_input *in)
         ps_progress_update(r->prog, ++r->done, "learning templates");
         return;
     }
-    /* the library of the site, when it applies (as inference applies it) */
-    const ps_template_lib *lib = r->store && *site ? ps_template_store_get(r->store, site) : NULL;
-    if (!ps_template_applies(lib))
-        lib = NULL;
-    if (lib) {
-        size_t k = ps_template_apply(lib, pg);
-        if (k == (size_t)-1) {
-            snprintf(err.msg, sizeof err.msg, "%s: out of memory removing templates",
-                     in->origin ? in->origin : in->id);
-            ps_page_free(pg);
-            goto fail;
-        }
-        r->templated++;
-        r->removed += k;
-    }
+    r->templated += applied;
+    r->removed += k;
     if (in->snippets ? ps_block_csv_page_snippets(r->csv, in->dataset, in->id, site, pg,
                                                   in->snippets, &set->st, &err)
                      : ps_block_csv_page(r->csv, in->dataset, in->id, site, pg, gold, gold_len,

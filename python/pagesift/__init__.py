@@ -651,16 +651,14 @@ def features(source, url=None, *, gold=None, extended=False, block_tags=None, te
         _raise(err)
 
     def one(inp):
-        pg = L.ps_input_page(inp, tags_arr, 0, err)
-        if not pg:
+        # the page step up to the method: the one site rule, the site's
+        # library when it applies (a page that fails, also out of memory
+        # removing templates, is left out)
+        site = ctypes.create_string_buffer(512)
+        pg = ctypes.c_void_p()
+        if L.ps_prepare_input(inp, tags_arr, store, None, site, 512, ctypes.byref(pg), None, err) < 0:
             return
         try:
-            site = ctypes.create_string_buffer(512)
-            L.ps_input_site(inp, L.PS_SITE_HOST, site, 512)
-            if store and site.value:
-                lib = L.ps_template_store_get(store, site.value)
-                if L.ps_template_applies(lib):
-                    L.ps_template_apply(lib, pg)
             dataset = inp.dataset and ctypes.string_at(inp.dataset)
             page_id = ctypes.string_at(inp.id) if inp.id else b""
             if inp.snippets:

@@ -225,6 +225,9 @@ ps_extraction_free = _fn("ps_extraction_free", None, POINTER(ps_extraction))
 ps_input_clear = _fn("ps_input_clear", None, POINTER(ps_input))
 ps_input_site = _fn("ps_input_site", None, POINTER(ps_input), c_int, ctypes.c_char_p, c_size_t)
 ps_input_page = _fn("ps_input_page", c_void_p, POINTER(ps_input), POINTER(c_char_p), c_size_t, Err)
+ps_prepare_input = _fn("ps_prepare_input", c_int, POINTER(ps_input), POINTER(c_char_p), c_void_p,
+                       POINTER(ps_step_options), ctypes.c_char_p, c_size_t, POINTER(c_void_p),
+                       POINTER(c_size_t), Err)
 ps_page_free = _fn("ps_page_free", None, c_void_p)
 ps_page_title = _fn("ps_page_title", c_char_p, c_void_p)
 ps_page_decoding = _fn("ps_page_decoding", POINTER(ps_decoded), c_void_p)

@@ -1,9 +1,13 @@
 /* tests/test_site_models.c — per-site models in the library: a site model
  * learns its site's labels where they contradict the base and keeps the
- * base's features and scaling; the folder's names and revisions; the
- * inference store's lazy loading, LRU eviction under a cap, bundles held by
- * a caller never freed under it, a damaged bundle refused once. */
+ * base's features and scaling; stored as a delta against its base, it gives
+ * the decision values of the whole site model on every block of the
+ * sample's pages, shares the base's support vectors, and is refused against
+ * another base; the folder's names and revisions; the inference store's
+ * lazy loading, LRU eviction under a cap, bundles held by a caller never
+ * freed under it, a damaged bundle refused once. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -108,8 +112,13 @@ static void test_learns_the_site(void **state)
     assert_true(rep.weight == 1 || rep.weight == 10);
     assert_string_equal(ps_model_info(m, "site"), "site-a.example");
     assert_string_equal(ps_model_feature_names(m), ps_model_feature_names(base));
-    assert_string_equal(ps_model_info(m, "scale_min"), ps_model_info(base, "scale_min"));
-    assert_string_equal(ps_model_info(m, "block_tags"), ps_model_info(base, "block_tags"));
+    /* a delta: the base's features, scaling and support vectors, shared */
+    assert_ptr_equal(m->delta_base, base);
+    assert_memory_equal(m->shift, base->shift, base->n_features * sizeof *m->shift);
+    assert_memory_equal(m->factor, base->factor, base->n_features * sizeof *m->factor);
+    assert_null(ps_model_info(m, "scale_min")); /* not repeated in the delta */
+    assert_string_equal(ps_model_info(m, "base_checksum"), ps_model_info(base, "checksum"));
+    assert_true(m->bundle_len * 4 < strtoull(ps_model_info(m, "base_support_vectors"), NULL, 10) * 256);
     /* one class only (a site whose templates removed every noise block):
      * the base's support vectors bring the other class */
     ps_error err = {0};
@@ -166,41 +175,40 @@ static void test_folder_and_store(void **state)
     ps_model *a = train("a.example", NULL);
     assert_int_equal(ps_site_model_save(a, dir, &err), 0);
     assert_int_equal(ps_site_model_save(a, dir, &err), 0); /* again: revision 2 */
-    ps_model *b = ps_model_parse(a->bundle, a->bundle_len, "x", &err);
-    assert_non_null(b);
-    ps_model_free(a);
-    /* b.example and c.example: the same SVM under other keys (rewritten
+    /* b.example and c.example: the same delta under other keys (rewritten
      * and re-sealed, as pagesift-train would write them) */
     const char *keys[] = {"b.example", "c.example"};
     for (int i = 0; i < 2; i++) {
         ps_buf t = {0};
-        const char *s = strstr(b->bundle, "\nsite a.example\n");
+        const char *s = strstr(a->bundle, "\nsite a.example\n");
         assert_non_null(s);
-        ps_buf_append(&t, b->bundle, (size_t)(s - b->bundle));
+        ps_buf_append(&t, a->bundle, (size_t)(s - a->bundle));
         ps_buf_printf(&t, "\nsite %s\n", keys[i]);
         const char *rest = s + strlen("\nsite a.example\n");
-        const char *ck = strstr(rest, "checksum crc32:");
+        const char *ck = strstr(rest, "\nchecksum crc32:");
         ps_buf_append(&t, rest, (size_t)(ck - rest));
-        ps_buf_append(&t, strchr(ck, '\n') + 1, strlen(strchr(ck, '\n') + 1));
+        ps_buf_append(&t, strchr(ck + 1, '\n'), strlen(strchr(ck + 1, '\n')));
         assert_int_equal(ps_model_bundle_seal(&t), 0);
-        ps_model *m = ps_model_parse(t.data, t.len, keys[i], &err);
-        if (!m)
-        fail_msg("%s", err.msg);
-        assert_int_equal(ps_site_model_save(m, dir, &err), 0);
-        ps_model_free(m);
+        char p2[600];
+        snprintf(p2, sizeof p2, "%s/%s.model", dir, keys[i]);
+        assert_int_equal(ps_write_file_atomic(p2, t.data, t.len, &err), 0);
         ps_buf_free(&t);
     }
-    ps_model_free(b);
-    ps_model *ra = ps_model_load(strcat(strcpy(name, dir), "/a.example.model"), &err);
-    assert_non_null(ra);
-    assert_string_equal(ps_model_info(ra, "site_revision"), "2");
-    ps_model_free(ra);
-    /* d.example: damaged (a digit of the libsvm part changed) */
+    ps_model_free(a);
+    /* a delta is not a model of its own: ps_model_load says so */
+    assert_null(ps_model_load(strcat(strcpy(name, dir), "/a.example.model"), &err));
+    assert_non_null(strstr(err.msg, "delta against its base model"));
     char path[600];
-    snprintf(path, sizeof path, "%s/c.example.model", dir);
     size_t len;
-    char *text = ps_read_file(path, 0, &len, &err);
-    char *sv = strstr(text, "\nSV\n") + 12;
+    char *text = ps_read_file(name, 0, &len, &err);
+    assert_non_null(strstr(text, "\nsite_revision 2\n"));
+    free(text);
+    /* d.example: damaged (a digit of a changed coefficient) */
+    snprintf(path, sizeof path, "%s/c.example.model", dir);
+    text = ps_read_file(path, 0, &len, &err);
+    char *sv = strstr(text, "\nbase_coef ");
+    assert_non_null(sv);
+    sv = strchr(sv + 1, '\n') + 4;
     while (*sv < '0' || *sv > '8')
         sv++;
     (*sv)++;
@@ -263,6 +271,155 @@ static void test_folder_and_store(void **state)
     snprintf(path, sizeof path, "%s/none", tmpdir);
     assert_null(ps_site_models_open(path, base, 0, &err));
     assert_int_equal(err.code, PS_ERR_IO);
+
+    /* the default loaded as the first stage of a stacked bundle (two
+     * bundles in one file): the same base, its deltas are used */
+    text = ps_read_file(PS_SOURCE_DIR "/models/default.model", 0, &len, &err);
+    assert_non_null(text);
+    ps_buf two = {0};
+    ps_buf_append(&two, text, len);
+    ps_buf_append(&two, text, len);
+    ps_model *stacked = ps_model_parse(two.data, two.len, "stacked.model", &err);
+    assert_non_null(stacked);
+    s = ps_site_models_open(dir, stacked, 0, &err);
+    const ps_model *sa = ps_site_models_get(s, "a.example");
+    assert_non_null(sa);
+    assert_ptr_equal(sa->delta_base, stacked);
+    ps_site_models_release(s, sa);
+    ps_site_models_free(s);
+    ps_model_free(stacked);
+    ps_buf_free(&two);
+    /* another base (one header line changed, re-sealed: another checksum):
+     * every delta refused, the default serves the site */
+    ps_buf other = {0};
+    const char *tl = strstr(text, "\ntool ");
+    const char *ck = strstr(text, "\nchecksum crc32:");
+    assert_true(tl && ck && tl < ck);
+    ps_buf_append(&other, text, (size_t)(tl - text));
+    ps_buf_printf(&other, "\ntool another-trainer");
+    ps_buf_append(&other, strchr(tl + 1, '\n'), (size_t)(ck - strchr(tl + 1, '\n')));
+    ps_buf_append(&other, strchr(ck + 1, '\n'), len - (size_t)(strchr(ck + 1, '\n') - text));
+    assert_int_equal(ps_model_bundle_seal(&other), 0);
+    ps_model *base2 = ps_model_parse(other.data, other.len, "other.model", &err);
+    if (!base2)
+        fail_msg("%s", err.msg);
+    assert_string_not_equal(ps_model_info(base2, "checksum"), ps_model_info(base, "checksum"));
+    s = ps_site_models_open(dir, base2, 0, &err);
+    assert_null(ps_site_models_get(s, "a.example"));
+    assert_null(ps_site_models_get(s, "b.example"));
+    ps_site_models_get_stats(s, &st);
+    assert_int_equal(st.refused, 2);
+    assert_int_equal(st.loads, 0);
+    ps_site_models_free(s);
+    ps_model_free(base2);
+    ps_buf_free(&other);
+    free(text);
+}
+
+/* The delta against the whole site model (every support vector written
+ * out, as before deltas): the same decision values on every block of the
+ * sample's pages, loaded from the folder or as trained; a fraction of the
+ * size; the base's support vectors not copied. */
+static void test_delta_is_the_whole_model(void **state)
+{
+    (void)state;
+    double *x;
+    int8_t *y;
+    uint32_t *page;
+    int flipped[512];
+    size_t n = site_rows(&x, &y, &page, flipped);
+    static const double w[] = {1, 10};
+    ps_site_train_options o = {.weights = w, .n_weights = 2, .folds = 2};
+    ps_error err = {0};
+    ps_model *full = NULL;
+    ps_model *m = ps_site_model_train_ex(base, "default.model", "whole.example", x, y, page, n, &o, NULL, &full, &err);
+    if (!m)
+        fail_msg("%s", err.msg);
+    assert_non_null(full);
+    assert_null(full->delta_base);
+    free(x);
+    free(y);
+    free(page);
+    /* the same site keys, a fraction of the bytes */
+    assert_string_equal(ps_model_info(m, "site_weight"), ps_model_info(full, "site_weight"));
+    assert_string_equal(ps_model_info(m, "support_vectors"), ps_model_info(full, "support_vectors"));
+    print_message("delta bundle %zu bytes, whole bundle %zu\n", m->bundle_len, full->bundle_len);
+    assert_true(m->bundle_len * 4 < full->bundle_len);
+    /* through the folder and the store, as pagesift --models gets it */
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/whole", tmpdir);
+    assert_int_equal(ps_site_model_save(m, dir, &err), 0);
+    ps_site_models *s = ps_site_models_open(dir, base, 0, &err);
+    assert_non_null(s);
+    const ps_model *lm = ps_site_models_get(s, "whole.example");
+    assert_non_null(lm);
+    assert_ptr_equal(lm->delta_base, base);
+    assert_ptr_equal(lm->sv, NULL); /* no copy of the base's support vectors */
+    ps_site_models_stats st;
+    ps_site_models_get_stats(s, &st);
+    /* the whole one holds its support vectors twice (dense doubles and floats) */
+    print_message("held in memory: %zu bytes (the whole model's support vectors alone: %zu)\n", st.bytes,
+                  full->n_sv * full->n_features * sizeof(double));
+    assert_true(st.bytes * 4 < full->n_sv * full->n_features * sizeof(double));
+
+    /* every block of the sample's pages */
+    char *tags_buf = strdup(ps_model_info(base, "block_tags"));
+    const char **tags = ps_split_list(tags_buf);
+    ps_page_options po = {.block_tags = tags};
+    const char *hdir = PS_SOURCE_DIR "/datasets/sample/html";
+    DIR *d = opendir(hdir);
+    assert_non_null(d);
+    size_t nf = base->n_features, blocks = 0, pages = 0, differ_base = 0;
+    double worst = 0, worst_loaded = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (!strstr(de->d_name, ".html"))
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", hdir, de->d_name);
+        ps_page *pg = ps_page_load_file(path, &po, &err);
+        assert_non_null(pg);
+        size_t nb;
+        ps_page_blocks(pg, &nb);
+        double *fx = malloc((nb + 1) * nf * sizeof *fx), *sf = malloc((nb + 1) * sizeof *sf),
+               *sd = malloc((nb + 1) * sizeof *sd), *sl = malloc((nb + 1) * sizeof *sl),
+               *sb = malloc((nb + 1) * sizeof *sb);
+        uint8_t *cf = malloc(nb + 1), *cd = malloc(nb + 1), *cl = malloc(nb + 1), *cb = malloc(nb + 1);
+        assert_int_equal(ps_page_block_features(pg, base->ids, nf, fx), 0);
+        ps_model_predict_many(full, fx, nf, NULL, nb, cf, sf);
+        ps_model_predict_many(m, fx, nf, NULL, nb, cd, sd);
+        ps_model_predict_many(lm, fx, nf, NULL, nb, cl, sl);
+        ps_model_predict_many(base, fx, nf, NULL, nb, cb, sb);
+        for (size_t b = 0; b < nb; b++) {
+            double dd = fabs(sd[b] - sf[b]), dl = fabs(sl[b] - sf[b]);
+            worst = dd > worst ? dd : worst;
+            worst_loaded = dl > worst_loaded ? dl : worst_loaded;
+            assert_int_equal(cd[b], cf[b]);
+            assert_int_equal(cl[b], cf[b]);
+            assert_true(sl[b] == sd[b]); /* loaded or as trained: the same model */
+            differ_base += sb[b] != sf[b];
+            double s1;
+            assert_int_equal(ps_model_predict(lm, fx + b * nf, &s1), cl[b]);
+            assert_true(s1 == sl[b]);
+        }
+        blocks += nb;
+        pages++;
+        free(fx), free(sf), free(sd), free(sl), free(sb), free(cf), free(cd), free(cl), free(cb);
+        ps_page_free(pg);
+    }
+    closedir(d);
+    print_message("delta vs whole site model: %zu blocks of %zu pages, largest difference %.3g (loaded %.3g)\n",
+                  blocks, pages, worst, worst_loaded);
+    assert_true(pages >= 20 && blocks > 1000);
+    assert_true(differ_base > blocks / 2); /* the site model is not the base */
+    assert_true(worst <= 1e-9);
+    assert_true(worst_loaded <= 1e-9);
+    ps_site_models_release(s, lm);
+    ps_site_models_free(s);
+    free(tags);
+    free(tags_buf);
+    ps_model_free(m);
+    ps_model_free(full);
 }
 
 int main(void)
@@ -270,6 +427,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_learns_the_site),
         cmocka_unit_test(test_folder_and_store),
+        cmocka_unit_test(test_delta_is_the_whole_model),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -20,6 +20,8 @@
 
 #define MAGIC "pagesift-model "
 #define SVM_BYTES_KEY "libsvm-model-bytes"
+/* a per-site delta bundle's payload line instead (train/site_models.c) */
+#define DELTA_BYTES_KEY PS_SITE_DELTA_BYTES_KEY
 #define END_LINE "end pagesift-model\n"
 #define CHECKSUM_KEY "checksum"
 #define CHECKSUM_PREFIX "crc32:"
@@ -49,10 +51,13 @@ static int body_crc(const char *text, size_t len, uint32_t *crc_out)
         if (!le)
             return -1;
         size_t ll = (size_t)(le - p);
-        if (line_is_key(p, ll, SVM_BYTES_KEY)) {
+        const char *pk = line_is_key(p, ll, SVM_BYTES_KEY)     ? SVM_BYTES_KEY
+                         : line_is_key(p, ll, DELTA_BYTES_KEY) ? DELTA_BYTES_KEY
+                                                               : NULL;
+        if (pk) {
             char nb[32] = "";
-            size_t l = ll - strlen(SVM_BYTES_KEY) - 1;
-            memcpy(nb, p + strlen(SVM_BYTES_KEY) + 1, l < 31 ? l : 31);
+            size_t l = ll - strlen(pk) - 1;
+            memcpy(nb, p + strlen(pk) + 1, l < 31 ? l : 31);
             char *e;
             unsigned long long b = strtoull(nb, &e, 10);
             if (e == nb || *e)
@@ -89,7 +94,7 @@ static int seal_bundle(ps_buf *b)
         const char *le = memchr(p, '\n', (size_t)(b->data + b->len - p));
         if (!le)
             return -1;
-        if (line_is_key(p, (size_t)(le - p), SVM_BYTES_KEY)) {
+        if (line_is_key(p, (size_t)(le - p), SVM_BYTES_KEY) || line_is_key(p, (size_t)(le - p), DELTA_BYTES_KEY)) {
             at = p;
             break;
         }
@@ -110,6 +115,11 @@ static int seal_bundle(ps_buf *b)
 int ps_model_bundle_seal(ps_buf *b)
 {
     return seal_bundle(b);
+}
+
+int ps_model_bundle_crc(const char *text, size_t len, uint32_t *crc)
+{
+    return body_crc(text, len, crc);
 }
 
 /* ps_model_default_path: train/model_path.c */
@@ -133,6 +143,7 @@ void ps_model_free(ps_model *m)
     free(m->svt);
     free(m->coefp);
     free(m->coef);
+    free(m->base_coefp);
     free(m);
 }
 
@@ -367,6 +378,15 @@ ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int 
             have_svm = 1;
             p = le + 1;
             break;
+        }
+        if (line_is_key(p, (size_t)(le - p), DELTA_BYTES_KEY)) {
+            ps_buf_free(&kb);
+            rc = ps_set_error(err, PS_ERR_FORMAT,
+                              "%s: a per-site model stored as a delta against its base model: it is "
+                              "read with that base, by 'pagesift --models DIR' beside it "
+                              "(docs/SITE_MODELS.md), not as a model of its own",
+                              nm);
+            goto out;
         }
         ps_buf_append(&kb, p, (size_t)(le - p));
         ps_buf_putc(&kb, 0);

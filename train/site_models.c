@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "common/util.h"
@@ -45,6 +46,317 @@ static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
 static void quiet(void)
 {
     svm_set_print_string_function(svm_quiet);
+}
+
+/* ---- a delta bundle read against its base ------------------------------ */
+
+/* The text of a line of [p, end): its end (the '\n') or NULL. */
+static const char *line_end(const char *p, const char *end)
+{
+    return p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+}
+
+/* A number of the payload at *p, before the line end @p le; *p moves on. */
+static int take_double(const char **p, const char *le, double *v)
+{
+    char *e;
+    while (*p < le && **p == ' ')
+        (*p)++;
+    if (*p >= le)
+        return -1;
+    *v = strtod(*p, &e);
+    if (e == *p || e > le || !isfinite(*v))
+        return -1;
+    *p = e;
+    return 0;
+}
+static int take_size(const char **p, const char *le, size_t max, size_t *v)
+{
+    char *e;
+    while (*p < le && **p == ' ')
+        (*p)++;
+    if (*p >= le || **p < '0' || **p > '9')
+        return -1;
+    unsigned long long u = strtoull(*p, &e, 10);
+    if (e > le || u > max)
+        return -1;
+    *v = (size_t)u;
+    *p = e;
+    return 0;
+}
+/* "word " at p: p moved past it */
+static int take_word(const char **p, const char *le, const char *w)
+{
+    size_t l = strlen(w);
+    if ((size_t)(le - *p) < l || memcmp(*p, w, l) != 0)
+        return -1;
+    *p += l;
+    return 0;
+}
+
+/* Parse a delta bundle (docs/MODEL_FORMAT.md, "Per-site bundles") of the
+ * text @p text against @p base: the envelope and checksum as any bundle,
+ * then its base_checksum must be the base's checksum; the model shares the
+ * base's support vectors (delta_base) and holds the site's coefficients
+ * for them and its own new support vectors. */
+static ps_model *delta_parse(const char *text, size_t len, const char *name, const ps_model *base, ps_error *err)
+{
+    ps_model *m = calloc(1, sizeof *m);
+    ps_buf kb = {0};
+    double *row = NULL;
+    int rc = 0;
+    if (!m || !(m->name = strdup(name ? name : "site model")) || !(m->bundle = malloc(len + 1))) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    memcpy(m->bundle, text, len);
+    m->bundle[len] = 0;
+    m->bundle_len = len;
+    const char *nm = m->name, *t = m->bundle, *end = t + len;
+    char head[32];
+    snprintf(head, sizeof head, "pagesift-model %d\n", PS_MODEL_FORMAT_VERSION);
+    if (len < strlen(head) || memcmp(t, head, strlen(head)) != 0) {
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: not a format %d bundle (no '%.*s' line)", nm,
+                          PS_MODEL_FORMAT_VERSION, (int)strlen(head) - 1, head);
+        goto out;
+    }
+    /* the header's key lines up to the payload line */
+    const char *p = t + strlen(head), *le;
+    size_t nk = 0, pay = 0;
+    int have_pay = 0;
+    const char *cks = NULL;
+    size_t cks_len = 0;
+    size_t dk = strlen(PS_SITE_DELTA_BYTES_KEY);
+    while ((le = line_end(p, end))) {
+        size_t ll = (size_t)(le - p);
+        if (ll > dk && memcmp(p, PS_SITE_DELTA_BYTES_KEY " ", dk + 1) == 0) {
+            const char *q = p + dk + 1;
+            have_pay = take_size(&q, le, (size_t)1 << 30, &pay) == 0 && q == le;
+            p = le + 1;
+            break;
+        }
+        if (ll > 9 && memcmp(p, "checksum ", 9) == 0)
+            cks = p + 9, cks_len = ll - 9;
+        ps_buf_append(&kb, p, ll);
+        ps_buf_putc(&kb, 0);
+        nk++;
+        p = le + 1;
+    }
+    if (!have_pay) {
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: truncated or damaged (no good '%s' line)", nm,
+                          PS_SITE_DELTA_BYTES_KEY);
+        goto out;
+    }
+    static const char end_line[] = "end pagesift-model\n";
+    if ((size_t)(end - p) < pay + strlen(end_line) || memcmp(p + pay, end_line, strlen(end_line)) != 0) {
+        rc = ps_set_error(err, PS_ERR_FORMAT,
+                          "%s: truncated or damaged: the delta should be %zu bytes followed by 'end "
+                          "pagesift-model' (file has %zu bytes after the header)",
+                          nm, pay, (size_t)(end - p));
+        goto out;
+    }
+    m->end_off = (size_t)(p - t) + pay + strlen(end_line);
+    {
+        uint32_t crc;
+        char want[24];
+        if (ps_model_bundle_crc(t, len, &crc) != 0) {
+            rc = ps_set_error(err, PS_ERR_FORMAT, "%s: truncated or damaged (the bundle's structure is broken)", nm);
+            goto out;
+        }
+        snprintf(want, sizeof want, "crc32:%08x", (unsigned)crc);
+        if (!cks) {
+            rc = ps_set_error(err, PS_ERR_FORMAT, "%s: no 'checksum' line (format %d bundles have one)", nm,
+                              PS_MODEL_FORMAT_VERSION);
+            goto out;
+        }
+        if (cks_len != strlen(want) || strncasecmp(cks, want, cks_len) != 0) {
+            rc = ps_set_error(err, PS_ERR_FORMAT,
+                              "%s: damaged: checksum mismatch (the file says %.*s, its contents give %s): it "
+                              "was changed after it was written; use a good copy or retrain",
+                              nm, (int)(cks_len < 40 ? cks_len : 40), cks, want);
+            goto out;
+        }
+    }
+    /* the keys (ps_model_info) */
+    m->keys_buf = ps_buf_take(&kb, NULL);
+    m->keys = calloc(nk + 1, sizeof *m->keys);
+    m->vals = calloc(nk + 1, sizeof *m->vals);
+    if (!m->keys || !m->vals || (nk && !m->keys_buf)) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    {
+        char *q = m->keys_buf;
+        for (size_t i = 0; i < nk; i++) {
+            size_t l = strlen(q);
+            char *sp = strchr(q, ' ');
+            m->keys[m->n_keys] = q;
+            m->vals[m->n_keys] = "";
+            if (sp) {
+                *sp = 0;
+                m->vals[m->n_keys] = sp + 1;
+            }
+            if (*q)
+                m->n_keys++;
+            q += l + 1;
+        }
+    }
+    /* its base: the one loaded, by checksum */
+    const char *bsum = ps_model_info(m, "base_checksum"), *have = ps_model_info(base, "checksum");
+    const char *bname = ps_model_info(m, "base_model");
+    if (!bsum || !have || strcmp(bsum, have) != 0) {
+        rc = ps_set_error(err, PS_ERR_FORMAT,
+                          "%s: a delta against another base model (%s, base_checksum %s), not the default "
+                          "model loaded (%s, checksum %s); retrain it on this one (pagesift-train "
+                          "--update DIR -m MODEL)",
+                          nm, bname ? bname : "?", bsum ? bsum : "none", base->name, have ? have : "none");
+        goto out;
+    }
+    const char *bnsv = ps_model_info(m, "base_support_vectors");
+    if (base->delta_base || !bnsv || strtoull(bnsv, NULL, 10) != base->n_sv) {
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: base_support_vectors %s, its base has %zu", nm,
+                          bnsv ? bnsv : "missing", base->n_sv);
+        goto out;
+    }
+    /* the base's features, scaling and layout */
+    size_t nf = base->n_features, n = base->n_active;
+    m->delta_base = base;
+    m->n_features = nf;
+    m->features = strdup(base->features);
+    m->ids = malloc(nf * sizeof *m->ids);
+    m->shift = malloc(nf * sizeof *m->shift);
+    m->factor = malloc(nf * sizeof *m->factor);
+    row = malloc((nf + 1) * sizeof *row);
+    if (!m->features || !m->ids || !m->shift || !m->factor || !row) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    memcpy(m->ids, base->ids, nf * sizeof *m->ids);
+    memcpy(m->shift, base->shift, nf * sizeof *m->shift);
+    memcpy(m->factor, base->factor, nf * sizeof *m->factor);
+    memcpy(m->active, base->active, sizeof m->active);
+    m->n_active = n;
+    m->gamma = base->gamma;
+    /* the payload */
+    const char *pe = p + pay;
+    long l0, l1;
+    char *e;
+    if (!(le = line_end(p, pe)) || take_word(&p, le, "label ") != 0 || (l0 = strtol(p, &e, 10), e == p) ||
+        (p = e, l1 = strtol(p, &e, 10), e != le) || !((l0 == 1 && l1 == 0) || (l0 == 0 && l1 == 1))) {
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: bad 'label' line (1 0 or 0 1)", nm);
+        goto out;
+    }
+    m->content_first = l0 == 1;
+    p = le + 1;
+    if (!(le = line_end(p, pe)) || take_word(&p, le, "rho") != 0 || take_double(&p, le, &m->rho) != 0 || p != le) {
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: bad 'rho' line", nm);
+        goto out;
+    }
+    p = le + 1;
+    size_t n_changed;
+    if (!(le = line_end(p, pe)) || take_word(&p, le, "base_coef") != 0 ||
+        take_size(&p, le, base->n_sv, &n_changed) != 0 || p != le) {
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: bad 'base_coef' line", nm);
+        goto out;
+    }
+    p = le + 1;
+    size_t nbp = base->n_chunks * PS_SV_CHUNK;
+    if (!(m->base_coefp = malloc((nbp + 1) * sizeof *m->base_coefp))) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    /* the base's coefficients in the site's label order, then the changes */
+    int same = m->content_first == base->content_first;
+    for (size_t i = 0; i < nbp; i++)
+        m->base_coefp[i] = same ? base->coefp[i] : -base->coefp[i];
+    m->base_coefp[nbp] = 0;
+    for (size_t i = 0, prev = 0; i < n_changed; i++) {
+        size_t idx;
+        double c;
+        if (!(le = line_end(p, pe)) || take_size(&p, le, base->n_sv, &idx) != 0 || idx <= prev ||
+            take_double(&p, le, &c) != 0 || p != le) {
+            rc = ps_set_error(err, PS_ERR_FORMAT,
+                              "%s: damaged delta: base coefficient line %zu (index 1..%zu, ascending, and a "
+                              "number)",
+                              nm, i + 1, base->n_sv);
+            goto out;
+        }
+        m->base_coefp[idx - 1] = c;
+        prev = idx;
+        p = le + 1;
+    }
+    size_t n_new;
+    if (!(le = line_end(p, pe)) || take_word(&p, le, "new_sv") != 0 || take_size(&p, le, 10000000, &n_new) != 0 ||
+        p != le) {
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: bad 'new_sv' line", nm);
+        goto out;
+    }
+    p = le + 1;
+    m->n_sv = n_new;
+    m->n_chunks = (n_new + PS_SV_CHUNK - 1) / PS_SV_CHUNK;
+    m->coef = calloc(n_new + 1, sizeof *m->coef);
+    m->coefp = calloc(m->n_chunks * PS_SV_CHUNK + 1, sizeof *m->coefp);
+    m->svt = calloc(m->n_chunks * PS_SV_CHUNK * (n ? n : 1) + 1, sizeof *m->svt);
+    if (!m->coef || !m->coefp || !m->svt) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n_new; i++) {
+        if (!(le = line_end(p, pe)) || take_double(&p, le, &m->coef[i]) != 0) {
+            rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: support vector line %zu", nm, i + 1);
+            goto out;
+        }
+        for (size_t k = 0; k < nf; k++)
+            row[k] = 0;
+        while (p < le) {
+            size_t idx;
+            double v;
+            if (take_size(&p, le, nf, &idx) != 0 || idx < 1 || p >= le || *p++ != ':' ||
+                take_double(&p, le, &v) != 0) {
+                rc = ps_set_error(err, PS_ERR_FORMAT,
+                                  "%s: damaged delta: support vector %zu: bad 'index:value' (model has %zu "
+                                  "features)",
+                                  nm, i + 1, nf);
+                goto out;
+            }
+            row[idx - 1] = v;
+            while (p < le && *p == ' ')
+                p++;
+        }
+        /* a value off the base's active features would be left out of
+         * the distance: only a damaged file has one (those features scale
+         * to 0 on every page) */
+        size_t used = 0;
+        for (size_t a = 0; a < n; a++)
+            used += row[m->active[a]] != 0;
+        size_t nonzero = 0;
+        for (size_t k = 0; k < nf; k++)
+            nonzero += row[k] != 0;
+        if (used != nonzero) {
+            rc = ps_set_error(err, PS_ERR_FORMAT,
+                              "%s: damaged delta: support vector %zu has a value in a feature the base's "
+                              "scaling makes 0",
+                              nm, i + 1);
+            goto out;
+        }
+        size_t c = i / PS_SV_CHUNK, j = i % PS_SV_CHUNK;
+        for (size_t a = 0; a < n; a++)
+            m->svt[(c * n + a) * PS_SV_CHUNK + j] = (float)row[m->active[a]];
+        m->coefp[i] = m->coef[i];
+        p = le + 1;
+    }
+    if (p != pe) {
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: more lines than new_sv says", nm);
+        goto out;
+    }
+out:
+    ps_buf_free(&kb);
+    free(row);
+    if (rc) {
+        ps_model_free(m);
+        return NULL;
+    }
+    return m;
 }
 
 /* ---- training ----------------------------------------------------------- */
@@ -113,7 +425,7 @@ static size_t balanced_rows(const site_train *t, const uint8_t *use, uint64_t se
 /* Train base support vectors + the site rows of @p use (balanced), each
  * counted @p w times.  NULL when out of memory or libsvm refuses. */
 static struct svm_model *train_one(const site_train *t, const uint8_t *use, int w, uint64_t seed,
-                                   size_t *n_content, size_t *n_noise)
+                                   size_t *n_content, size_t *n_noise, size_t **src_out)
 {
     size_t *keep = malloc((t->n_rows + 1) * sizeof *keep);
     if (!keep)
@@ -128,18 +440,25 @@ static struct svm_model *train_one(const site_train *t, const uint8_t *use, int 
     prob.y = malloc((l + 1) * sizeof *prob.y);
     prob.x = malloc((l + 1) * sizeof *prob.x);
     struct svm_model *model = NULL;
-    if (prob.y && prob.x) {
+    /* the source of each training row: i < nsv the base's support vector
+     * i, else nsv + the site row */
+    size_t *src = src_out ? malloc((l + 1) * sizeof *src) : NULL;
+    if (prob.y && prob.x && (src || !src_out)) {
         size_t i = 0, c1 = 0;
         for (size_t r = 0; r < nsv; r++, i++) {
             prob.y[i] = t->base_y[r];
             prob.x[i] = t->base_nodes + r * (t->nf + 1);
             c1 += t->base_y[r] > 0.5;
+            if (src)
+                src[i] = r;
         }
         for (size_t k = 0; k < nk; k++)
             for (int c = 0; c < w; c++, i++) {
                 prob.y[i] = t->y[keep[k]];
                 prob.x[i] = t->site_nodes + keep[k] * (t->nf + 1);
                 c1 += t->y[keep[k]] == 1;
+                if (src)
+                    src[i] = nsv + keep[k];
             }
         if (n_content)
             *n_content = c1;
@@ -159,6 +478,12 @@ static struct svm_model *train_one(const site_train *t, const uint8_t *use, int 
     free(prob.y);
     free(prob.x);
     free(keep);
+    if (src_out) {
+        if (model)
+            *src_out = src;
+        else
+            free(src);
+    }
     return model;
 }
 
@@ -178,7 +503,21 @@ ps_model *ps_site_model_train(const ps_model *base, const char *base_name, const
                               const double *x, const int8_t *y, const uint32_t *page, size_t n_rows,
                               const ps_site_train_options *o, ps_site_train_report *rep, ps_error *err)
 {
+    return ps_site_model_train_ex(base, base_name, site, x, y, page, n_rows, o, rep, NULL, err);
+}
+
+ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, const char *site,
+                                 const double *x, const int8_t *y, const uint32_t *page, size_t n_rows,
+                                 const ps_site_train_options *o, ps_site_train_report *rep, ps_model **full,
+                                 ps_error *err)
+{
     pthread_once(&quiet_once, quiet);
+    if (full)
+        *full = NULL;
+    if (!base || base->delta_base || !base->sv) {
+        ps_set_error(err, PS_ERR_USAGE, "the base of a site model is a whole model, not a site model");
+        return NULL;
+    }
     double t0 = ps_clock(PS_CLOCK_WALL);
     static const double def_w[] = {1, 3, 10, 30};
     const double *wts = o && o->weights ? o->weights : def_w;
@@ -240,6 +579,7 @@ ps_model *ps_site_model_train(const ps_model *base, const char *base_name, const
     t.base_y = malloc((base->n_sv + 1) * sizeof *t.base_y);
     t.site_nodes = malloc((n_rows * (t.nf + 1) + 1) * sizeof *t.site_nodes);
     char *svm_text = NULL;
+    size_t *src = NULL;
     ps_buf b = {0};
     if (!use || !fold || !t.base_nodes || !t.base_y || !t.site_nodes) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
@@ -292,7 +632,7 @@ ps_model *ps_site_model_train(const ps_model *base, const char *base_name, const
             for (int f = 0; f < folds; f++) {
                 for (size_t r = 0; r < n_rows; r++)
                     use[r] = fold[r] != f;
-                struct svm_model *sm = train_one(&t, use, (int)wts[wi], t.seed + (uint64_t)f, NULL, NULL);
+                struct svm_model *sm = train_one(&t, use, (int)wts[wi], t.seed + (uint64_t)f, NULL, NULL, NULL);
                 if (!sm) {
                     ps_set_error(err, PS_ERR_NOMEM, "site %s: training failed (out of memory)", site);
                     goto out;
@@ -318,45 +658,131 @@ ps_model *ps_site_model_train(const ps_model *base, const char *base_name, const
     for (size_t r = 0; r < n_rows; r++)
         use[r] = 1;
     size_t tc = 0, tn = 0;
-    if (!(final = train_one(&t, use, (int)weight, t.seed ^ 0x66696e616cull, &tc, &tn))) {
+    if (!(final = train_one(&t, use, (int)weight, t.seed ^ 0x66696e616cull, &tc, &tn, &src))) {
         ps_set_error(err, PS_ERR_NOMEM, "site %s: training failed (out of memory)", site);
         goto out;
     }
-    size_t svm_len;
-    if (!(svm_text = ps_svm_model_to_text(final, &svm_len, err)))
-        goto out;
-    /* the bundle: the base's features, scaling and block tags */
-    const char *smin = ps_model_info(base, "scale_min"), *smax = ps_model_info(base, "scale_max");
-    const char *tags = ps_model_info(base, "block_tags"), *bsum = ps_model_info(base, "checksum");
+    /* the site keys, the same in the delta and (tests) the whole bundle */
+    const char *bsum = ps_model_info(base, "checksum");
     const char *bn = base_name ? strrchr(base_name, '/') : NULL;
     bn = bn ? bn + 1 : base_name ? base_name : "-";
-    ps_buf_printf(&b, "pagesift-model %d\ntool pagesift-train %s\n", PS_MODEL_FORMAT_VERSION, ps_version());
-    ps_buf_printf(&b, "features %s\nscale_min %s\nscale_max %s\n", base->features, smin ? smin : "",
-                  smax ? smax : "");
-    ps_buf_printf(&b, "C %.17g\ngamma %.17g\nlog2_C %g\nlog2_gamma %g\n", t.C, t.gamma, log2(t.C), log2(t.gamma));
-    ps_buf_printf(&b, "balance undersample\nselect f1\nseed %llu\n", (unsigned long long)t.seed);
-    ps_buf_printf(&b, "site %s\nsite_revision 1\nsite_weight %g\nsite_pages %zu\n", site, weight, n_pages);
-    ps_buf_printf(&b, "site_rows_content %zu\nsite_rows_noise %zu\nsite_cv_folds %d\n", rep->content,
+    ps_buf keys = {0};
+    ps_buf_printf(&keys, "seed %llu\n", (unsigned long long)t.seed);
+    ps_buf_printf(&keys, "site %s\nsite_revision 1\nsite_weight %g\nsite_pages %zu\n", site, weight, n_pages);
+    ps_buf_printf(&keys, "site_rows_content %zu\nsite_rows_noise %zu\nsite_cv_folds %d\n", rep->content,
                   rep->noise, rep->folds);
     if (rep->folds) {
-        ps_buf_printf(&b, "site_cv_f1");
+        ps_buf_printf(&keys, "site_cv_f1");
         for (size_t wi = 0; wi < n_w; wi++)
-            ps_buf_printf(&b, "%s%g:%.4f", wi ? "," : " ", wts[wi], rep->cv_f1[wi]);
-        ps_buf_printf(&b, "\nsite_cv_f1_base %.4f\n", rep->cv_f1_base);
+            ps_buf_printf(&keys, "%s%g:%.4f", wi ? "," : " ", wts[wi], rep->cv_f1[wi]);
+        ps_buf_printf(&keys, "\nsite_cv_f1_base %.4f\n", rep->cv_f1_base);
     }
-    ps_buf_printf(&b, "base_model %s\nbase_checksum %s\nbase_support_vectors %zu\n", bn, bsum ? bsum : "-",
+    ps_buf_printf(&keys, "base_model %s\nbase_checksum %s\nbase_support_vectors %zu\n", bn, bsum ? bsum : "-",
                   base->n_sv);
-    ps_buf_printf(&b, "train_rows_content %zu\ntrain_rows_noise %zu\nsupport_vectors %d\n", tc, tn, final->l);
-    if (tags)
-        ps_buf_printf(&b, "block_tags %s\n", tags);
-    ps_buf_printf(&b, "libsvm-model-bytes %zu\n", svm_len);
-    ps_buf_append(&b, svm_text, svm_len);
-    ps_buf_printf(&b, "end pagesift-model\n");
-    if (!b.data || ps_model_bundle_seal(&b) != 0) {
+    ps_buf_printf(&keys, "train_rows_content %zu\ntrain_rows_noise %zu\nsupport_vectors %d\n", tc, tn, final->l);
+    if (!keys.data) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto out;
     }
-    m = ps_model_parse(b.data, b.len, site, err);
+    /* the delta: the site's coefficients of the base's support vectors
+     * where they differ from the base's (libsvm's sv_indices say which
+     * training row each support vector is), and the site's own support
+     * vectors, the W copies of a row as one with their summed coefficient */
+    {
+        size_t nsv = base->n_sv, nl = (size_t)final->l;
+        int *svi = malloc((nl + 1) * sizeof *svi);
+        double *bc = calloc(nsv + 1, sizeof *bc), *nc = calloc(n_rows + 1, sizeof *nc);
+        size_t *first = malloc((n_rows + 1) * sizeof *first), *order = malloc((n_rows + 1) * sizeof *order);
+        ps_buf pl = {0};
+        int ok = svi && bc && nc && first && order;
+        if (ok) {
+            svm_get_sv_indices(final, svi);
+            for (size_t r = 0; r < n_rows; r++)
+                first[r] = (size_t)-1;
+            size_t n_new = 0;
+            for (size_t j = 0; j < nl; j++) {
+                size_t from = src[svi[j] - 1];
+                double c = final->sv_coef[0][j];
+                if (from < nsv) {
+                    bc[from] = c;
+                } else {
+                    size_t r = from - nsv;
+                    if (first[r] == (size_t)-1)
+                        first[r] = j, order[n_new++] = r;
+                    nc[r] += c;
+                }
+            }
+            /* "the same as the base's": in the site's label order */
+            int same = (final->label[0] == 1) == (base->content_first != 0);
+            size_t n_changed = 0;
+            for (size_t r = 0; r < nsv; r++)
+                n_changed += bc[r] != (same ? base->coef[r] : -base->coef[r]);
+            ps_buf_printf(&pl, "label %d %d\nrho %.17g\nbase_coef %zu\n", final->label[0], final->label[1],
+                          final->rho[0], n_changed);
+            for (size_t r = 0; r < nsv; r++)
+                if (bc[r] != (same ? base->coef[r] : -base->coef[r]))
+                    ps_buf_printf(&pl, "%zu %.17g\n", r + 1, bc[r]);
+            ps_buf_printf(&pl, "new_sv %zu\n", n_new);
+            for (size_t q = 0; q < n_new; q++) {
+                size_t r = order[q];
+                ps_buf_printf(&pl, "%.17g", nc[r]);
+                /* the values as libsvm's svm_save_model writes them */
+                for (const struct svm_node *nd = final->SV[first[r]]; nd->index != -1; nd++)
+                    ps_buf_printf(&pl, " %d:%.8g", nd->index, nd->value);
+                ps_buf_putc(&pl, '\n');
+            }
+            ok = pl.data != NULL;
+        }
+        if (ok) {
+            ps_buf_printf(&b, "pagesift-model %d\ntool pagesift-train %s\n", PS_MODEL_FORMAT_VERSION, ps_version());
+            ps_buf_append(&b, keys.data, keys.len);
+            ps_buf_printf(&b, "%s %zu\n", PS_SITE_DELTA_BYTES_KEY, pl.len);
+            ps_buf_append(&b, pl.data, pl.len);
+            ps_buf_printf(&b, "end pagesift-model\n");
+            ok = b.data && ps_model_bundle_seal(&b) == 0;
+        }
+        free(svi);
+        free(bc);
+        free(nc);
+        free(first);
+        free(order);
+        ps_buf_free(&pl);
+        if (!ok) {
+            ps_buf_free(&keys);
+            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+    }
+    if (full) {
+        /* the whole bundle, as site models were written before deltas
+         * (tests compare the two) */
+        size_t svm_len;
+        ps_buf w = {0};
+        if (!(svm_text = ps_svm_model_to_text(final, &svm_len, err))) {
+            ps_buf_free(&keys);
+            goto out;
+        }
+        const char *smin = ps_model_info(base, "scale_min"), *smax = ps_model_info(base, "scale_max");
+        const char *tags = ps_model_info(base, "block_tags");
+        ps_buf_printf(&w, "pagesift-model %d\ntool pagesift-train %s\n", PS_MODEL_FORMAT_VERSION, ps_version());
+        ps_buf_printf(&w, "features %s\nscale_min %s\nscale_max %s\n", base->features, smin ? smin : "",
+                      smax ? smax : "");
+        ps_buf_printf(&w, "C %.17g\ngamma %.17g\n", t.C, t.gamma);
+        ps_buf_append(&w, keys.data, keys.len);
+        if (tags)
+            ps_buf_printf(&w, "block_tags %s\n", tags);
+        ps_buf_printf(&w, "libsvm-model-bytes %zu\n", svm_len);
+        ps_buf_append(&w, svm_text, svm_len);
+        ps_buf_printf(&w, "end pagesift-model\n");
+        if (!w.data || ps_model_bundle_seal(&w) != 0 || !(*full = ps_model_parse(w.data, w.len, site, err))) {
+            ps_buf_free(&w);
+            ps_buf_free(&keys);
+            goto out;
+        }
+        ps_buf_free(&w);
+    }
+    ps_buf_free(&keys);
+    m = delta_parse(b.data, b.len, site, base, err);
 out:
     rep->seconds = ps_clock(PS_CLOCK_WALL) - t0;
     if (final)
@@ -369,6 +795,11 @@ out:
     free(t.base_nodes);
     free(t.base_y);
     free(t.site_nodes);
+    free(src);
+    if (!m && full && *full) {
+        ps_model_free(*full);
+        *full = NULL;
+    }
     return m;
 }
 
@@ -385,16 +816,73 @@ int ps_site_model_file_name(const char *site, char *out, size_t cap)
     return 0;
 }
 
+/* Is @p text a delta bundle: its header section ends with the delta's
+ * payload line, not libsvm-model-bytes. */
+static int is_delta(const char *text, size_t len)
+{
+    for (const char *p = text, *end = text + len, *le; (le = line_end(p, end)); p = le + 1) {
+        size_t ll = (size_t)(le - p), dk = strlen(PS_SITE_DELTA_BYTES_KEY);
+        if (ll > dk && memcmp(p, PS_SITE_DELTA_BYTES_KEY " ", dk + 1) == 0)
+            return 1;
+        if (ll > 18 && memcmp(p, "libsvm-model-bytes ", 19) == 0)
+            return 0;
+    }
+    return 0;
+}
+
+/* A site bundle's file, as ps_model_load reads a bundle (a regular file of
+ * at most 256 MiB): a delta against @p base, or a whole bundle (written
+ * before deltas; checked against the base by compatible()). */
+#define SITE_MODEL_MAX_BYTES ((size_t)256 << 20)
+static ps_model *site_model_load(const char *path, const ps_model *base, ps_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        ps_set_error(err, PS_ERR_IO, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ps_set_error(err, PS_ERR_FORMAT, "%s: not a regular file, not a model bundle", path);
+        return NULL;
+    }
+    size_t len;
+    char *text = ps_read_file(path, SITE_MODEL_MAX_BYTES, &len, err);
+    if (!text)
+        return NULL;
+    ps_model *m = is_delta(text, len) ? delta_parse(text, len, path, base, err) : ps_model_parse(text, len, path, err);
+    free(text);
+    return m;
+}
+
 /* The site_revision of the bundle at @p path, 0 when there is none or it
- * cannot be read (a damaged bundle is replaced as revision 1). */
+ * cannot be read (a damaged bundle is replaced as revision 1): the header
+ * key of a bundle whose checksum is right. */
 static long old_revision(const char *path)
 {
+    size_t len;
     ps_error e = {0};
-    ps_model *m = ps_model_load(path, &e);
-    const char *v = m ? ps_model_info(m, "site_revision") : NULL;
-    long r = v ? strtol(v, NULL, 10) : 0;
-    ps_model_free(m);
-    return r > 0 ? r : 0;
+    char *text = ps_read_file(path, SITE_MODEL_MAX_BYTES, &len, &e);
+    if (!text)
+        return 0;
+    uint32_t crc;
+    long r = 0, ok = 0;
+    char want[32];
+    if (ps_model_bundle_crc(text, len, &crc) == 0) {
+        snprintf(want, sizeof want, "checksum crc32:%08x", (unsigned)crc);
+        for (const char *p = text, *end = text + len, *le; (le = line_end(p, end)); p = le + 1) {
+            size_t ll = (size_t)(le - p);
+            if ((ll > 18 && memcmp(p, "libsvm-model-bytes ", 19) == 0) ||
+                (ll > strlen(PS_SITE_DELTA_BYTES_KEY) &&
+                 memcmp(p, PS_SITE_DELTA_BYTES_KEY " ", strlen(PS_SITE_DELTA_BYTES_KEY) + 1) == 0))
+                break;
+            if (ll == strlen(want) && strncasecmp(p, want, ll) == 0)
+                ok = 1;
+            if (ll > 14 && memcmp(p, "site_revision ", 14) == 0)
+                r = strtol(p + 14, NULL, 10);
+        }
+    }
+    free(text);
+    return ok && r > 0 ? r : 0;
 }
 
 int ps_site_model_save(ps_model *m, const char *dir, ps_error *err)
@@ -414,7 +902,9 @@ int ps_site_model_save(ps_model *m, const char *dir, ps_error *err)
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
-        if (in_header && len >= 18 && strncmp(p, "libsvm-model-bytes", 18) == 0)
+        if (in_header && ((len >= 18 && strncmp(p, "libsvm-model-bytes", 18) == 0) ||
+                          (len > strlen(PS_SITE_DELTA_BYTES_KEY) &&
+                           strncmp(p, PS_SITE_DELTA_BYTES_KEY " ", strlen(PS_SITE_DELTA_BYTES_KEY) + 1) == 0)))
             in_header = 0;
         if (in_header && len >= 9 && strncmp(p, "checksum ", 9) == 0)
             ; /* dropped: sealed again below */
@@ -524,6 +1014,11 @@ static site_entry *find(ps_site_models *s, const char *site)
  * vectors in both layouts). */
 static size_t model_bytes(const ps_model *m)
 {
+    if (m->delta_base) /* the base's support vectors are not its own */
+        return sizeof *m + 2 * m->bundle_len + strlen(m->features) + 1 +
+               (m->delta_base->n_chunks * PS_SV_CHUNK + 1) * sizeof(double) + m->n_sv * sizeof(double) +
+               m->n_chunks * PS_SV_CHUNK * (m->n_active * sizeof(float) + sizeof(double)) +
+               m->n_features * (2 * sizeof(double) + sizeof(int)) + (m->n_keys + 1) * 2 * sizeof(char *);
     return sizeof *m + 2 * m->bundle_len + m->n_sv * m->n_features * sizeof(double) +
            m->n_sv * sizeof(double) + m->n_chunks * PS_SV_CHUNK * (m->n_active * sizeof(float) + sizeof(double)) +
            m->n_features * (2 * sizeof(double) + sizeof(int)) + m->n_keys * 2 * sizeof(char *);
@@ -535,6 +1030,8 @@ static int compatible(const ps_site_models *s, const ps_model *m, const char *si
 {
     const char *bt = ps_model_info(s->base, "block_tags"), *mt = ps_model_info(m, "block_tags");
     const char *ms = ps_model_info(m, "site");
+    if (m->delta_base) /* a delta: the base's own features and tags (its checksum was checked) */
+        bt = mt = NULL;
     if (strcmp(s->base->features, m->features) != 0)
         return ps_set_error(err, PS_ERR_FORMAT, "%s: its features differ from the default model's", m->name);
     if ((bt == NULL) != (mt == NULL) || (bt && strcmp(bt, mt) != 0))
@@ -584,7 +1081,7 @@ const ps_model *ps_site_models_get(ps_site_models *s, const char *site)
         char path[8192];
         snprintf(path, sizeof path, "%s/%s", s->dir, e->file);
         ps_error err = {0};
-        ps_model *m = ps_model_load(path, &err);
+        ps_model *m = site_model_load(path, s->base, &err);
         if (m && compatible(s, m, site, &err) != 0) {
             ps_model_free(m);
             m = NULL;

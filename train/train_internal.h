@@ -63,7 +63,25 @@ struct ps_model {
     const char *svm_text;
     size_t svm_len;
     void *libsvm;       /* lazily loaded struct svm_model * (tests only) */
+    /* a per-site model read from a delta bundle (train/site_models.c): the
+     * base model (borrowed: it must outlive this one) whose support vectors
+     * it shares (the base's svt and n_chunks, never copied), weighted with
+     * base_coefp (the site's coefficients for them, laid out like coefp, 0
+     * where one is no support vector of the site's); sv, coef, svt, coefp,
+     * n_sv and n_chunks above hold the site's own new support vectors only
+     * (sv NULL), in the base's active features.  NULL for a whole model. */
+    const struct ps_model *delta_base;
+    double *base_coefp;
 };
+
+/* The payload line of a per-site delta bundle (docs/MODEL_FORMAT.md), in
+ * place of libsvm-model-bytes. */
+#define PS_SITE_DELTA_BYTES_KEY "site-delta-bytes"
+
+/* ps_model_predict_many for a model with delta_base (train/predict.c):
+ * the base's chunks with the site's coefficients, then the site's own. */
+void ps_model_predict_many_delta(const ps_model *m, const double *x, size_t stride, const uint32_t *rows,
+                                 size_t n_rows, uint8_t *content, double *score);
 
 /* splitmix64: the seeded generator behind every random choice in training
  * (balancing, fold assignment, CV sampling), so results are reproducible on
@@ -96,6 +114,21 @@ ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int 
  * without one, before its libsvm-model-bytes line: 0, or -1 when the
  * bundle's structure is not whole or memory ran out. */
 int ps_model_bundle_seal(ps_buf *b);
+
+/* ps_site_model_train (include/pagesift/site_models.h) that also gives,
+ * when @p full is not NULL, the same site model as a whole bundle (every
+ * support vector written out, as site models were before deltas): tests
+ * check that both give the same decision values. */
+struct ps_site_train_options;
+struct ps_site_train_report;
+ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, const char *site,
+                                 const double *x, const int8_t *y, const uint32_t *page, size_t n_rows,
+                                 const struct ps_site_train_options *o, struct ps_site_train_report *rep,
+                                 ps_model **full, ps_error *err);
+
+/* The body checksum of a bundle (docs/MODEL_FORMAT.md): 0, or -1 when its
+ * structure is not whole. */
+int ps_model_bundle_crc(const char *text, size_t len, uint32_t *crc);
 
 /* Write a libsvm model to text (svm_save_model via a temporary file). */
 char *ps_svm_model_to_text(const void *svm_model, size_t *len, ps_error *err);

@@ -1,10 +1,15 @@
 /* eval/per_site.c — the --per-site protocol of pagesift-eval: before a
- * method runs over a data set, template libraries are learnt from the pages
- * of every site with at least N pages in the set (unlabelled: only the
- * pages, never the gold, as a real batch run over a crawl would), with the
- * templates developer's builder and its default parameters (n1 = 10, n2 = 3,
- * guarded rules), written to a temporary folder and given to the method as
- * its templates_dir.  Sites with fewer pages get no library. */
+ * method runs over a data set, template libraries are learnt from its pages
+ * (unlabelled: only the pages, never the gold, as a batch run over a crawl
+ * would) by the learn pass of `pagesift --learn-templates`
+ * (methods/learn_pass.c: every page with a site key, in index order, the
+ * builder's default parameters), written to a temporary folder and given to
+ * the method as its templates_dir.  Which libraries are applied is the one
+ * rule of training and inference, ps_template_applies (sites of >=
+ * PS_TEMPLATE_MIN_PAGES pages).  An N of --per-site N above that is an
+ * experiment override, like template-svm's min_pages: the pages of sites
+ * with fewer than N pages are left out of the learning, so those sites get
+ * no library.  N <= PS_TEMPLATE_MIN_PAGES is the rule itself. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdlib.h>
@@ -13,11 +18,7 @@
 #include <unistd.h>
 
 #include "eval/per_site.h"
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
+#include "methods/batch.h"
 
 void ps_eval_site_of(const ps_dataset_page *p, char *out, size_t cap)
 {
@@ -27,53 +28,95 @@ void ps_eval_site_of(const ps_dataset_page *p, char *out, size_t cap)
     ps_input_site(&in, PS_SITE_HOST, out, cap); /* the rule of every tool */
 }
 
-int ps_eval_learn_templates(const ps_dataset *ds, unsigned min_pages, char *dir, size_t cap,
-                            size_t *n_sites, double *seconds, ps_error *err)
+static int cmp_key(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The data set's pages as the learn pass's inputs, in index order; pages
+ * left out by the override (learn[i] == 0) are not handed out. */
+typedef struct learn_src {
+    const ps_dataset *ds;
+    const uint8_t *learn;
+    size_t next;
+} learn_src;
+
+static char *dup_or_null(const char *s)
+{
+    return s && *s ? strdup(s) : NULL;
+}
+
+static int learn_read(void *ctx, ps_input *in, ps_error *err)
+{
+    learn_src *s = ctx;
+    while (s->next < s->ds->n_pages && !s->learn[s->next])
+        s->next++;
+    if (s->next >= s->ds->n_pages)
+        return 0;
+    const ps_dataset_page *p = &s->ds->pages[s->next++];
+    memset(in, 0, sizeof *in);
+    in->id = strdup(p->id);
+    in->url = strdup(p->url ? p->url : "");
+    in->site = dup_or_null(p->site);
+    if (!in->id || !in->url || (p->site && *p->site && !in->site)) {
+        ps_input_clear(in);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
+    ps_error e = {0};
+    if (!(in->data = ps_read_file(p->html_path, 0, &in->len, &e)))
+        in->status = e.code ? e.code : PS_ERR_IO; /* left out; the extraction run reports it */
+    return 1;
+}
+
+int ps_eval_learn_templates(const ps_dataset *ds, unsigned min_pages, unsigned jobs, char *dir,
+                            size_t cap, size_t *n_sites, double *seconds, ps_error *err)
 {
     double t0 = ps_clock(PS_CLOCK_WALL);
     *n_sites = 0;
     size_t n = ds->n_pages;
-    char **site = calloc(n + 1, sizeof *site), **sorted = calloc(n + 1, sizeof *sorted);
+    unsigned applies = min_pages > PS_TEMPLATE_MIN_PAGES ? min_pages : PS_TEMPLATE_MIN_PAGES;
+    char (*key)[512] = calloc(n + 1, sizeof *key);
+    char **sorted = calloc(n + 1, sizeof *sorted);
+    uint8_t *learn = calloc(n + 1, 1);
     ps_template_builder *b = ps_template_builder_new(NULL);
-    if (!site || !sorted || !b) {
-        free(site);
+    if (!key || !sorted || !learn || !b) {
+        free(key);
         free(sorted);
+        free(learn);
         ps_template_builder_free(b);
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     }
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        char key[512];
-        ps_eval_site_of(&ds->pages[i], key, sizeof key);
-        site[i] = strdup(key);
-        sorted[i] = site[i];
-        if (!site[i])
-            rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    /* pages per site: the sites whose library will apply, and the pages the
+     * override leaves out */
+    for (size_t i = 0; i < n; i++) {
+        ps_eval_site_of(&ds->pages[i], key[i], sizeof key[i]);
+        sorted[i] = key[i];
     }
-    if (rc == 0)
-        qsort(sorted, n, sizeof *sorted, cmp_str);
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        if (!*site[i])
+    qsort(sorted, n, sizeof *sorted, cmp_key);
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && strcmp(sorted[j], sorted[i]) == 0)
+            j++;
+        *n_sites += sorted[i][0] && j - i >= applies;
+        i = j;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!key[i][0])
             continue;
-        /* pages of this site: the run of equal keys in sorted */
-        char **lo = bsearch(&site[i], sorted, n, sizeof *sorted, cmp_str);
-        while (lo > sorted && strcmp(lo[-1], site[i]) == 0)
-            lo--;
+        char *k = key[i], **hit = bsearch(&k, sorted, n, sizeof *sorted, cmp_key);
         size_t cnt = 0;
-        while (lo + cnt < sorted + n && strcmp(lo[cnt], site[i]) == 0)
+        while (hit > sorted && strcmp(hit[-1], k) == 0)
+            hit--;
+        while (hit + cnt < sorted + n && strcmp(hit[cnt], k) == 0)
             cnt++;
-        if (cnt < min_pages)
-            continue;
-        ps_page_options po = {0};
-        po.url = ds->pages[i].url;
-        ps_error e2 = {0};
-        ps_page *pg = ps_page_load_file(ds->pages[i].html_path, &po, &e2);
-        if (!pg)
-            continue; /* the extraction run reports it */
-        rc = ps_template_builder_add(b, site[i], pg, err);
-        ps_page_free(pg);
+        learn[i] = min_pages <= PS_TEMPLATE_MIN_PAGES || cnt >= min_pages;
     }
-    *n_sites = ps_template_builder_sites(b);
+    learn_src src = {.ds = ds, .learn = learn};
+    ps_batch_config bc = {0};
+    bc.site_rule = PS_SITE_HOST;
+    bc.workers = jobs ? jobs : 1;
+    bc.quiet = 1;
+    int rc = ps_batch_learn_templates(&bc, learn_read, &src, b, NULL, err);
     if (rc == 0) {
         snprintf(dir, cap, "%s/pagesift-eval-templates-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
         if (!mkdtemp(dir))
@@ -82,12 +125,11 @@ int ps_eval_learn_templates(const ps_dataset *ds, unsigned min_pages, char *dir,
     if (rc == 0)
         rc = ps_template_builder_write_dir(b, dir, err);
     ps_template_builder_free(b);
-    for (size_t i = 0; i < n; i++)
-        free(site[i]);
-    free(site);
+    free(key);
     free(sorted);
+    free(learn);
     *seconds = ps_clock(PS_CLOCK_WALL) - t0;
-    return rc;
+    return rc == 0 ? 0 : -1;
 }
 
 void ps_eval_remove_dir(const char *dir)

@@ -10,12 +10,16 @@
  *  else the data set's site column; "" when neither), as pagesift does. */
 void ps_eval_site_of(const ps_dataset_page *p, char *out, size_t cap);
 
-/** Learn template libraries from the pages of every site of @p ds with at
- *  least @p min_pages pages (pages only, never the gold), write them to a new
- *  temporary folder (its path into @p dir) and report the sites and the
- *  seconds it took.  Pages that do not parse are left out.  0 or -1 + err. */
-int ps_eval_learn_templates(const ps_dataset *ds, unsigned min_pages, char *dir, size_t cap,
-                            size_t *n_sites, double *seconds, ps_error *err);
+/** Learn the template libraries of @p ds's sites (pages only, never the
+ *  gold) by the batch's learn pass on @p jobs threads, write them to a new
+ *  temporary folder (its path into @p dir) and report the sites whose
+ *  library applies and the seconds it took.  The libraries applied are
+ *  those ps_template_applies accepts; @p min_pages above
+ *  PS_TEMPLATE_MIN_PAGES is an experiment override that leaves the pages of
+ *  smaller sites out of the learning.  Pages that do not parse are left
+ *  out.  0 or -1 + err. */
+int ps_eval_learn_templates(const ps_dataset *ds, unsigned min_pages, unsigned jobs, char *dir,
+                            size_t cap, size_t *n_sites, double *seconds, ps_error *err);
 
 /** Remove the temporary folder and its files. */
 void ps_eval_remove_dir(const char *dir);

@@ -233,7 +233,8 @@ int ps_eval_run_method(const ps_eval_config *cfg, const char *method, const ps_d
     size_t t_sites = 0;
     double t_secs = 0;
     if (cfg->per_site) {
-        if (ps_eval_learn_templates(ds, cfg->per_site, tdir, sizeof tdir, &t_sites, &t_secs, err) < 0) {
+        if (ps_eval_learn_templates(ds, cfg->per_site, cfg->jobs > 0 ? (unsigned)cfg->jobs : 1, tdir,
+                                    sizeof tdir, &t_sites, &t_secs, err) < 0) {
             ps_eval_run_clear(run);
             return -1;
         }
@@ -292,7 +293,8 @@ int ps_eval_run_method(const ps_eval_config *cfg, const char *method, const ps_d
         snprintf(tnote, sizeof tnote,
                  ", templates learnt before extraction from the set's own pages (unlabelled), "
                  "per site, for the sites with >= %u pages (%zu sites, %.1f s)",
-                 cfg->per_site, t_sites, t_secs);
+                 cfg->per_site > PS_TEMPLATE_MIN_PAGES ? cfg->per_site : PS_TEMPLATE_MIN_PAGES, t_sites,
+                 t_secs);
     char prot[1700];
     snprintf(prot, sizeof prot, "method %s%s%s%s%s%s%s%s", m->name,
              (m->flags & PS_METHOD_NEEDS_MODEL) ? ", model " : "",

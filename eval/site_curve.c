@@ -222,7 +222,7 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
     if (templates) {
         size_t t_sites;
         double t_secs;
-        if (ps_eval_learn_templates(ds, cfg.per_site ? cfg.per_site : PS_TEMPLATE_MIN_PAGES, tdir, sizeof tdir,
+        if (ps_eval_learn_templates(ds, cfg.per_site, cfg.jobs > 0 ? (unsigned)cfg.jobs : 1, tdir, sizeof tdir,
                                     &t_sites, &t_secs, err) < 0 ||
             !(tpl = ps_template_store_open(tdir, err))) {
             rc = -1;

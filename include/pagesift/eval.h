@@ -22,8 +22,11 @@ struct ps_eval_snip; /* a snippet set's page scores (eval/snippets.h) */
 typedef struct ps_eval_config {
     const char *model_path;     /**< --model, NULL = the method's default */
     const char *method_options; /**< --options "k=v,..." for every method */
-    unsigned per_site;          /**< --per-site N: templates for sites with
-                                     >= N pages (0 = off) */
+    unsigned per_site;          /**< --per-site N: templates learnt from the
+                                     set (0 = off), applied by
+                                     ps_template_applies; N > 5 also leaves
+                                     sites of < N pages out (an experiment
+                                     override) */
     int icu;                    /**< also score ICU word-break shingles */
     int jobs;                   /**< worker threads (stateless methods) */
     int quiet;                  /**< no progress */

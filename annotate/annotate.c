@@ -86,7 +86,8 @@ static int dir_is_empty(const char *path)
     return empty;
 }
 
-static int mkdir_p(const char *path, ps_error *err)
+/* One folder (its parent exists); an existing folder is fine. */
+static int make_dir(const char *path, ps_error *err)
 {
     if (mkdir(path, 0777) == 0 || errno == EEXIST) {
         struct stat st;
@@ -424,13 +425,13 @@ ps_annotate *ps_annotate_new(const char *dir, const ps_annotate_options *opt, ps
         }
     }
     char sub[4096];
-    if (mkdir_p(dir, err))
+    if (make_dir(dir, err))
         goto fail;
     snprintf(sub, sizeof sub, "%s/pages", dir);
-    if (mkdir_p(sub, err))
+    if (make_dir(sub, err))
         goto fail;
     snprintf(sub, sizeof sub, "%s/data", dir);
-    if (mkdir_p(sub, err))
+    if (make_dir(sub, err))
         goto fail;
     if (a->opt.templates_dir && !(a->store = ps_template_store_open(a->opt.templates_dir, err)))
         goto fail;
@@ -919,7 +920,7 @@ int ps_annotate_finish(ps_annotate *a, ps_error *err)
         goto done;
     char sub[4096];
     snprintf(sub, sizeof sub, "%s/assets", a->dir);
-    if (mkdir_p(sub, err) ||
+    if (make_dir(sub, err) ||
         write_file(a, "assets/annotate.js", ps_annotate_asset_page_js, strlen(ps_annotate_asset_page_js), err) ||
         write_file(a, "assets/index.js", ps_annotate_asset_index_js, strlen(ps_annotate_asset_index_js), err))
         goto done;

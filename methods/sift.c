@@ -59,17 +59,15 @@ ps_result *ps_sifter_extract(ps_sifter *s, const void *html, size_t len, const c
         ps_set_error(err, PS_ERR_USAGE, "ps_sifter_extract: no sifter or no bytes");
         return NULL;
     }
-    ps_page_options po = {0};
-    po.url = url;
-    po.charset = charset;
-    po.block_tags = ps_extractor_block_tags(s->ex);
-    ps_page *page = ps_page_parse(html ? html : "", len, &po, err);
-    if (!page)
+    /* the page step of every tool; the input is only read (the cast) */
+    ps_input in = {.data = (char *)html, .len = html ? len : 0, .url = (char *)url,
+                   .charset = (char *)charset};
+    char site[512];
+    ps_page *page = NULL;
+    if (ps_prepare_input(&in, ps_extractor_block_tags(s->ex), NULL, NULL, site, sizeof site, &page,
+                         NULL, err) < 0)
         return NULL;
     ps_extraction x = {0};
-    char site[512] = "";
-    if (url && ps_site_key(url, PS_SITE_HOST, site, sizeof site) != 0)
-        site[0] = '\0';
     ps_result *r = NULL;
     if (ps_extract(s->ex, page, site, &x, err) == 0) {
         r = calloc(1, sizeof *r);

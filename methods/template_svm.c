@@ -173,8 +173,8 @@ static void *create_common(const ps_method_config *cfg, int use_templates, ps_er
             t->templates = t->store;
         } else {
             ps_set_error(err, PS_ERR_USAGE,
-                         "template-svm needs template libraries (--templates DIR or "
-                         "--learn-templates); use --method svm for the SVM alone");
+                         "template-svm needs template libraries (ps_extractor_config "
+                         "templates_dir or templates); the svm method is the SVM alone");
             tsvm_destroy(t);
             return NULL;
         }

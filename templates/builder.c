@@ -172,7 +172,7 @@ static int flush_batch(const ps_template_builder *b, site_state *st)
 int ps_template_builder_add(ps_template_builder *b, const char *site, const ps_page *page, ps_error *err)
 {
     if (!site || !*site)
-        return ps_set_error(err, PS_ERR_USAGE, "page without a site (no URL host and no --site)");
+        return ps_set_error(err, PS_ERR_USAGE, "page without a site key (no URL host, no site given)");
     site_state *st = find_site(b, site);
     if (!st) {
         ps_template_lib *lib = lib_new(site, &b->p);

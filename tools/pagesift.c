@@ -463,6 +463,11 @@ int main(int argc, char **argv)
         bc.method = method;
         bc.extractor_config = &xc;
     } else {
+        if (strcmp(method, "template-svm") == 0 && !xc.templates_dir) {
+            fprintf(stderr, "pagesift: template-svm needs template libraries (--templates DIR or "
+                            "--learn-templates); use --method svm for the SVM alone\n");
+            return 2;
+        }
         ex = ps_extractor_new(method, &xc, &err);
         if (!ex) {
             fprintf(stderr, "pagesift: %s\n", err.msg);

@@ -454,7 +454,7 @@ int ps_train_grid_search(const ps_train_data *d, const ps_train_options *o, ps_t
     double t_start = ps_clock(PS_CLOCK_WALL);
     size_t nf = d->n_features;
     if (o->folds < 2)
-        return ps_set_error(err, PS_ERR_USAGE, "--folds must be at least 2 (got %d)", o->folds);
+        return ps_set_error(err, PS_ERR_USAGE, "folds must be at least 2 (got %d)", o->folds);
     out->n_c = grid_len(o->c_start, o->c_stop, o->c_step);
     out->n_g = grid_len(o->g_start, o->g_stop, o->g_step);
     size_t np = out->n_c * out->n_g;

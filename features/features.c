@@ -162,7 +162,8 @@ int ps_feature_lookup(const char *name)
     for (size_t i = 0; i < N_FEATURES; i++)
         if (strcmp(FEATURES[i], name) == 0)
             return (int)i;
-    return -1;
+    int k = ps_context_feature_index(name); /* a second stage's (features/context.c) */
+    return k < 0 ? -1 : PS_CONTEXT_FEATURE_ID + k;
 }
 
 /* Per-block figures the extended features are made of. */

@@ -8,7 +8,9 @@
 # templates per site from >= 5 pages, as eval-all reports.
 #
 #   scripts/research/quality-stack.sh NAME      (environment: the recipe's
-#                                                variables, e.g. STACK=5)
+#                                                variables, e.g. STACK=5;
+#                                                EVAL_OPTIONS: method options;
+#                                                MODELS_FROM: reuse a run's models)
 #
 # Writes out/lab/NAME/ (models, pagesift-eval JSON, logs) and prints one
 # table row: per set token F1 (trafilatura-eval: the snippet rule's F1 with
@@ -25,12 +27,19 @@ out=out/lab/$name
 feat=$root/out/lab/features
 mkdir -p "$out" "$feat"
 export PS_SHARED_DIR=$shared PS_BINARY_DIR=$root/build FEATURES_DIR=$feat THREADS=2
+# MODELS_FROM=NAME: the models of out/lab/NAME (another EVAL_OPTIONS only)
+if [ -n "${MODELS_FROM:-}" ]; then
+  mkdir -p "$out/traf"
+  for f in "$root/out/lab/$MODELS_FROM"/without-*.model; do ln -sf "$f" "$out/"; done
+  for f in "$root/out/lab/$MODELS_FROM"/traf/not-fold-*.model; do ln -sf "$f" "$out/traf/"; done
+fi
 for s in $sets; do
   m=$out/without-$s.model
   others=$(printf '%s\n' $sets | grep -vx "$s" | paste -sd' ' -)
   [ -s "$m" ] || SETS="$others" scripts/train-default-model "$root/$m" > "$out/train-$s.log" 2>&1
   [ -s "$out/loso-$s.json" ] || nice -n 10 build/pagesift-eval -q -j 2 --json -d "$shared/datasets/$s" \
-    -m template-svm --per-site 5 --model "$m" > "$out/loso-$s.json" 2> "$out/loso-$s.log" || true
+    -m template-svm --per-site 5 --model "$m" ${EVAL_OPTIONS:+--options "$EVAL_OPTIONS"} \
+    > "$out/loso-$s.json" 2> "$out/loso-$s.log" || true
 done
 mkdir -p "$out/traf"
 [ -e "$out/traf/features" ] || ln -s "$feat" "$out/traf/features"

@@ -34,4 +34,10 @@ grep -q "not a regular file" "$tmp/err" || fail "/dev/zero: $(cat "$tmp/err")"
 truncate -s 300M "$tmp/huge.model"
 check huge "$tmp/huge.model"
 grep -q "larger than a model bundle can be" "$tmp/err" || fail "huge model: $(cat "$tmp/err")"
+# template-svm without libraries: a usage error before reading, naming
+# pagesift's own flags (the library's message names none)
+timeout 10 pagesift -m template-svm "$tmp/fifo" > /dev/null 2> "$tmp/err"
+rc=$?
+[[ $rc == 2 ]] || fail "template-svm without templates: exit $rc, want 2 (124 = it read the input)"
+grep -q -- "--templates DIR or --learn-templates" "$tmp/err" || fail "template-svm hint: $(cat "$tmp/err")"
 echo "pagesift_model_errors: ok"

@@ -8,7 +8,10 @@
  * (damaged, another format, features or block tags other than the
  * default's) is reported once on stderr and its site falls back to the
  * default, the run goes on.  Site bundles keep the default's features,
- * scaling and block tags, so the page's feature rows serve either model. */
+ * scaling and block tags, so the page's feature rows serve either model;
+ * they are deltas against the default (its first stage when it is a stack)
+ * and share its support vectors; a delta against another base is refused
+ * like a damaged bundle. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>

@@ -62,49 +62,6 @@ static inline __attribute__((always_inline)) void chunk_row(const float *sv, con
     *sum = s;
 }
 
-/* One build runs everywhere, and uses AVX2 (4 doubles a step, and glibc's
- * AVX2 exp) where the CPU has it: gcc makes both versions and picks one at
- * load time. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-void ps_model_predict_many(const ps_model *m, const double *x, size_t stride, const uint32_t *rows,
-                           size_t n_rows, uint8_t *content, double *score)
-{
-    if (m->delta_base) { /* a site model sharing its base's support vectors */
-        ps_model_predict_many_delta(m, x, stride, rows, n_rows, content, score);
-        return;
-    }
-    float xs[PS_PREDICT_TILE * PS_MODEL_MAX_FEATURES];
-    double sum[PS_PREDICT_TILE];
-    const size_t n = m->n_active; /* the features left out add 0 */
-    const float g = (float)-m->gamma;
-    for (size_t r0 = 0; r0 < n_rows; r0 += PS_PREDICT_TILE) {
-        const size_t nr = n_rows - r0 < PS_PREDICT_TILE ? n_rows - r0 : PS_PREDICT_TILE;
-        for (size_t r = 0; r < nr; r++) {
-            const double *row = x + (rows ? rows[r0 + r] : r0 + r) * stride;
-            for (size_t a = 0; a < n; a++) {
-                const size_t k = m->active[a];
-                xs[r * n + a] = (float)((row[k] - m->shift[k]) * m->factor[k]);
-            }
-            sum[r] = 0;
-        }
-        const float *sv = m->svt;
-        for (size_t c = 0; c < m->n_chunks; c++, sv += n * PS_SV_CHUNK) {
-            const double *coef = m->coefp + c * PS_SV_CHUNK;
-            for (size_t r = 0; r < nr; r++)
-                chunk_row(sv, coef, xs + r * n, n, g, &sum[r]);
-        }
-        for (size_t r = 0; r < nr; r++) {
-            double dec = sum[r] - m->rho;
-            /* libsvm: dec > 0 means its first label */
-            content[r0 + r] = (uint8_t)(m->content_first ? dec > 0 : !(dec > 0));
-            if (score)
-                score[r0 + r] = m->content_first ? dec : -dec;
-        }
-    }
-}
-
 /* A per-site model read from a delta bundle (train/site_models.c): the
  * same tiles and per-chunk code as above, over the base's chunks weighted
  * with the site's coefficients (m->base_coefp), then the site's own chunks
@@ -115,12 +72,12 @@ void ps_model_predict_many(const ps_model *m, const double *x, size_t stride, co
  * the W copies of a site row are one vector with their summed coefficient:
  * the decision values agree to ~1e-15 relative (tests/test_site_models.c
  * checks 1e-9 on the sample's pages).  A separate function, so the default
- * model's loop above is the one it always was. */
+ * model's loop below is the one it always was. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-void ps_model_predict_many_delta(const ps_model *m, const double *x, size_t stride, const uint32_t *rows,
-                                 size_t n_rows, uint8_t *content, double *score)
+static void predict_many_delta(const ps_model *m, const double *x, size_t stride, const uint32_t *rows,
+                               size_t n_rows, uint8_t *content, double *score)
 {
     float xs[PS_PREDICT_TILE * PS_MODEL_MAX_FEATURES];
     double sum[PS_PREDICT_TILE];
@@ -151,6 +108,49 @@ void ps_model_predict_many_delta(const ps_model *m, const double *x, size_t stri
         }
         for (size_t r = 0; r < nr; r++) {
             double dec = sum[r] - m->rho;
+            content[r0 + r] = (uint8_t)(m->content_first ? dec > 0 : !(dec > 0));
+            if (score)
+                score[r0 + r] = m->content_first ? dec : -dec;
+        }
+    }
+}
+
+/* One build runs everywhere, and uses AVX2 (4 doubles a step, and glibc's
+ * AVX2 exp) where the CPU has it: gcc makes both versions and picks one at
+ * load time. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void ps_model_predict_many(const ps_model *m, const double *x, size_t stride, const uint32_t *rows,
+                           size_t n_rows, uint8_t *content, double *score)
+{
+    if (m->delta_base) { /* a site model sharing its base's support vectors */
+        predict_many_delta(m, x, stride, rows, n_rows, content, score);
+        return;
+    }
+    float xs[PS_PREDICT_TILE * PS_MODEL_MAX_FEATURES];
+    double sum[PS_PREDICT_TILE];
+    const size_t n = m->n_active; /* the features left out add 0 */
+    const float g = (float)-m->gamma;
+    for (size_t r0 = 0; r0 < n_rows; r0 += PS_PREDICT_TILE) {
+        const size_t nr = n_rows - r0 < PS_PREDICT_TILE ? n_rows - r0 : PS_PREDICT_TILE;
+        for (size_t r = 0; r < nr; r++) {
+            const double *row = x + (rows ? rows[r0 + r] : r0 + r) * stride;
+            for (size_t a = 0; a < n; a++) {
+                const size_t k = m->active[a];
+                xs[r * n + a] = (float)((row[k] - m->shift[k]) * m->factor[k]);
+            }
+            sum[r] = 0;
+        }
+        const float *sv = m->svt;
+        for (size_t c = 0; c < m->n_chunks; c++, sv += n * PS_SV_CHUNK) {
+            const double *coef = m->coefp + c * PS_SV_CHUNK;
+            for (size_t r = 0; r < nr; r++)
+                chunk_row(sv, coef, xs + r * n, n, g, &sum[r]);
+        }
+        for (size_t r = 0; r < nr; r++) {
+            double dec = sum[r] - m->rho;
+            /* libsvm: dec > 0 means its first label */
             content[r0 + r] = (uint8_t)(m->content_first ? dec > 0 : !(dec > 0));
             if (score)
                 score[r0 + r] = m->content_first ? dec : -dec;

@@ -20,7 +20,19 @@
  * the smaller W); the base model is scored on the same folds, for the
  * record.  The site's rows may be of one class only (its template library
  * took every noise block away): the base's support vectors bring the other,
- * and nothing is undersampled then.  A site with one labelled page gets W = 3 without CV. */
+ * and nothing is undersampled then.  A site with one labelled page gets W = 3 without CV.
+ *
+ * The bundle is a delta against the base (docs/MODEL_FORMAT.md, "Per-site
+ * bundles"): libsvm's sv_indices say which training row each support
+ * vector of the site model is, so the bundle holds the site's coefficient
+ * of each base support vector where it differs from the base's (the bounded
+ * ones, +-C in both, mostly do not), the site's own support vectors (the W
+ * copies of a row as one vector, their coefficients summed), rho and the
+ * site keys, and names the base by its checksum.  Read against the loaded
+ * default (delta_parse), it shares the base's support vectors and holds
+ * only its coefficients for them and its own vectors; predict.c's
+ * predict.c's predict_many_delta evaluates it.  A delta whose base_checksum is
+ * not the default's is refused like a damaged bundle. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -1011,7 +1023,8 @@ static site_entry *find(ps_site_models *s, const char *site)
 }
 
 /* Bytes a loaded bundle holds (its text, the header copy, the support
- * vectors in both layouts). */
+ * vectors in both layouts; a delta: its coefficients of the base's support
+ * vectors and its own vectors, the base's not counted). */
 static size_t model_bytes(const ps_model *m)
 {
     if (m->delta_base) /* the base's support vectors are not its own */

@@ -69,7 +69,9 @@ struct ps_model {
      * base_coefp (the site's coefficients for them, laid out like coefp, 0
      * where one is no support vector of the site's); sv, coef, svt, coefp,
      * n_sv and n_chunks above hold the site's own new support vectors only
-     * (sv NULL), in the base's active features.  NULL for a whole model. */
+     * (sv NULL), in the base's active features; ps_model_predict_many
+     * evaluates it with a loop of its own (train/predict.c).  NULL for a
+     * whole model. */
     const struct ps_model *delta_base;
     double *base_coefp;
 };
@@ -78,10 +80,6 @@ struct ps_model {
  * place of libsvm-model-bytes. */
 #define PS_SITE_DELTA_BYTES_KEY "site-delta-bytes"
 
-/* ps_model_predict_many for a model with delta_base (train/predict.c):
- * the base's chunks with the site's coefficients, then the site's own. */
-void ps_model_predict_many_delta(const ps_model *m, const double *x, size_t stride, const uint32_t *rows,
-                                 size_t n_rows, uint8_t *content, double *score);
 
 /* splitmix64: the seeded generator behind every random choice in training
  * (balancing, fold assignment, CV sampling), so results are reproducible on

@@ -7,7 +7,12 @@
  * on the base's support vectors (the whole of what the base learnt: an SVM
  * retrained on its own support vectors with the same C and gamma is the same
  * SVM) plus the site's labelled rows, each counted W times (W chosen by
- * cross-validation over the site's pages, grouped by page).  docs/SITE_MODELS.md. */
+ * cross-validation over the site's pages, grouped by page).  It is stored
+ * and held as a delta against the base: the site's coefficients of the
+ * base's support vectors where they differ, its own new support vectors,
+ * rho and the site keys, the base named by its checksum; in memory it
+ * shares the base's support vectors (so it must not outlive the base).
+ * docs/SITE_MODELS.md, docs/MODEL_FORMAT.md ("Per-site bundles"). */
 #ifndef PAGESIFT_SITE_MODELS_H
 #define PAGESIFT_SITE_MODELS_H
 #include <stddef.h>
@@ -50,7 +55,9 @@ typedef struct ps_site_train_report {
  *  labelled rows: @p x holds n_rows rows of the base's features in its order
  *  (raw, unscaled: ps_model_feature_names), y 1 content / 0 noise, page a
  *  page number per row (rows of a page share it).  Returns the bundle in
- *  memory (save with ps_site_model_save) or NULL with err. */
+ *  memory (save with ps_site_model_save) or NULL with err: a delta against
+ *  @p base that borrows base's support vectors (free it before the base);
+ *  ps_model_predict and ps_model_predict_many classify with it. */
 PS_EXPORT ps_model *ps_site_model_train(const ps_model *base, const char *base_name, const char *site,
                                         const double *x, const int8_t *y, const uint32_t *page,
                                         size_t n_rows, const ps_site_train_options *o,
@@ -71,8 +78,10 @@ PS_EXPORT int ps_site_model_save(ps_model *m, const char *dir, ps_error *err);
 typedef struct ps_site_models ps_site_models;
 
 /** Open @p dir for pages classified with @p base (borrowed; a site bundle
- *  whose features or block tags differ from it is refused at load, like a
- *  damaged one).  @p cap_bytes bounds the loaded bundles (0 = 256 MB; one
+ *  that is a delta against another base — its base_checksum is not @p
+ *  base's checksum — is refused at load, like a damaged one, and so is a
+ *  whole bundle written before deltas whose features or block tags differ
+ *  from base's).  @p cap_bytes bounds the loaded bundles (0 = 256 MB; one
  *  bundle is always allowed).  NULL + err when @p dir is not a readable
  *  folder. */
 PS_EXPORT ps_site_models *ps_site_models_open(const char *dir, const ps_model *base, size_t cap_bytes,
@@ -83,8 +92,9 @@ PS_EXPORT size_t ps_site_models_count(const ps_site_models *s);
 
 /** The model of @p site, loaded if needed, held until ps_site_models_release;
  *  NULL when the site has no bundle or its bundle cannot be used (damaged,
- *  another format, other features: a warning on stderr once per site, then
- *  the caller uses the base).  */
+ *  another format, a delta against another base: a warning on stderr once
+ *  per site, then the caller uses the base).  A delta shares the base's
+ *  support vectors: a loaded model holds a few tens of KB. */
 PS_EXPORT const ps_model *ps_site_models_get(ps_site_models *s, const char *site);
 PS_EXPORT void ps_site_models_release(ps_site_models *s, const ps_model *m);
 

@@ -863,6 +863,13 @@ static ps_model *site_model_load(const char *path, const ps_model *base, ps_erro
         return NULL;
     ps_model *m = is_delta(text, len) ? delta_parse(text, len, path, base, err) : ps_model_parse(text, len, path, err);
     free(text);
+    if (m && m->delta_base) {
+        /* held for prediction only: its text is not needed (the keys are
+         * kept apart), and it would be most of what the model holds */
+        free(m->bundle);
+        m->bundle = NULL;
+        m->bundle_len = m->end_off = 0;
+    }
     return m;
 }
 
@@ -903,6 +910,9 @@ int ps_site_model_save(ps_model *m, const char *dir, ps_error *err)
     char name[1024], path[4096 + 1024];
     if (!site || ps_site_model_file_name(site, name, sizeof name) != 0)
         return ps_set_error(err, PS_ERR_USAGE, "%s: not a site model (no usable site key)", m->name);
+    if (!m->bundle || !m->bundle_len) /* one of a folder held for inference: no text */
+        return ps_set_error(err, PS_ERR_USAGE, "%s: a site model loaded for inference has no bundle text to save",
+                            m->name);
     if (ps_mkdir_p(dir) != 0)
         return ps_set_error(err, PS_ERR_IO, "%s: cannot create folder: %s", dir, strerror(errno));
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -1027,8 +1037,11 @@ static site_entry *find(ps_site_models *s, const char *site)
  * vectors and its own vectors, the base's not counted). */
 static size_t model_bytes(const ps_model *m)
 {
+    size_t kb = 0;
+    for (size_t i = 0; i < m->n_keys; i++)
+        kb += strlen(m->keys[i]) + strlen(m->vals[i]) + 2;
     if (m->delta_base) /* the base's support vectors are not its own */
-        return sizeof *m + 2 * m->bundle_len + strlen(m->features) + 1 +
+        return sizeof *m + m->bundle_len + kb + strlen(m->features) + 1 +
                (m->delta_base->n_chunks * PS_SV_CHUNK + 1) * sizeof(double) + m->n_sv * sizeof(double) +
                m->n_chunks * PS_SV_CHUNK * (m->n_active * sizeof(float) + sizeof(double)) +
                m->n_features * (2 * sizeof(double) + sizeof(int)) + (m->n_keys + 1) * 2 * sizeof(char *);

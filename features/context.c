@@ -144,3 +144,31 @@ int ps_context_features(size_t n, const int32_t *parent, const uint32_t *chars, 
     free(sib_ws);
     return 0;
 }
+
+double ps_model_stack_gate(const ps_model *second)
+{
+    /* the scale_min of c_self: the lowest (clipped) first-stage score among
+     * the second stage's labelled training rows */
+    const int *ids = ps_model_feature_ids(second);
+    const char *mins = ps_model_info(second, "scale_min");
+    size_t n = ps_model_n_features(second);
+    for (size_t k = 0; mins && k < n; k++) {
+        if (ids[k] == PS_CONTEXT_FEATURE_ID + 0) {
+            const char *p = mins; /* numbers separated by spaces */
+            char *end;
+            double v = -CTX_CLIP;
+            for (size_t j = 0; j <= k; j++, p = end) {
+                v = strtod(p, &end);
+                if (end == p)
+                    return -CTX_CLIP;
+            }
+            return v;
+        }
+    }
+    return -CTX_CLIP;
+}
+
+int ps_stack_gated(double first_score, double gate)
+{
+    return clip(first_score) < gate;
+}

@@ -1052,6 +1052,13 @@ PS_EXPORT ps_model *ps_model_parse(const char *text, size_t len, const char *nam
  *  would; NULL with err->code 0 when none follows, NULL with err set when
  *  one follows but cannot be read. */
 PS_EXPORT ps_model *ps_model_next_stage(const ps_model *m, ps_error *err);
+/** The gate of a stacked model's second stage @p second (features/context.c): the lowest
+ *  first-stage score (c_self) among its labelled training rows.  A block the
+ *  first stage scores lower is not judged again (it keeps its first-stage
+ *  score); -3 (no gate) when it was trained on every row. */
+PS_EXPORT double ps_model_stack_gate(const ps_model *second);
+/** 1 when a block of first-stage score @p first_score lies below @p gate. */
+PS_EXPORT int ps_stack_gated(double first_score, double gate);
 /** Write the bundle atomically (temporary file, fsync, rename). */
 PS_EXPORT int ps_model_save(const ps_model *m, const char *path, ps_error *err);
 /** $PAGESIFT_MODEL if set; else the first readable of: default.model in

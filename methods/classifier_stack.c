@@ -10,7 +10,10 @@
  * a complete model on its own.  The second stage's features are the first's
  * (a subset, any order) and context features (c_*); its decision values are
  * on the SVM's scale too, so the threshold, --favor and the passes read
- * them as they read the first stage's. */
+ * them as they read the first stage's.  A block the first stage scores
+ * below the second stage's gate (ps_model_stack_gate: the lowest first-stage
+ * score it was trained on) keeps its first-stage score: the second stage
+ * never learnt about such blocks, and scoring only the others saves time. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,8 @@ typedef struct stack_classifier {
     ps_block_classifier *first; /* the "svm" kind over the first bundle */
     ps_model *second;
     size_t n2;
+    double gate;                /* blocks the first stage scores below: not
+                                   judged again (ps_model_stack_gate) */
     /* per second-stage feature: >= 0 its column in the first stage's row,
      * < 0 context feature -1 - src */
     int src[PS_MODEL_MAX_FEATURES];
@@ -86,7 +91,8 @@ static int stack_score(const ps_block_classifier *c, const ps_classify_in *in, d
     }
     ps_model_predict_many(s->second, rows, n2, NULL, n, pred, dec);
     for (size_t i = 0; i < n; i++)
-        score[in->blocks[i]] = dec[i];
+        if (!ps_stack_gated(s1[i], s->gate))
+            score[in->blocks[i]] = dec[i];
 done:
     free(parent);
     free(item);
@@ -118,6 +124,7 @@ ps_block_classifier *ps_block_classifier_stack(ps_block_classifier *first, ps_mo
     s->c.feat_ids = first->feat_ids;
     s->c.block_tags = first->block_tags;
     s->n2 = ps_model_n_features(second);
+    s->gate = ps_model_stack_gate(second);
     const int *ids2 = ps_model_feature_ids(second);
     for (size_t k = 0; k < s->n2; k++) {
         s->src[k] = -1 - (ids2[k] - PS_CONTEXT_FEATURE_ID);

@@ -5,6 +5,7 @@
  * the blocks they label. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,9 @@ static void usage(FILE *f)
           "  -c, --context       write the input rows with the context features\n"
           "                      (c_*) of MODEL's first stage added: the training\n"
           "                      rows of a second stage (scripts/train-default-model)\n"
+          "  -g, --gate SCORE    with --context: rows the first stage scores below\n"
+          "                      SCORE get an empty label (the second stage neither\n"
+          "                      trains on nor judges such blocks: its gate)\n"
           "  -o, --output FILE   write to FILE instead of standard output\n"
           "  -q, --quiet         no summary on standard error\n"
           "  -h, --help          this help\n"
@@ -117,6 +121,9 @@ typedef struct classify_run {
     char **header;              /* --context: the first file's columns */
     size_t n_header;
     int src2[PS_MODEL_MAX_FEATURES]; /* the second stage's features, as in classifier_stack.c */
+    double gate;                /* the second stage's gate (ps_model_stack_gate) */
+    double train_gate;          /* --gate: rows below it get an empty label */
+    int label_col;              /* --context: the label column, -1 none */
 } classify_run;
 
 static const char *fld(const char *s)
@@ -155,15 +162,34 @@ static int flush_page(classify_run *run, page_rows *pg)
             for (size_t k = 0; k < n2; k++)
                 rows[i * n2 + k] = run->src2[k] >= 0 ? pg->x[i * nf + (size_t)run->src2[k]]
                                                       : ctx[i * PS_CONTEXT_FEATURES + (size_t)(-1 - run->src2[k])];
-        ps_model_predict_many(run->second, rows, n2, NULL, n, pred, s);
+        double *s2 = malloc(n * sizeof *s2);
+        uint8_t *pred2 = malloc(n);
+        if (!s2 || !pred2) {
+            free(rows);
+            free(s2);
+            free(pred2);
+            rc = -1;
+            goto out;
+        }
+        ps_model_predict_many(run->second, rows, n2, NULL, n, pred2, s2);
+        for (size_t i = 0; i < n; i++) /* below the gate: the first stage's word */
+            if (!ps_stack_gated(s[i], run->gate)) {
+                s[i] = s2[i];
+                pred[i] = pred2[i];
+            }
         free(rows);
+        free(s2);
+        free(pred2);
     }
     for (size_t i = 0; i < n; i++) {
         char **f = pg->fields + i * pg->n_cols;
         if (run->context) {
+            int gated = run->train_gate > -1e300 && ps_stack_gated(s[i], run->train_gate);
             for (size_t c = 0; c < pg->n_cols; c++) {
                 if (c)
                     fputc(',', run->out);
+                if (gated && (int)c == run->label_col)
+                    continue; /* not a training row of the second stage */
                 ps_csv_write_field(run->out, fld(f[c]), strlen(fld(f[c])));
             }
             for (size_t k = 0; k < PS_CONTEXT_FEATURES; k++)
@@ -235,6 +261,7 @@ static int classify_file(classify_run *run, const char *path)
     size_t ncol = ps_csv_columns(csv);
     if (!bad && run->context) { /* one header for the output: the first file's */
         if (!run->header) {
+            run->label_col = c_label;
             run->header = calloc(ncol + 1, sizeof *run->header);
             for (size_t c = 0; run->header && c < ncol; c++)
                 run->header[c] = strdup(ps_csv_column_name(csv, c));
@@ -333,18 +360,28 @@ int main(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"model", required_argument, 0, 'm'}, {"output", required_argument, 0, 'o'},
-        {"context", no_argument, 0, 'c'},     {"quiet", no_argument, 0, 'q'},
+        {"context", no_argument, 0, 'c'},     {"gate", required_argument, 0, 'g'},
+        {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},        {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0},
     };
     const char *model_path = NULL, *out_path = NULL;
     int quiet = 0, context = 0, c;
+    double gate = -1e308;
+    char *end;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:o:cqhV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:o:cg:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'm': model_path = optarg; break;
         case 'o': out_path = optarg; break;
         case 'c': context = 1; break;
+        case 'g':
+            gate = strtod(optarg, &end);
+            if (end == optarg || *end || !isfinite(gate)) {
+                fprintf(stderr, "pagesift-classify: --gate wants a number, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("pagesift-classify %s\n", ps_version()); return 0;
@@ -366,7 +403,14 @@ int main(int argc, char **argv)
         ps_model_free(m);
         return 3;
     }
-    classify_run run = {.m = m, .second = context ? NULL : second, .context = context};
+    if (gate > -1e300 && !context) {
+        fprintf(stderr, "pagesift-classify: --gate goes with --context\n");
+        ps_model_free(m);
+        ps_model_free(second);
+        return 2;
+    }
+    classify_run run = {.m = m, .second = context ? NULL : second, .context = context,
+                        .gate = second ? ps_model_stack_gate(second) : 0, .train_gate = gate, .label_col = -1};
     if (run.second) { /* the second stage's features: the first's columns, or context */
         const int *ids1 = ps_model_feature_ids(m), *ids2 = ps_model_feature_ids(second);
         for (size_t k = 0; k < ps_model_n_features(second); k++) {

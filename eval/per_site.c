@@ -2,14 +2,15 @@
  * method runs over a data set, template libraries are learnt from its pages
  * (unlabelled: only the pages, never the gold, as a batch run over a crawl
  * would) by the learn pass of `pagesift --learn-templates`
- * (methods/learn_pass.c: every page with a site key, in index order, the
- * builder's default parameters), written to a temporary folder and given to
+ * (methods/learn_pass.c: the pages in index order, the builder's default
+ * parameters), written to a temporary folder and given to
  * the method as its templates_dir.  Which libraries are applied is the one
  * rule of training and inference, ps_template_applies (sites of >=
- * PS_TEMPLATE_MIN_PAGES pages).  An N of --per-site N above that is an
- * experiment override, like template-svm's min_pages: the pages of sites
- * with fewer than N pages are left out of the learning, so those sites get
- * no library.  N <= PS_TEMPLATE_MIN_PAGES is the rule itself. */
+ * PS_TEMPLATE_MIN_PAGES pages); the pages of smaller sites are not parsed
+ * for it, as their libraries would not apply.  An N of --per-site N above
+ * that is an experiment override, like template-svm's min_pages: the pages
+ * of sites with fewer than N pages are left out of the learning, so those
+ * sites get no library.  N <= PS_TEMPLATE_MIN_PAGES is the rule itself. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ static int cmp_key(const void *a, const void *b)
 }
 
 /* The data set's pages as the learn pass's inputs, in index order; pages
- * left out by the override (learn[i] == 0) are not handed out. */
+ * left out (learn[i] == 0) are not handed out. */
 typedef struct learn_src {
     const ps_dataset *ds;
     const uint8_t *learn;
@@ -109,7 +110,7 @@ int ps_eval_learn_templates(const ps_dataset *ds, unsigned min_pages, unsigned j
             hit--;
         while (hit + cnt < sorted + n && strcmp(hit[cnt], k) == 0)
             cnt++;
-        learn[i] = min_pages <= PS_TEMPLATE_MIN_PAGES || cnt >= min_pages;
+        learn[i] = cnt >= applies; /* a smaller site's library would not apply */
     }
     learn_src src = {.ds = ds, .learn = learn};
     ps_batch_config bc = {0};

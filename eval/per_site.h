@@ -14,10 +14,10 @@ void ps_eval_site_of(const ps_dataset_page *p, char *out, size_t cap);
  *  gold) by the batch's learn pass on @p jobs threads, write them to a new
  *  temporary folder (its path into @p dir) and report the sites whose
  *  library applies and the seconds it took.  The libraries applied are
- *  those ps_template_applies accepts; @p min_pages above
- *  PS_TEMPLATE_MIN_PAGES is an experiment override that leaves the pages of
- *  smaller sites out of the learning.  Pages that do not parse are left
- *  out.  0 or -1 + err. */
+ *  those ps_template_applies accepts (sites of fewer pages are not learnt:
+ *  theirs would not apply); @p min_pages above PS_TEMPLATE_MIN_PAGES is an
+ *  experiment override that leaves the pages of smaller sites out of the
+ *  learning.  Pages that do not parse are left out.  0 or -1 + err. */
 int ps_eval_learn_templates(const ps_dataset *ds, unsigned min_pages, unsigned jobs, char *dir,
                             size_t cap, size_t *n_sites, double *seconds, ps_error *err);
 

@@ -62,8 +62,9 @@ static int stack_score(const ps_block_classifier *c, const ps_classify_in *in, d
     double *rows = malloc(n * n2 * sizeof *rows);
     double *dec = malloc(n * sizeof *dec);
     uint8_t *pred = malloc(n);
+    uint32_t *judged = malloc(n * sizeof *judged); /* second-stage row -> item */
     int rc = 0;
-    if (!parent || !item || !chars || !s1 || !ctx || !rows || !dec || !pred) {
+    if (!parent || !item || !chars || !s1 || !ctx || !rows || !dec || !pred || !judged) {
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto done;
     }
@@ -84,15 +85,20 @@ static int stack_score(const ps_block_classifier *c, const ps_classify_in *in, d
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto done;
     }
+    /* the second stage's rows, of the blocks above the gate only (the
+     * others keep the first stage's score) */
+    size_t m = 0;
     for (size_t i = 0; i < n; i++) {
+        if (ps_stack_gated(s1[i], s->gate))
+            continue;
         const double *x = in->x + (size_t)in->blocks[i] * nf;
         for (size_t k = 0; k < n2; k++)
-            rows[i * n2 + k] = s->src[k] >= 0 ? x[s->src[k]] : ctx[i * PS_CONTEXT_FEATURES + (size_t)(-1 - s->src[k])];
+            rows[m * n2 + k] = s->src[k] >= 0 ? x[s->src[k]] : ctx[i * PS_CONTEXT_FEATURES + (size_t)(-1 - s->src[k])];
+        judged[m++] = (uint32_t)i;
     }
-    ps_model_predict_many(s->second, rows, n2, NULL, n, pred, dec);
-    for (size_t i = 0; i < n; i++)
-        if (!ps_stack_gated(s1[i], s->gate))
-            score[in->blocks[i]] = dec[i];
+    ps_model_predict_many(s->second, rows, n2, NULL, m, pred, dec);
+    for (size_t r = 0; r < m; r++)
+        score[in->blocks[judged[r]]] = dec[r];
 done:
     free(parent);
     free(item);
@@ -102,6 +108,7 @@ done:
     free(rows);
     free(dec);
     free(pred);
+    free(judged);
     return rc;
 }
 

@@ -1,9 +1,12 @@
 /* tests/fuzz/fuzz_file_formats.c — libFuzzer target: arbitrary bytes as each
  * file pagesift reads: a WARC file (plain or gzip), a template library and
  * a model bundle (as it is, carried over from format 1, and with its
- * checksum made right so that the parser behind the check is reached).  Each must load or fail with a clear error, never crash,
- * leak or read out of bounds.  The bytes go through a file because the
- * readers take paths.  Built by scripts/fuzz. */
+ * checksum made right so that the parser behind the check is reached).  A
+ * bundle's following stages (a stacked model: ps_model_next_stage) are
+ * read too, and the block classifier is opened over it (the "stack" kind
+ * when a second stage follows).  Each must load or fail with a clear error,
+ * never crash, leak or read out of bounds.  The bytes go through a file
+ * because the readers take paths.  Built by scripts/fuzz. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +15,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "methods/block_classifier.h"
 #include "pagesift.h"
 #include "train/train_internal.h"
 
@@ -30,6 +34,52 @@ static const char *write_as(const char *name, const uint8_t *data, size_t size)
     if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
         abort();
     return path;
+}
+
+/* The stages that follow @p m in its file (at most a few), each parsed as
+ * a load would and freed; one that follows but cannot be read must say so. */
+static void next_stages(const ps_model *m)
+{
+    const ps_model *cur = m;
+    for (int i = 0; cur && i < 4; i++) {
+        ps_error e = {0};
+        ps_model *next = ps_model_next_stage(cur, &e);
+        int follows = cur->end_off < cur->bundle_len &&
+                      cur->bundle_len - cur->end_off >= 15 &&
+                      memcmp(cur->bundle + cur->end_off, "pagesift-model ", 15) == 0;
+        if (!next && follows != (e.code != 0))
+            abort(); /* NULL with err set exactly when a bundle follows */
+        if (cur != m)
+            ps_model_free((ps_model *)cur);
+        cur = next;
+    }
+    if (cur != m)
+        ps_model_free((ps_model *)cur);
+}
+
+/* The block classifier over the bundle file at @p path (svm, or stack) */
+static void classifier(const char *path)
+{
+    ps_error err = {0};
+    ps_block_classifier_free(ps_block_classifier_open(path, &err));
+}
+
+/* @p b (a bundle whose first stage is sealed) with the stage after the
+ * first sealed as well, so that mutations reach the second stage's parser;
+ * 0, or -1 when there is no such stage */
+static int seal_second(ps_buf *b, const ps_model *m)
+{
+    size_t off = m->end_off;
+    if (off >= b->len || b->len - off < 15 || memcmp(b->data + off, "pagesift-model ", 15) != 0)
+        return -1;
+    ps_buf rest = {0};
+    int rc = -1;
+    if (ps_buf_append(&rest, b->data + off, b->len - off) == 0 && ps_model_bundle_seal(&rest) == 0) {
+        b->len = off;
+        rc = ps_buf_append(b, rest.data, rest.len);
+    }
+    ps_buf_free(&rest);
+    return rc;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -53,6 +103,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* a model bundle */
     path = write_as("fuzz.model", data, size);
     ps_model *m = ps_model_load(path, &err);
+    next_stages(m);
+    if (m)
+        classifier(path);
     ps_model_free(m);
     /* ... carried over from format 1 (to a file of its own) */
     char up[128];
@@ -61,6 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         m = ps_model_load(up, &err);
         if (!m) /* what the upgrade wrote must load */
             abort();
+        next_stages(m);
         ps_model_free(m);
         unlink(up);
     }
@@ -71,6 +125,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > 15 && memcmp(data, "pagesift-model ", 15) == 0 && ps_buf_append(&b, data, size) == 0 &&
         ps_model_bundle_seal(&b) == 0) {
         m = ps_model_parse(b.data, b.len, "sealed.model", &err);
+        next_stages(m);
+        if (m && seal_second(&b, m) == 0) {
+            ps_model_free(m);
+            m = ps_model_parse(b.data, b.len, "sealed2.model", &err);
+            next_stages(m);
+        }
+        if (m) {
+            path = write_as("sealed.model", (const uint8_t *)b.data, b.len);
+            classifier(path);
+            unlink(path);
+        }
         ps_model_free(m);
     }
     ps_buf_free(&b);

@@ -39,7 +39,7 @@
  * built from at least N pages instead (0 = the library's own N1, one full
  * batch); the model was trained with the rule above, so another N is a
  * train/serve skew.
- * focus=X (default 0.85, 0 = off; on pages whose site library was applied
+ * focus=X (default 0 = off since issue 14's stacked model; on pages whose site library was applied
  * focus_templated=X instead, default 0: the templates already took the
  * site's chrome away, and focus then cut article-side text the gold keeps,
  * e.g. netease's related-news lists: held out netease 0.922 -> 0.929,

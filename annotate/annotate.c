@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <libxml/HTMLtree.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,7 +37,6 @@ struct ps_annotate {
     char id[33];     /* workspace id (random hex), keys the browser's storage */
     char nonce[33];  /* CSP nonce of the workspace's own scripts */
     ps_extractor *ex;
-    ps_model *model;
     ps_template_store *store;
     const char *const *tags;
     json_t *resume;  /* block_id -> 0/1 from --resume, or NULL */
@@ -440,8 +440,6 @@ ps_annotate *ps_annotate_new(const char *dir, const ps_annotate_options *opt, ps
         ps_extractor_config cfg = {.model_path = a->opt.model_path};
         if (!(a->ex = ps_extractor_new("svm", &cfg, err)))
             goto fail;
-        if (!(a->model = ps_model_load(a->opt.model_path, err)))
-            goto fail;
         const char *const *mt = ps_extractor_block_tags(a->ex);
         if (a->tags && ps_block_tags_key(a->tags) != ps_block_tags_key(mt)) {
             ps_set_error(err, PS_ERR_USAGE,
@@ -511,7 +509,6 @@ void ps_annotate_free(ps_annotate *a)
         return;
     free(a->dir);
     ps_extractor_free(a->ex);
-    ps_model_free(a->model);
     ps_template_store_free(a->store);
     json_decref(a->resume);
     json_decref(a->pages);
@@ -540,7 +537,7 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
     size_t memlen = 0, gold_len = 0;
     json_t *pj = NULL, *blocks = NULL;
     uint8_t *pre = NULL;
-    double *score = NULL, *fx = NULL;
+    const double *score = NULL;
     int32_t *row_of = NULL;
     ps_buf html = {0};
     ps_extraction ext = {0};
@@ -587,19 +584,9 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
             ps_set_error(err, err->code, "%.200s: pre-labelling: %.300s", who, m);
             goto done;
         }
-        size_t nf = ps_model_n_features(a->model);
-        score = malloc((nb + 1) * sizeof *score);
-        fx = malloc((nb * nf + 1) * sizeof *fx);
-        if (!score || !fx) {
-            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-            goto done;
-        }
-        if (ps_page_block_features(pg, ps_model_feature_ids(a->model), nf, fx)) {
-            ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory computing features", who);
-            goto done;
-        }
-        for (size_t b = 0; b < nb; b++)
-            ps_model_predict(a->model, fx + b * nf, &score[b]);
+        /* the classifier's own scores: a stacked model's second stage's,
+         * the ones its pre-labels come from */
+        score = ext.block_score;
         pre = ext.block_class;
     }
 
@@ -684,7 +671,8 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
                 if (pre) {
                     json_object_set_new(bj, "pre",
                                         json_integer(pre[bi] == PS_CLASS_CONTENT ? 1 : 0));
-                    json_object_set_new(bj, "score", json_real(score[bi]));
+                    json_object_set_new(bj, "score", score && isfinite(score[bi])
+                                                         ? json_real(score[bi]) : json_null());
                     a->n_pre++;
                 }
             }
@@ -859,8 +847,6 @@ done:
     ps_extraction_free(&ext);
     free(mem);
     free(gold);
-    free(score);
-    free(fx);
     free(row_of);
     json_decref(pj);
     json_decref(blocks);

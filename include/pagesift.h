@@ -1266,6 +1266,11 @@ typedef struct ps_extraction {
                                   "default", or "site:KEY" for a site model
                                   (site_models_dir); NULL for methods
                                   without a model */
+    double *block_score;     /**< per block (ps_page_blocks order): the
+                                  classifier's final decision value (the
+                                  second stage's for a stacked model), NaN
+                                  for a block it did not score (no text of
+                                  its own); NULL for methods without a model */
 } ps_extraction;
 
 /** Number of registered methods. */

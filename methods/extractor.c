@@ -112,6 +112,7 @@ int ps_extract(ps_extractor *ex, ps_page *page, const char *site, ps_extraction 
     out->leaf_kept = mo.leaf_kept;
     out->date = mo.date;
     out->model = mo.model;
+    out->block_score = mo.block_score;
     return 0;
 }
 
@@ -169,7 +170,8 @@ void ps_extraction_free(ps_extraction *out)
                            .date = out->date,
                            .block_class = out->block_class,
                            .leaf_kept = out->leaf_kept,
-                           .model = out->model};
+                           .model = out->model,
+                           .block_score = out->block_score};
     ps_method_output_free(&mo);
     memset(out, 0, sizeof *out);
 }

@@ -40,6 +40,9 @@ typedef struct ps_method_output {
     /** "default" or "site:KEY": the model that scored the blocks; NULL
      *  for methods without one. */
     char *model;
+    /** Per block: the classifier's decision value, NaN where it scored
+     *  none; NULL for methods without a model. */
+    double *block_score;
 } ps_method_output;
 
 enum { PS_BLOCK_NOISE = 0, PS_BLOCK_CONTENT = 1, PS_BLOCK_TEMPLATE = 2 };

@@ -42,5 +42,6 @@ void ps_method_output_free(ps_method_output *out)
     free(out->block_class);
     free(out->leaf_kept);
     free(out->model);
+    free(out->block_score);
     memset(out, 0, sizeof *out);
 }

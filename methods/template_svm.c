@@ -392,6 +392,10 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
         rc = collect(&w, out, err);
     if (rc == 0 && w.model[0] && !(out->model = strdup(w.model)))
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    if (rc == 0) { /* the scores go out with the classes */
+        out->block_score = w.score;
+        w.score = NULL;
+    }
     work_free(&w);
     return rc;
 }

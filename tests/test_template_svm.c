@@ -7,6 +7,7 @@
  * classifies the same blocks itself; per-leaf and per-block outputs agree
  * with the text; a page of another site gets no template step. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -220,6 +221,40 @@ static void test_svm_alone_classifies_every_block(void **state)
     ps_extractor_free(ex);
 }
 
+/* The extraction carries the classifier's score of every block (a stacked
+ * model's second stage's; here the test's SVM): with the passes off, a
+ * block with text is content exactly when its score is above 0, and a
+ * block without text has none (NaN). */
+static void test_block_scores_are_the_classes(void **state)
+{
+    (void)state;
+    ps_extractor_config cfg = {.model_path = model_path,
+                               .options = "focus=0,fill=0,headline=0,fallback=0,comments=0"};
+    ps_error err = {0};
+    ps_extractor *ex = ps_extractor_new("svm", &cfg, &err);
+    if (!ex)
+        fail_msg("%s", err.msg);
+    ps_page *pg = load(20, "http://ex.com/new");
+    ps_extraction x;
+    assert_int_equal(ps_extract(ex, pg, "ex.com", &x, &err), 0);
+    assert_non_null(x.block_score);
+    size_t nb, scored = 0;
+    const ps_block *b = ps_page_blocks(pg, &nb);
+    for (size_t i = 0; i < nb; i++) {
+        if (b[i].own.text_chars == 0) {
+            assert_true(isnan(x.block_score[i]));
+            continue;
+        }
+        scored++;
+        assert_true(isfinite(x.block_score[i]));
+        assert_int_equal(x.block_class[i] == PS_CLASS_CONTENT, x.block_score[i] > 0);
+    }
+    assert_true(scored >= 3);
+    ps_extraction_free(&x);
+    ps_page_free(pg);
+    ps_extractor_free(ex);
+}
+
 static void test_template_svm_without_templates_is_an_error(void **state)
 {
     (void)state;
@@ -331,6 +366,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_template_svm_removes_chrome_keeps_article),
         cmocka_unit_test(test_svm_alone_classifies_every_block),
+        cmocka_unit_test(test_block_scores_are_the_classes),
         cmocka_unit_test(test_template_svm_without_templates_is_an_error),
         cmocka_unit_test(test_model_block_tags),
     };

@@ -55,6 +55,7 @@ class ps_extraction(ctypes.Structure):
         ("text", c_void_p), ("len", c_size_t), ("title", c_void_p), ("date", c_void_p),
         ("blocks_kept", c_uint32), ("blocks_removed", c_uint32),
         ("block_class", c_void_p), ("leaf_kept", c_void_p), ("model", c_char_p),
+        ("block_score", c_void_p),
     ]
 
 

@@ -61,11 +61,19 @@ static void test_scores_match_the_model_block_by_block(void **state)
 {
     (void)state;
     ps_error err = {0};
-    ps_block_classifier *c = ps_block_classifier_open(MODEL, &err);
+    ps_block_classifier *stack = ps_block_classifier_open(MODEL, &err);
+    assert_non_null(stack);
+    /* the shipped bundle is stacked (issue 14): its first stage is an
+     * "svm" classifier over the bundle ps_model_load reads */
+    assert_string_equal(stack->kind, "stack");
+    const ps_block_classifier *c = ps_block_classifier_stack_first(stack);
     assert_non_null(c);
     ps_model *m = ps_model_load(MODEL, &err);
     assert_non_null(m);
     assert_string_equal(c->kind, "svm");
+    assert_ptr_equal(ps_block_classifier_svm_model(stack), ps_block_classifier_svm_model(c));
+    assert_int_equal(stack->n_feat, c->n_feat);
+    assert_ptr_equal(stack->block_tags, c->block_tags);
     assert_int_equal(c->n_feat, ps_model_n_features(m));
     assert_memory_equal(c->feat_ids, ps_model_feature_ids(m), c->n_feat * sizeof *c->feat_ids);
     assert_non_null(c->block_tags); /* the shipped model names its block tags */
@@ -94,7 +102,7 @@ static void test_scores_match_the_model_block_by_block(void **state)
     assert_true(pages >= 20);
     assert_int_equal(dup_pages, pages); /* the shared prediction of identical rows */
     ps_model_free(m);
-    ps_block_classifier_free(c);
+    ps_block_classifier_free(stack);
 }
 
 static void test_missing_bundle_is_an_error(void **state)

@@ -31,6 +31,15 @@ struct _xmlDoc;
 ps_meta_raw *ps_meta_collect(struct _xmlDoc *doc);
 void ps_meta_raw_free(ps_meta_raw *m);
 
+/** The page's JSON-LD articleBody (the longest one of an article-typed
+ *  object, else of any object), as plain text: tags of an HTML body
+ *  removed, a paragraph a line, whitespace collapsed inside a line; NULL
+ *  when there is none (or out of memory).  Free it. */
+char *ps_meta_article_body(const ps_meta_raw *m);
+/** The same for a page (its collected items). */
+struct ps_page;
+char *ps_page_article_body(const struct ps_page *page);
+
 /** Language of @p text (CLD2): 1 with its code (ISO 639-1 where there is
  *  one, e.g. "en", "de", "zh", "zh-Hant"), the percent of the text in it and
  *  CLD2's reliability flag; 0 when unknown. */

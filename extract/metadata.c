@@ -829,6 +829,150 @@ static void jl_parse(jsonld *j, const ps_meta_raw *m)
     }
 }
 
+/* ---- JSON-LD articleBody (methods/template_svm.c's fallback) -------------- */
+
+static void ab_visit(json_t *v, int depth, const char **best, size_t *best_len, int *best_rank)
+{
+    if (depth > 12)
+        return;
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++)
+            ab_visit(json_array_get(v, i), depth + 1, best, best_len, best_rank);
+        return;
+    }
+    if (!json_is_object(v))
+        return;
+    json_t *ab = json_object_get(v, "articleBody");
+    if (json_is_string(ab)) {
+        int r = type_rank(v);
+        size_t n = json_string_length(ab);
+        if (r > *best_rank || (r == *best_rank && n > *best_len)) {
+            *best = json_string_value(ab);
+            *best_len = n;
+            *best_rank = r;
+        }
+    }
+    const char *key;
+    json_t *val;
+    json_object_foreach(v, key, val)
+    {
+        if (json_is_object(val) || json_is_array(val))
+            ab_visit(val, depth + 1, best, best_len, best_rank);
+    }
+}
+
+/* A tag (its text between < and >) that ends a line: p, br, div, li, tr,
+ * blockquote and h1-h6, opening or closing. */
+static int ab_breaks(const char *t, size_t n)
+{
+    static const char *const names[] = {"p", "br", "div", "li", "tr", "blockquote", "h1", "h2",
+                                        "h3", "h4", "h5", "h6", NULL};
+    if (n && *t == '/')
+        t++, n--;
+    size_t k = 0;
+    while (k < n && ((t[k] >= 'a' && t[k] <= 'z') || (t[k] >= 'A' && t[k] <= 'Z') ||
+                     (t[k] >= '0' && t[k] <= '9')))
+        k++;
+    for (size_t i = 0; names[i]; i++)
+        if (strlen(names[i]) == k && ps_ascii_ncasecmp(t, names[i], k) == 0)
+            return 1;
+    return 0;
+}
+
+/* Plain text of an articleBody: HTML tags out (p, br, div, li, headings end
+ * a line; inline tags join), whitespace collapsed inside a line, empty
+ * lines dropped. */
+static char *ab_text(const char *s, size_t n)
+{
+    ps_buf b = {0};
+    int space = 0, line_start = 1, bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '<') {
+            const char *e = memchr(s + i, '>', n - i);
+            if (e) {
+                size_t tl = (size_t)(e - (s + i));
+                i += tl;
+                if (ab_breaks(s + i - tl + 1, tl - 1) && !line_start) {
+                    bad |= ps_buf_putc(&b, '\n') != 0;
+                    line_start = 1;
+                    space = 0;
+                }
+                continue; /* an inline tag (b, a, span) joins what is around it */
+            }
+        }
+        if (c == '\n' || c == '\r') {
+            if (!line_start) {
+                bad |= ps_buf_putc(&b, '\n') != 0;
+                line_start = 1;
+            }
+            space = 0;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\f' || c == '\v') {
+            space = !line_start;
+            continue;
+        }
+        if (space)
+            bad |= ps_buf_putc(&b, ' ') != 0;
+        space = 0;
+        line_start = 0;
+        bad |= ps_buf_putc(&b, (char)c) != 0;
+    }
+    if (!line_start)
+        bad |= ps_buf_putc(&b, '\n') != 0;
+    if (bad || !b.len) {
+        ps_buf_free(&b);
+        return NULL;
+    }
+    if (ps_buf_putc(&b, 0) != 0) {
+        ps_buf_free(&b);
+        return NULL;
+    }
+    return b.data;
+}
+
+char *ps_meta_article_body(const ps_meta_raw *m)
+{
+    char *out = NULL;
+    size_t out_len = 0;
+    for (size_t i = 0; m && i < m->n; i++) {
+        if (strcmp(m->kv[i].key, "jsonld") != 0)
+            continue;
+        const char *s = m->kv[i].val;
+        size_t n = strlen(s);
+        while (n && (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t'))
+            s++, n--;
+        if (n >= 9 && strncmp(s, "<![CDATA[", 9) == 0)
+            s += 9, n -= 9;
+        while (n && strchr(" \t\r\n;>]", s[n - 1]) && !(s[n - 1] == ']' && n > 1 && s[n - 2] != ']'))
+            n--;
+        json_error_t e;
+        json_t *v = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
+        if (!v) /* malformed: ignored */
+            continue;
+        const char *best = NULL;
+        size_t best_len = 0;
+        int best_rank = 0;
+        ab_visit(v, 0, &best, &best_len, &best_rank);
+        if (best && best_len > out_len) {
+            char *t = ab_text(best, best_len);
+            if (t) {
+                free(out);
+                out = t;
+                out_len = best_len;
+            }
+        }
+        json_decref(v);
+    }
+    return out;
+}
+
+char *ps_page_article_body(const ps_page *page)
+{
+    return page ? ps_meta_article_body(page->meta) : NULL;
+}
+
 /* ---- fields ------------------------------------------------------------- */
 
 static char *dup_or_null(const char *s)

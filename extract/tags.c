@@ -82,6 +82,9 @@ static const tag_entry TAGS[] = {
     {"param", PS_TAG_REMOVE},
     {"pre", PS_TAG_BREAK},
     {"q", PS_TAG_TRANSPARENT},
+    {"rp", PS_TAG_REMOVE}, /* ruby fallback parentheses */
+    {"rt", PS_TAG_REMOVE}, /* ruby annotation (furigana): a reading above the text, not text */
+    {"ruby", PS_TAG_TRANSPARENT},
     {"s", PS_TAG_TRANSPARENT},
     {"samp", PS_TAG_TRANSPARENT},
     {"script", PS_TAG_REMOVE},

@@ -294,7 +294,8 @@ typedef struct ps_page ps_page;
  *  before the markup (e.g. CleanEval's "<text id=...>" line) is skipped;
  *  script, style, noscript, template, iframe, embed, svg, math, canvas,
  *  head, select and textarea (form controls: a drop-down's options and a
- *  text box's default value are not page text) and comments are removed,
+ *  text box's default value are not page text), ruby readings (rt, rp:
+ *  furigana above the text, not running text) and comments are removed,
  *  and so are hidden elements (the hidden attribute, aria-hidden="true",
  *  display:none or visibility:hidden in a style attribute) unless they hold
  *  more text than the rest of the page (content a script reveals).  A

@@ -1,5 +1,6 @@
 /* tests/test_page_view.c — the page as a browser shows it (issue 14):
- * hidden elements left out, scripts ended where a browser ends them, and
+ * hidden elements left out, scripts ended where a browser ends them, ruby
+ * readings left out, and
  * the marks the features read around each block (class/id words as whole
  * tokens, halved per level up; HTML5 sections; figures). */
 #include <stdlib.h>
@@ -98,6 +99,23 @@ static void test_script_ends_where_a_browser_ends_it(void **state)
     ps_page_free(pg);
 }
 
+/* Ruby annotations (furigana readings above Japanese text, <rt>, and the
+ * fallback parentheses <rp>) are not running text: 子どもの体罰 stays one
+ * word run, not 子こどもの体罰たいばつ. */
+static void test_ruby_readings_left_out(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body><p><ruby>子<rp>(</rp><rt>こ</rt></ruby>どもの"
+                            "<ruby>体罰<rt>たいばつ</rt></ruby>を禁止する</p></body></html>");
+    assert_non_null(pg);
+    char *t = page_text(pg);
+    assert_non_null(strstr(t, "子どもの体罰を禁止する"));
+    assert_null(strstr(t, "たいばつ"));
+    assert_null(strstr(t, "("));
+    free(t);
+    ps_page_free(pg);
+}
+
 /* Whole tokens, split at - _ and camelCase: "subscriber" is not
  * "subscribe", "canvas" holds no "nav", "header" no "ad". */
 static void test_class_words_are_whole_tokens(void **state)
@@ -171,6 +189,7 @@ int main(void)
         cmocka_unit_test(test_hidden_elements_left_out),
         cmocka_unit_test(test_mostly_hidden_page_kept),
         cmocka_unit_test(test_script_ends_where_a_browser_ends_it),
+        cmocka_unit_test(test_ruby_readings_left_out),
         cmocka_unit_test(test_class_words_are_whole_tokens),
         cmocka_unit_test(test_body_class_words_fade_with_distance),
         cmocka_unit_test(test_sections_and_figures),

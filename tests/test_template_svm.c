@@ -255,6 +255,44 @@ static void test_block_scores_are_the_classes(void **state)
     ps_extractor_free(ex);
 }
 
+/* A page whose article is in its JSON-LD only (a script renders it): with
+ * article_body=0.5 the result is the articleBody as plain text (its HTML
+ * tags gone, a paragraph a line, inline tags joining their words); off,
+ * the blocks' text stays. */
+static void test_article_body_fallback(void **state)
+{
+    (void)state;
+    static const char html[] =
+        "<html><head><script type=\"application/ld+json\">{\"@type\": \"NewsArticle\", "
+        "\"headline\": \"Dam\", \"articleBody\": \"<p>The council approved the new dam on "
+        "Tuesday after a long debate.</p><p>Work starts in <b>spring</b>, the mayor said.</p>\"}"
+        "</script></head><body><div id=\"nav\"><a href=\"/\">Home</a> <a href=\"/n\">News</a>"
+        "</div><div id=\"app\">Loading</div></body></html>";
+    const char *opts[] = {"article_body=0.5", "article_body=0", "article_body=0.01"};
+    for (int k = 0; k < 3; k++) {
+        ps_extractor_config cfg = {.model_path = model_path, .options = opts[k]};
+        ps_error err = {0};
+        ps_extractor *ex = ps_extractor_new("svm", &cfg, &err);
+        if (!ex)
+            fail_msg("%s", err.msg);
+        ps_page *pg = parse_str(html);
+        assert_non_null(pg);
+        ps_extraction x;
+        assert_int_equal(ps_extract(ex, pg, "", &x, &err), 0);
+        int body = strcmp(x.text, "The council approved the new dam on Tuesday after a long debate.\n"
+                                  "Work starts in spring, the mayor said.\n") == 0;
+        if (k == 0)
+            assert_true(body);
+        else if (k == 1)
+            assert_false(body);
+        else /* the fallback pass keeps a block: more than 1 % of it */
+            assert_true(!body && x.len > 0);
+        ps_extraction_free(&x);
+        ps_page_free(pg);
+        ps_extractor_free(ex);
+    }
+}
+
 static void test_template_svm_without_templates_is_an_error(void **state)
 {
     (void)state;
@@ -367,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_template_svm_removes_chrome_keeps_article),
         cmocka_unit_test(test_svm_alone_classifies_every_block),
         cmocka_unit_test(test_block_scores_are_the_classes),
+        cmocka_unit_test(test_article_body_fallback),
         cmocka_unit_test(test_template_svm_without_templates_is_an_error),
         cmocka_unit_test(test_model_block_tags),
     };

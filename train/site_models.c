@@ -544,7 +544,7 @@ ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, co
             return NULL;
         }
     if (!site || !*site) {
-        ps_set_error(err, PS_ERR_USAGE, "rows without a site key (no site or url column value, no --site-of)");
+        ps_set_error(err, PS_ERR_USAGE, "rows without a site key (no site or url column value, and no site given)");
         return NULL;
     }
     ps_site_train_report r0;

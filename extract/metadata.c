@@ -806,23 +806,28 @@ static void jl_visit(jsonld *j, json_t *v, int depth)
     }
 }
 
+/* One collected JSON-LD script as JSON, NULL when malformed (ignored). */
+static json_t *jl_load(const char *s)
+{
+    size_t n = strlen(s);
+    /* <!--//--><![CDATA[ wrappers and trailing ';' are common */
+    while (n && (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t'))
+        s++, n--;
+    if (n >= 9 && strncmp(s, "<![CDATA[", 9) == 0)
+        s += 9, n -= 9;
+    while (n && strchr(" \t\r\n;>]", s[n - 1]) && !(s[n - 1] == ']' && n > 1 && s[n - 2] != ']'))
+        n--;
+    json_error_t e;
+    return json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
+}
+
 static void jl_parse(jsonld *j, const ps_meta_raw *m)
 {
     for (size_t i = 0; m && i < m->n; i++) {
         if (strcmp(m->kv[i].key, "jsonld") != 0)
             continue;
-        const char *s = m->kv[i].val;
-        size_t n = strlen(s);
-        /* <!--//--><![CDATA[ wrappers and trailing ';' are common */
-        while (n && (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t'))
-            s++, n--;
-        if (n >= 9 && strncmp(s, "<![CDATA[", 9) == 0)
-            s += 9, n -= 9;
-        while (n && strchr(" \t\r\n;>]", s[n - 1]) && !(s[n - 1] == ']' && n > 1 && s[n - 2] != ']'))
-            n--;
-        json_error_t e;
-        json_t *v = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
-        if (!v) /* malformed: ignored */
+        json_t *v = jl_load(m->kv[i].val);
+        if (!v)
             continue;
         jl_visit(j, v, 0);
         json_decref(v);
@@ -939,17 +944,8 @@ char *ps_meta_article_body(const ps_meta_raw *m)
     for (size_t i = 0; m && i < m->n; i++) {
         if (strcmp(m->kv[i].key, "jsonld") != 0)
             continue;
-        const char *s = m->kv[i].val;
-        size_t n = strlen(s);
-        while (n && (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t'))
-            s++, n--;
-        if (n >= 9 && strncmp(s, "<![CDATA[", 9) == 0)
-            s += 9, n -= 9;
-        while (n && strchr(" \t\r\n;>]", s[n - 1]) && !(s[n - 1] == ']' && n > 1 && s[n - 2] != ']'))
-            n--;
-        json_error_t e;
-        json_t *v = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
-        if (!v) /* malformed: ignored */
+        json_t *v = jl_load(m->kv[i].val);
+        if (!v)
             continue;
         const char *best = NULL;
         size_t best_len = 0;

@@ -172,3 +172,28 @@ int ps_stack_gated(double first_score, double gate)
 {
     return clip(first_score) < gate;
 }
+
+int ps_context_sources(const ps_model *second, const int *first_ids, size_t n_first, int *src)
+{
+    const int *ids = ps_model_feature_ids(second);
+    for (size_t k = 0; k < ps_model_n_features(second); k++) {
+        if (ids[k] >= PS_CONTEXT_FEATURE_ID) {
+            src[k] = -1 - (ids[k] - PS_CONTEXT_FEATURE_ID);
+            continue;
+        }
+        size_t j = 0;
+        while (j < n_first && first_ids[j] != ids[k])
+            j++;
+        if (j == n_first)
+            return -1;
+        src[k] = (int)j;
+    }
+    return 0;
+}
+
+void ps_context_row(const int *src, size_t n, const double *first_row, const double *context,
+                    double *row)
+{
+    for (size_t k = 0; k < n; k++)
+        row[k] = src[k] >= 0 ? first_row[src[k]] : context[-1 - src[k]];
+}

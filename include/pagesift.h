@@ -1060,6 +1060,16 @@ PS_EXPORT ps_model *ps_model_next_stage(const ps_model *m, ps_error *err);
 PS_EXPORT double ps_model_stack_gate(const ps_model *second);
 /** 1 when a block of first-stage score @p first_score lies below @p gate. */
 PS_EXPORT int ps_stack_gated(double first_score, double gate);
+/** Where each feature of a stacked model's second stage @p second comes
+ *  from: src[k] >= 0 is its column in a first-stage row (of the features
+ *  @p first_ids, n_first of them), src[k] = -1 - j context feature j.
+ *  0, or -1 when the second stage reads a feature the first does not. */
+PS_EXPORT int ps_context_sources(const ps_model *second, const int *first_ids, size_t n_first,
+                                 int *src);
+/** A second-stage row (@p n features, by @p src) from a block's
+ *  first-stage row and its PS_CONTEXT_FEATURES context values. */
+PS_EXPORT void ps_context_row(const int *src, size_t n, const double *first_row,
+                              const double *context, double *row);
 /** Write the bundle atomically (temporary file, fsync, rename). */
 PS_EXPORT int ps_model_save(const ps_model *m, const char *path, ps_error *err);
 /** $PAGESIFT_MODEL if set; else the first readable of: default.model in

@@ -28,7 +28,7 @@ typedef struct stack_classifier {
     size_t n2;
     double gate;                /* blocks the first stage scores below: not
                                    judged again (ps_model_stack_gate) */
-    /* per second-stage feature: >= 0 its column in the first stage's row,
+    /* per second-stage feature (ps_context_sources): >= 0 its column in the first stage's row,
      * < 0 context feature -1 - src */
     int src[PS_MODEL_MAX_FEATURES];
 } stack_classifier;
@@ -91,9 +91,8 @@ static int stack_score(const ps_block_classifier *c, const ps_classify_in *in, d
     for (size_t i = 0; i < n; i++) {
         if (ps_stack_gated(s1[i], s->gate))
             continue;
-        const double *x = in->x + (size_t)in->blocks[i] * nf;
-        for (size_t k = 0; k < n2; k++)
-            rows[m * n2 + k] = s->src[k] >= 0 ? x[s->src[k]] : ctx[i * PS_CONTEXT_FEATURES + (size_t)(-1 - s->src[k])];
+        ps_context_row(s->src, n2, in->x + (size_t)in->blocks[i] * nf, ctx + i * PS_CONTEXT_FEATURES,
+                       rows + m * n2);
         judged[m++] = (uint32_t)i;
     }
     ps_model_predict_many(s->second, rows, n2, NULL, m, pred, dec);
@@ -132,22 +131,12 @@ ps_block_classifier *ps_block_classifier_stack(ps_block_classifier *first, ps_mo
     s->c.block_tags = first->block_tags;
     s->n2 = ps_model_n_features(second);
     s->gate = ps_model_stack_gate(second);
-    const int *ids2 = ps_model_feature_ids(second);
-    for (size_t k = 0; k < s->n2; k++) {
-        s->src[k] = -1 - (ids2[k] - PS_CONTEXT_FEATURE_ID);
-        if (ids2[k] >= PS_CONTEXT_FEATURE_ID)
-            continue;
-        size_t j = 0;
-        while (j < first->n_feat && first->feat_ids[j] != ids2[k])
-            j++;
-        if (j == first->n_feat) {
-            ps_set_error(err, PS_ERR_FORMAT,
-                         "%s: the second stage reads features the first does not compute (%s; first: %s)",
-                         path, ps_model_feature_names(second), ps_model_feature_names(ps_block_classifier_svm_model(first)));
-            stack_free(&s->c);
-            return NULL;
-        }
-        s->src[k] = (int)j;
+    if (ps_context_sources(second, first->feat_ids, first->n_feat, s->src) != 0) {
+        ps_set_error(err, PS_ERR_FORMAT,
+                     "%s: the second stage reads features the first does not compute (%s; first: %s)",
+                     path, ps_model_feature_names(second), ps_model_feature_names(ps_block_classifier_svm_model(first)));
+        stack_free(&s->c);
+        return NULL;
     }
     return &s->c;
 }

@@ -120,7 +120,7 @@ typedef struct classify_run {
     size_t counts[4], rows;     /* [label*2 + pred] */
     char **header;              /* --context: the first file's columns */
     size_t n_header;
-    int src2[PS_MODEL_MAX_FEATURES]; /* the second stage's features, as in classifier_stack.c */
+    int src2[PS_MODEL_MAX_FEATURES]; /* the second stage's features (ps_context_sources) */
     double gate;                /* the second stage's gate (ps_model_stack_gate) */
     double train_gate;          /* --gate: rows below it get an empty label */
     int label_col;              /* --context: the label column, -1 none */
@@ -159,9 +159,7 @@ static int flush_page(classify_run *run, page_rows *pg)
             goto out;
         }
         for (size_t i = 0; i < n; i++)
-            for (size_t k = 0; k < n2; k++)
-                rows[i * n2 + k] = run->src2[k] >= 0 ? pg->x[i * nf + (size_t)run->src2[k]]
-                                                      : ctx[i * PS_CONTEXT_FEATURES + (size_t)(-1 - run->src2[k])];
+            ps_context_row(run->src2, n2, pg->x + i * nf, ctx + i * PS_CONTEXT_FEATURES, rows + i * n2);
         double *s2 = malloc(n * sizeof *s2);
         uint8_t *pred2 = malloc(n);
         if (!s2 || !pred2) {
@@ -411,24 +409,14 @@ int main(int argc, char **argv)
     }
     classify_run run = {.m = m, .second = context ? NULL : second, .context = context,
                         .gate = second ? ps_model_stack_gate(second) : 0, .train_gate = gate, .label_col = -1};
-    if (run.second) { /* the second stage's features: the first's columns, or context */
-        const int *ids1 = ps_model_feature_ids(m), *ids2 = ps_model_feature_ids(second);
-        for (size_t k = 0; k < ps_model_n_features(second); k++) {
-            run.src2[k] = -1 - (ids2[k] - PS_CONTEXT_FEATURE_ID);
-            if (ids2[k] >= PS_CONTEXT_FEATURE_ID)
-                continue;
-            size_t j = 0;
-            while (j < ps_model_n_features(m) && ids1[j] != ids2[k])
-                j++;
-            if (j == ps_model_n_features(m)) {
-                fprintf(stderr, "pagesift-classify: %s: the second stage reads features the first does "
-                                "not\n", model_path);
-                ps_model_free(m);
-                ps_model_free(second);
-                return 3;
-            }
-            run.src2[k] = (int)j;
-        }
+    /* the second stage's features: the first's columns, or context */
+    if (run.second && ps_context_sources(second, ps_model_feature_ids(m), ps_model_n_features(m),
+                                         run.src2) != 0) {
+        fprintf(stderr, "pagesift-classify: %s: the second stage reads features the first does not\n",
+                model_path);
+        ps_model_free(m);
+        ps_model_free(second);
+        return 3;
     }
     FILE *out = stdout;
     if (out_path && !(out = fopen(out_path, "w"))) {

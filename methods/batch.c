@@ -442,7 +442,10 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
                 if (unlink(old) != 0 && errno != ENOENT && !cfg->quiet)
                     fprintf(stderr, "pagesift: %s: cannot remove: %s\n", old, strerror(errno));
             }
-        } else if (len && fwrite(data, 1, len, cfg->out) != len) {
+        } else if (len && (fwrite(data, 1, len, cfg->out) != len || fflush(cfg->out) != 0)) {
+            /* flushed record by record: a record is counted written only once
+             * the stream took it (before, records left in stdio's buffer were
+             * counted extracted, then lost at the next flush) */
             wrc = ps_set_error(&we, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
         }
         if (wrc != 0) { /* the record is lost: it failed */

@@ -48,6 +48,14 @@ if [[ -w /dev/full ]]; then
     pagesift -j 1 --format jsonl "$tmp/in" > /dev/full 2> "$tmp/err.txt"
     [[ $? == 1 ]] || fail "output to /dev/full: exit not 1"
     grep -q "cannot write the output" "$tmp/err.txt" || fail "output to /dev/full: not said"
+    # small records: nothing reached the output, so nothing counts as
+    # extracted (records held in stdio's buffer were counted extracted, then
+    # lost: "5 extracted, 0 failed")
+    mkdir "$tmp/small"
+    for i in 1 2 3 4 5; do echo "<html><body><p>Short page $i with a sentence.</p></body></html>" > "$tmp/small/p$i.html"; done
+    pagesift -j 1 --format jsonl "$tmp/small" > /dev/full 2> "$tmp/err.txt"
+    grep -q "5 records read: 0 extracted, 0 empty, 5 failed" "$tmp/err.txt" ||
+        fail "output to /dev/full: counts: $(tail -1 "$tmp/err.txt")"
 fi
 
 # --- a rerun where a page now fails removes its old ID.txt -------------------

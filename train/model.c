@@ -297,6 +297,30 @@ static int parse_svm(ps_model *m, char *text, ps_error *err)
     return 0;
 }
 
+int ps_model_take_keys(ps_model *m, ps_buf *kb, size_t nk)
+{
+    m->keys_buf = ps_buf_take(kb, NULL);
+    m->keys = calloc(nk + 1, sizeof *m->keys);
+    m->vals = calloc(nk + 1, sizeof *m->vals);
+    if (!m->keys || !m->vals || (nk && !m->keys_buf))
+        return -1;
+    char *q = m->keys_buf;
+    for (size_t i = 0; i < nk; i++) {
+        size_t l = strlen(q);
+        char *sp = strchr(q, ' ');
+        m->keys[m->n_keys] = q;
+        m->vals[m->n_keys] = "";
+        if (sp) {
+            *sp = 0;
+            m->vals[m->n_keys] = sp + 1;
+        }
+        if (*q)
+            m->n_keys++;
+        q += l + 1;
+    }
+    return 0;
+}
+
 ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int check_features,
                             ps_error *err)
 {
@@ -453,28 +477,9 @@ ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int 
     }
     m->svm_text = m->bundle + (p - text);
     m->svm_len = svm_bytes;
-    m->keys_buf = ps_buf_take(&kb, NULL);
-    m->keys = calloc(nk + 1, sizeof *m->keys);
-    m->vals = calloc(nk + 1, sizeof *m->vals);
-    if (!m->keys || !m->vals || (nk && !m->keys_buf)) {
+    if (ps_model_take_keys(m, &kb, nk) != 0) {
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto out;
-    }
-    {
-        char *q = m->keys_buf;
-        for (size_t i = 0; i < nk; i++) {
-            size_t l = strlen(q);
-            char *sp = strchr(q, ' ');
-            m->keys[m->n_keys] = q;
-            m->vals[m->n_keys] = "";
-            if (sp) {
-                *sp = 0;
-                m->vals[m->n_keys] = sp + 1;
-            }
-            if (*q)
-                m->n_keys++;
-            q += l + 1;
-        }
     }
 
     /* the training parameters the header states (libsvm's gamma is the one

@@ -190,28 +190,9 @@ static ps_model *delta_parse(const char *text, size_t len, const char *name, con
         }
     }
     /* the keys (ps_model_info) */
-    m->keys_buf = ps_buf_take(&kb, NULL);
-    m->keys = calloc(nk + 1, sizeof *m->keys);
-    m->vals = calloc(nk + 1, sizeof *m->vals);
-    if (!m->keys || !m->vals || (nk && !m->keys_buf)) {
+    if (ps_model_take_keys(m, &kb, nk) != 0) {
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto out;
-    }
-    {
-        char *q = m->keys_buf;
-        for (size_t i = 0; i < nk; i++) {
-            size_t l = strlen(q);
-            char *sp = strchr(q, ' ');
-            m->keys[m->n_keys] = q;
-            m->vals[m->n_keys] = "";
-            if (sp) {
-                *sp = 0;
-                m->vals[m->n_keys] = sp + 1;
-            }
-            if (*q)
-                m->n_keys++;
-            q += l + 1;
-        }
     }
     /* its base: the one loaded, by checksum */
     const char *bsum = ps_model_info(m, "base_checksum"), *have = ps_model_info(base, "checksum");

@@ -102,6 +102,11 @@ static inline size_t ps_rng_below(uint64_t *s, size_t n)
  * check ps_model_predict against libsvm). Returns the label or -1. */
 int ps_model_libsvm_decision(ps_model *m, const double *x, double *dec);
 
+/* The header's "key value" lines, @p nk of them NUL-separated in @p kb
+ * (taken), as m's keys and values (ps_model_info): whole bundles and site
+ * deltas read them alike.  0, or -1 out of memory. */
+int ps_model_take_keys(ps_model *m, ps_buf *kb, size_t nk);
+
 /* ps_model_parse; check_features 0 keeps a model whose features this
  * library cannot compute (ids -1): training writes such a bundle (with a
  * warning), loading for use refuses it. */

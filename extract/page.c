@@ -605,6 +605,11 @@ static int add_text(builder *b, frame *stack, size_t top, xmlNodePtr text)
     size_t n = strlen(s);
     size_t before = b->runtext.len;
     int lead, trail;
+    /* the room first: ps_collapse_ws returns 0 both for whitespace only and
+     * when it could not get room, and the text was dropped as whitespace
+     * (a page came back cut with status ok when memory ran short) */
+    if (n && ps_buf_reserve(&b->runtext, n))
+        return -1;
     size_t got = ps_collapse_ws(&b->runtext, s, n, &lead, &trail);
     if (got == 0) {
         if (n && b->runtext.len == before)

@@ -1198,9 +1198,12 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     while (k < hlen && (html[k] == ' ' || html[k] == '\n' || html[k] == '\r' || html[k] == '\t'))
         k++;
     if (k < hlen) {
+        pg->arena = ps_xml_arena_new(); /* NULL: the parse allocates with malloc */
         pg->doc = ps_xml_read(html, hlen, opt->url,
-                                 HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-                                     HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT | XML_PARSE_HUGE | HTML_PARSE_NOBLANKS);
+                              HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+                                  HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT |
+                                  XML_PARSE_HUGE | HTML_PARSE_NOBLANKS,
+                              pg->arena);
         if (!pg->doc) {
             free(fixed);
             if (ps_xml_failed())
@@ -1278,10 +1281,12 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
             xmlFreeNode(c);
             break;
         }
+    ps_xml_arena *armed = ps_xml_arena_use(pg->arena); /* frees only: the short way */
     for (size_t i = 0; i < b.n_remove; i++) {
         xmlUnlinkNode(b.to_remove[i]);
         xmlFreeNode(b.to_remove[i]);
     }
+    ps_xml_arena_use(armed);
     free(b.to_remove);
     if (rc == 0)
         rc = finish_tree(&b);
@@ -1331,8 +1336,12 @@ void ps_page_free(ps_page *pg)
     free(pg->url);
     free(pg->title);
     ps_meta_raw_free(pg->meta);
-    if (pg->doc)
+    if (pg->doc) {
+        ps_xml_arena *armed = ps_xml_arena_use(pg->arena); /* frees only: the short way */
         xmlFreeDoc(pg->doc);
+        ps_xml_arena_use(armed);
+    }
+    ps_xml_arena_free(pg->arena); /* after the document whose nodes it holds */
     free(pg->blocks);
     free(pg->block_nodes);
     free(pg->block_end);

@@ -605,6 +605,11 @@ static int add_text(builder *b, frame *stack, size_t top, xmlNodePtr text)
     size_t n = strlen(s);
     size_t before = b->runtext.len;
     int lead, trail;
+    /* the room first: ps_collapse_ws returns 0 both for whitespace only and
+     * when it could not get room, and the text was dropped as whitespace
+     * (a page came back cut with status ok when memory ran short) */
+    if (n && ps_buf_reserve(&b->runtext, n))
+        return -1;
     size_t got = ps_collapse_ws(&b->runtext, s, n, &lead, &trail);
     if (got == 0) {
         if (n && b->runtext.len == before)
@@ -1193,9 +1198,12 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     while (k < hlen && (html[k] == ' ' || html[k] == '\n' || html[k] == '\r' || html[k] == '\t'))
         k++;
     if (k < hlen) {
+        pg->arena = ps_xml_arena_new(); /* NULL: the parse allocates with malloc */
         pg->doc = ps_xml_read(html, hlen, opt->url,
-                                 HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-                                     HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT | XML_PARSE_HUGE | HTML_PARSE_NOBLANKS);
+                              HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+                                  HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT |
+                                  XML_PARSE_HUGE | HTML_PARSE_NOBLANKS,
+                              pg->arena);
         if (!pg->doc) {
             free(fixed);
             if (ps_xml_failed())
@@ -1273,10 +1281,12 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
             xmlFreeNode(c);
             break;
         }
+    ps_xml_arena *armed = ps_xml_arena_use(pg->arena); /* frees only: the short way */
     for (size_t i = 0; i < b.n_remove; i++) {
         xmlUnlinkNode(b.to_remove[i]);
         xmlFreeNode(b.to_remove[i]);
     }
+    ps_xml_arena_use(armed);
     free(b.to_remove);
     if (rc == 0)
         rc = finish_tree(&b);
@@ -1326,8 +1336,12 @@ void ps_page_free(ps_page *pg)
     free(pg->url);
     free(pg->title);
     ps_meta_raw_free(pg->meta);
-    if (pg->doc)
+    if (pg->doc) {
+        ps_xml_arena *armed = ps_xml_arena_use(pg->arena); /* frees only: the short way */
         xmlFreeDoc(pg->doc);
+        ps_xml_arena_use(armed);
+    }
+    ps_xml_arena_free(pg->arena); /* after the document whose nodes it holds */
     free(pg->blocks);
     free(pg->block_nodes);
     free(pg->block_end);

@@ -27,6 +27,7 @@ struct ps_page {
     struct ps_meta_raw *meta; /**< metadata items collected before cleaning
                                    (extract/metadata.c), NULL if none */
     htmlDocPtr doc;           /**< cleaned DOM (script, style, ... removed) */
+    struct ps_xml_arena *arena; /**< where the parse allocated doc's nodes */
 
     ps_block *blocks;
     xmlNodePtr *block_nodes;  /**< element of each block */
@@ -75,7 +76,17 @@ size_t ps_collapse_ws(ps_buf *b, const char *s, size_t n, int *lead, int *trail)
  *  allocation failed; ps_xml_failed says whether any libxml2 allocation
  *  failed on this thread since ps_xml_failed_reset. */
 void ps_xml_alloc_setup(void);
-htmlDocPtr ps_xml_read(const char *html, size_t len, const char *url, int options);
+/** The arena a page's DOM is built in (extract/xml_alloc.c): ps_xml_read
+ *  cuts libxml2's allocations of the parse from it, it is freed after the
+ *  document (ps_xml_arena_free).  ps_xml_arena_use arms @p a on this thread
+ *  (NULL: none) and returns the one armed before: with the page's arena
+ *  armed, libxml2's frees of its nodes take the short way. */
+typedef struct ps_xml_arena ps_xml_arena;
+ps_xml_arena *ps_xml_arena_new(void);
+void ps_xml_arena_free(ps_xml_arena *a);
+ps_xml_arena *ps_xml_arena_use(ps_xml_arena *a);
+htmlDocPtr ps_xml_read(const char *html, size_t len, const char *url, int options,
+                       ps_xml_arena *arena);
 void ps_xml_failed_reset(void);
 int ps_xml_failed(void);
 

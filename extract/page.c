@@ -485,10 +485,14 @@ static int append_attr(ps_buf *out, xmlNodePtr node, const char *attr, uint32_t 
     for (xmlAttrPtr a = node->properties; a; a = a->next) {
         if (strcmp((const char *)a->name, attr) != 0)
             continue;
-        for (xmlNodePtr t = a->children; t; t = t->next)
-            if (t->type == XML_TEXT_NODE && t->content)
-                ps_collapse_ws(out, (const char *)t->content, strlen((const char *)t->content), &lead,
-                               &trail);
+        for (xmlNodePtr t = a->children; t; t = t->next) {
+            if (t->type != XML_TEXT_NODE || !t->content)
+                continue;
+            size_t n = strlen((const char *)t->content);
+            if (ps_buf_reserve(out, n)) /* else dropped as if whitespace */
+                return -1;
+            ps_collapse_ws(out, (const char *)t->content, n, &lead, &trail);
+        }
         break;
     }
     return ps_buf_putc(out, '\0');
@@ -1028,8 +1032,13 @@ static char *title_of(htmlDocPtr doc)
             xmlChar *t = xmlNodeGetContent(cur);
             ps_buf b = {0};
             int lead, trail;
+            size_t n = t ? strlen((const char *)t) : 0;
+            if (n && ps_buf_reserve(&b, n)) { /* else dropped as if whitespace */
+                xmlFree(t);
+                return NULL;
+            }
             if (t) {
-                ps_collapse_ws(&b, (const char *)t, strlen((const char *)t), &lead, &trail);
+                ps_collapse_ws(&b, (const char *)t, n, &lead, &trail);
                 xmlFree(t);
             }
             char *s = ps_buf_take(&b, NULL);
@@ -1232,7 +1241,11 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
         xmlDocSetRootElement(pg->doc, h);
         xmlNewChild(h, NULL, (const xmlChar *)"body", NULL);
     }
-    pg->title = title_of(pg->doc);
+    if (!(pg->title = title_of(pg->doc))) { /* NULL: out of memory */
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        ps_page_free(pg);
+        return NULL;
+    }
     pg->meta = ps_meta_collect(pg->doc); /* before cleaning removes head and scripts */
     xmlNodePtr root = xmlDocGetRootElement(pg->doc);
     xmlNodePtr body = find_body(root);

@@ -66,7 +66,9 @@ unsigned ps_tag_kind(const char *name);
 
 /** Whitespace-collapse @p n bytes of UTF-8 into @p b (single spaces, trimmed);
  *  sets *lead / *trail when whitespace was dropped at either end.  Returns
- *  the bytes appended. */
+ *  the bytes appended: 0 for whitespace only and also when room for @p n
+ *  bytes could not be had, so a caller that must not lose text reserves
+ *  them first (ps_buf_reserve). */
 size_t ps_collapse_ws(ps_buf *b, const char *s, size_t n, int *lead, int *trail);
 
 /** libxml2 out of memory (extract/xml_alloc.c): ps_xml_alloc_setup routes

@@ -350,6 +350,7 @@ typedef struct builder {
     uint32_t *block_path_off, *block_id_off, *block_class_off;
     int pending_break;
     int pending_space;
+    int pending_image; /* an image since the last text (ps_leaf.after_image) */
     xmlNodePtr *to_remove;
     size_t n_remove, cap_remove;
     int keep_hidden;     /* 1: hidden elements are walked like the others */
@@ -626,7 +627,9 @@ static int add_text(builder *b, frame *stack, size_t top, xmlNodePtr text)
         if (li < 0)
             return -1;
         of->leaf = li;
+        b->pg->leaves[li].after_image = (uint8_t)b->pending_image;
     }
+    b->pending_image = 0;
     ps_page *pg = b->pg;
     if (pg->n_runs >= b->cap_runs) {
         size_t nc = b->cap_runs ? b->cap_runs * 2 : 256;
@@ -897,8 +900,10 @@ static int walk(builder *b, xmlNodePtr root)
             b->pending_break = 1;
         if (kind & PS_TAG_ANCHOR)
             pg->blocks[parent->block].own.links++;
-        if (kind & PS_TAG_IMAGE)
+        if (kind & PS_TAG_IMAGE) {
             pg->blocks[parent->block].own.images++;
+            b->pending_image = 1;
+        }
         if (!cur->children) { /* empty element: nothing to enter */
             if ((name[0] == 'b' || name[0] == 'h') && name[1] == 'r' && name[2] == '\0')
                 b->pending_break = 1;
@@ -1282,7 +1287,7 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
         pg->n_blocks = pg->n_leaves = pg->n_runs = 0;
         b.runtext.len = b.strs.len = b.path.len = 0;
         b.n_remove = 0;
-        b.pending_break = b.pending_space = 0;
+        b.pending_break = b.pending_space = b.pending_image = 0;
         b.keep_hidden = 1;
         rc = walk(&b, body ? body : root);
     }

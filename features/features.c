@@ -39,6 +39,7 @@ enum {
     F_ATTR_COMMENT, F_ANC_COMMENT,
     F_CLS_NOISE, F_CLS_CONTENT, F_CLS_COMMENT, F_CLS_CAPTION,
     F_SEC_MAIN, F_SEC_ASIDE, F_IN_FIGURE,
+    F_AFTER_IMAGE, F_COPYRIGHT,
     N_FEATURES
 };
 
@@ -140,6 +141,13 @@ static const char *const FEATURES[N_FEATURES] = {
     [F_SEC_ASIDE] = "x_sec_aside",
     /* inside a figure or figcaption: an image's caption or credit */
     [F_IN_FIGURE] = "x_in_figure",
+    /* an image comes right before the block's first own text (no text in
+     * between, ps_leaf.after_image): a caption's or credit's place, in any
+     * markup (a <p class="imagedescription"> after a <div><img>) */
+    [F_AFTER_IMAGE] = "x_after_image",
+    /* a copyright sign (© ℗) in the own text: photo credits, copyright
+     * lines, in every language */
+    [F_COPYRIGHT] = "x_copyright",
 };
 
 static const char *const TAG_ONEHOT[] = {"body", "section", "div", "article", "main",
@@ -175,6 +183,7 @@ typedef struct xstats {
     uint32_t first_pos;   /* page characters before the first own/sub text */
     ps_counts sub;        /* subtree counts */
     uint8_t heading, heading_sub;
+    uint8_t after_image;  /* the first own leaf follows an image */
     uint8_t attr;         /* PS_ATTR_* bits of the block's class/id */
     uint8_t anc;          /* PS_ATTR_* bits of any enclosing block */
     /* page context (context_stats) */
@@ -356,6 +365,8 @@ static xstats *compute_xstats(const ps_page *pg)
         if (l->heading >= 1 && l->heading <= 3)
             head_candidate(&h, l, pos, title.n ? &title : NULL);
         xstats *s = &x[l->block];
+        if (!s->leaves)
+            s->after_image = l->after_image;
         ps_text_stats_add(&s->ts, l->text, l->bytes, title.n ? &title : NULL);
         s->leaves++;
         s->link_leaves += l->in_link != 0;
@@ -463,6 +474,8 @@ static double value(int f, const ps_block *blocks, const xstats *xs, size_t i, p
     case F_SEC_MAIN: return b->section == PS_SECTION_MAIN;
     case F_SEC_ASIDE: return b->section == PS_SECTION_ASIDE;
     case F_IN_FIGURE: return b->in_figure;
+    case F_AFTER_IMAGE: return x->after_image;
+    case F_COPYRIGHT: return s->copyright != 0;
     case F_TAG_OTHER:
         for (size_t i = 0; i < sizeof TAG_ONEHOT / sizeof *TAG_ONEHOT; i++)
             if (strcmp(b->tag, TAG_ONEHOT[i]) == 0)

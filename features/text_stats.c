@@ -248,6 +248,8 @@ static void scan(ps_text_stats *s, const char *text, size_t n, const ps_word_set
                 s->punct++;
             if (is_sentence_end(c))
                 s->sentence_ends++;
+            if (c == 0xA9 || c == 0x2117)
+                s->copyright++;
         }
         if (alnum) {
             wascii = 0;

@@ -18,6 +18,7 @@ typedef struct ps_text_stats {
                                  characters */
     uint32_t sentence_ends; /**< . ! ? ; and their CJK forms */
     uint32_t title_words;   /**< word tokens found in the title set */
+    uint32_t copyright;     /**< copyright signs (U+00A9 ©, U+2117 ℗) */
 } ps_text_stats;
 
 /** The distinct words of a text (ASCII lower-cased; a CJK character is a

@@ -252,6 +252,9 @@ typedef struct ps_leaf {
     uint8_t is_anchor;    /**< 1 when the leaf element itself is an <a> */
     uint8_t removed;      /**< set by ps_page_remove_leaf (templates) */
     uint8_t heading;      /**< 1..6 for h1..h6 (or inside one), else 0 */
+    uint8_t after_image;  /**< 1 when an image comes after the previous text
+                               and before this leaf's first text: where a
+                               caption or a photo credit sits */
 } ps_leaf;
 
 /** A block: an element whose tag is a block tag, with its own content — the
@@ -835,7 +838,9 @@ PS_EXPORT int ps_template_file_name(const char *site, char *out, size_t cap);
  *  _main, _td, _table, _ul, _li, _p, _other, and the page context:
  *  x_main_share, x_main_dist, x_main_offset, x_main_sibling,
  *  x_main_ancestor, x_repeat_siblings, x_repeat_page, x_head_offset,
- *  x_head_dist, x_attr_comment, x_anc_comment (docs/BLOCK_CSV.md).  Ids
+ *  x_head_dist, x_attr_comment, x_anc_comment, x_cls_noise, x_cls_content,
+ *  x_cls_comment, x_cls_caption, x_sec_main, x_sec_aside, x_in_figure,
+ *  x_after_image, x_copyright (docs/BLOCK_CSV.md).  Ids
  *  0..4 are R1..R5, the extended ones follow in this order. */
 
 /** Number of features the library can compute. */

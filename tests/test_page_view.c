@@ -2,7 +2,8 @@
  * hidden elements left out, scripts ended where a browser ends them, ruby
  * readings left out, and
  * the marks the features read around each block (class/id words as whole
- * tokens, halved per level up; HTML5 sections; figures). */
+ * tokens, halved per level up; HTML5 sections; figures; captions by their
+ * place after an image and by a copyright sign). */
 #include <stdlib.h>
 
 #include "tests/test_util.h"
@@ -183,6 +184,39 @@ static void test_sections_and_figures(void **state)
     ps_page_free(pg);
 }
 
+/* Captions and credits by their place and their sign, whatever the markup:
+ * x_after_image is 1 for a block whose first own text comes right after an
+ * image (sportnews.bz's <p class="imagedescription"> after a <div><img>; divs
+ * here, the default block tags),
+ * not for the paragraph after it nor for one with text before its image;
+ * x_copyright is 1 for text with a copyright sign. */
+static void test_captions_by_place_and_sign(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body><div class='story'>"
+                            "<div class='pic'><a href='big.jpg'><img src='a.jpg'></a></div>"
+                            "<div class='cap'>Marco Odermatt, Ski-Star aus der Schweiz. \u00a9 AFP</div>"
+                            "<div class='body'>Der Schweizer ist auf dem besten Weg zum Gewinn.</div>"
+                            "<div class='mixed'>Vorher <img src='b.jpg'> nachher.</div>"
+                            "</div></body></html>");
+    assert_non_null(pg);
+    int ids[2] = {ps_feature_lookup("x_after_image"), ps_feature_lookup("x_copyright")};
+    assert_true(ids[0] >= 0 && ids[1] >= 0);
+    size_t nb;
+    const ps_block *blocks = ps_page_blocks(pg, &nb);
+    double *f = calloc(nb * 2, sizeof *f);
+    assert_non_null(f);
+    assert_int_equal(ps_page_block_features(pg, ids, 2, f), 0);
+    const char *want[][3] = {{"cap", "1", "1"}, {"body", "0", "0"}, {"mixed", "0", "0"}};
+    for (size_t w = 0; w < 3; w++) {
+        size_t i = (size_t)(block_of_class(pg, want[w][0]) - blocks);
+        assert_true(f[i * 2] == atof(want[w][1]));
+        assert_true(f[i * 2 + 1] == atof(want[w][2]));
+    }
+    free(f);
+    ps_page_free(pg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_class_words_are_whole_tokens),
         cmocka_unit_test(test_body_class_words_fade_with_distance),
         cmocka_unit_test(test_sections_and_figures),
+        cmocka_unit_test(test_captions_by_place_and_sign),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

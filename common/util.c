@@ -247,6 +247,21 @@ int ps_ascii_ncasecmp(const char *a, const char *b, size_t n)
     return 0;
 }
 
+void ps_first_letter_runs(const void *table, size_t n, size_t size, unsigned char first[27])
+{
+    const char *t = table;
+    size_t i = 0;
+    for (int c = 0; c < 26; c++) {
+        first[c] = (unsigned char)i;
+        for (const char *name; i < n; i++) {
+            memcpy(&name, t + i * size, sizeof name);
+            if (name[0] != 'a' + c)
+                break;
+        }
+    }
+    first[26] = (unsigned char)i;
+}
+
 uint64_t ps_hash64_update(uint64_t h, const void *data, size_t n)
 {
     const unsigned char *p = data;

@@ -21,6 +21,14 @@ int ps_ascii_ncasecmp(const char *a, const char *b, size_t n);
 #define PS_STR_(x) #x
 #define PS_STR(x) PS_STR_(x)
 
+/** For a table of @p n entries of @p size bytes, sorted by a lower-case
+ *  name that is each entry's first member (const char *): the entries whose
+ *  name starts with 'a' + c are first[c] .. first[c + 1] - 1 (c < 26), so a
+ *  lookup compares a name with the few entries of its first letter only
+ *  (the tag kinds, the pre-parse guard's tags, the class words).  At most
+ *  255 entries. */
+void ps_first_letter_runs(const void *table, size_t n, size_t size, unsigned char first[27]);
+
 /** 64-bit FNV-1a hash: the one hash of the library's tables. */
 uint64_t ps_hash64(const void *data, size_t n);
 /** FNV-1a continued from @p h over @p n more bytes (ps_hash64 starts from

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "extract/class_words.h"
 
 enum { N_ = PS_CW_NOISE, C_ = PS_CW_CONTENT, M_ = PS_CW_COMMENT, P_ = PS_CW_CAPTION };
@@ -65,14 +66,8 @@ static unsigned char first[27]; /* words starting with 'a' + c: first[c] .. firs
 static void sort_words(void)
 {
     qsort(WORDS, N_WORDS, sizeof *WORDS, entry_cmp);
-    size_t i = 0;
-    for (int c = 0; c < 26; c++) {
-        first[c] = (unsigned char)i;
-        while (i < N_WORDS && WORDS[i].w[0] == 'a' + c)
-            i++;
-    }
-    first[26] = (unsigned char)i;
-    for (i = 0; i < N_WORDS; i++)
+    ps_first_letter_runs(WORDS, N_WORDS, sizeof *WORDS, first);
+    for (size_t i = 0; i < N_WORDS; i++)
         wlen[i] = strlen(WORDS[i].w);
 }
 

@@ -143,13 +143,7 @@ static pthread_once_t first_once = PTHREAD_ONCE_INIT;
 
 static void build_first_at(void)
 {
-    size_t i = 0;
-    for (int c = 0; c < 26; c++) {
-        first_at[c] = (unsigned char)i;
-        while (i < N_GUARD_TAGS && GUARD_TAGS[i].name[0] == 'a' + c)
-            i++;
-    }
-    first_at[26] = (unsigned char)i;
+    ps_first_letter_runs(GUARD_TAGS, N_GUARD_TAGS, sizeof *GUARD_TAGS, first_at);
 }
 
 /* The entry of a lower-cased name, NULL for an element the guard treats

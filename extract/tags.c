@@ -127,13 +127,7 @@ static pthread_once_t first_once = PTHREAD_ONCE_INIT;
 
 static void build_first(void)
 {
-    size_t i = 0;
-    for (int c = 0; c < 26; c++) {
-        first[c] = (unsigned char)i;
-        while (i < N_TAGS && TAGS[i].name[0] == 'a' + c)
-            i++;
-    }
-    first[26] = (unsigned char)i;
+    ps_first_letter_runs(TAGS, N_TAGS, sizeof *TAGS, first);
 }
 
 unsigned ps_tag_kind(const char *name)

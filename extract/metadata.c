@@ -821,14 +821,25 @@ static json_t *jl_load(const char *s)
     return json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
 }
 
+/* The next JSON-LD script of @p m from *i on, parsed (the caller
+ * json_decrefs it); NULL after the last.  Scripts that do not parse are
+ * passed over. */
+static json_t *jl_next(const ps_meta_raw *m, size_t *i)
+{
+    while (m && *i < m->n) {
+        const char *key = m->kv[*i].key, *val = m->kv[*i].val;
+        (*i)++;
+        json_t *v = strcmp(key, "jsonld") == 0 ? jl_load(val) : NULL;
+        if (v)
+            return v;
+    }
+    return NULL;
+}
+
 static void jl_parse(jsonld *j, const ps_meta_raw *m)
 {
-    for (size_t i = 0; m && i < m->n; i++) {
-        if (strcmp(m->kv[i].key, "jsonld") != 0)
-            continue;
-        json_t *v = jl_load(m->kv[i].val);
-        if (!v)
-            continue;
+    size_t i = 0;
+    for (json_t *v; (v = jl_next(m, &i));) {
         jl_visit(j, v, 0);
         json_decref(v);
     }
@@ -941,12 +952,8 @@ char *ps_meta_article_body(const ps_meta_raw *m)
 {
     char *out = NULL;
     size_t out_len = 0;
-    for (size_t i = 0; m && i < m->n; i++) {
-        if (strcmp(m->kv[i].key, "jsonld") != 0)
-            continue;
-        json_t *v = jl_load(m->kv[i].val);
-        if (!v)
-            continue;
+    size_t i = 0;
+    for (json_t *v; (v = jl_next(m, &i));) {
         const char *best = NULL;
         size_t best_len = 0;
         int best_rank = 0;

@@ -36,6 +36,16 @@ static char *site_page(int k)
     return ps_buf_take(&b, NULL);
 }
 
+/* An extractor of @p method, or the test fails with the library's message. */
+static ps_extractor *new_extractor(const char *method, const ps_extractor_config *cfg)
+{
+    ps_error err = {0};
+    ps_extractor *ex = ps_extractor_new(method, cfg, &err);
+    if (!ex)
+        fail_msg("%s", err.msg);
+    return ex;
+}
+
 static ps_page *load(int k, const char *url)
 {
     char *html = site_page(k);
@@ -163,9 +173,7 @@ static void test_template_svm_removes_chrome_keeps_article(void **state)
     assert_non_null(store);
     ps_extractor_config cfg = {.model_path = model_path, .templates = store};
     ps_error err = {0};
-    ps_extractor *ex = ps_extractor_new("template-svm", &cfg, &err);
-    if (!ex)
-        fail_msg("%s", err.msg);
+    ps_extractor *ex = new_extractor("template-svm", &cfg);
     ps_page *pg = load(20, "http://ex.com/new");
     ps_extraction x;
     assert_int_equal(ps_extract(ex, pg, "ex.com", &x, &err), 0);
@@ -203,9 +211,7 @@ static void test_svm_alone_classifies_every_block(void **state)
     (void)state;
     ps_extractor_config cfg = {.model_path = model_path};
     ps_error err = {0};
-    ps_extractor *ex = ps_extractor_new("svm", &cfg, &err);
-    if (!ex)
-        fail_msg("%s", err.msg);
+    ps_extractor *ex = new_extractor("svm", &cfg);
     ps_page *pg = load(20, "http://ex.com/new");
     ps_extraction x;
     assert_int_equal(ps_extract(ex, pg, "ex.com", &x, &err), 0);
@@ -231,9 +237,7 @@ static void test_block_scores_are_the_classes(void **state)
     ps_extractor_config cfg = {.model_path = model_path,
                                .options = "focus=0,fill=0,headline=0,fallback=0,comments=0"};
     ps_error err = {0};
-    ps_extractor *ex = ps_extractor_new("svm", &cfg, &err);
-    if (!ex)
-        fail_msg("%s", err.msg);
+    ps_extractor *ex = new_extractor("svm", &cfg);
     ps_page *pg = load(20, "http://ex.com/new");
     ps_extraction x;
     assert_int_equal(ps_extract(ex, pg, "ex.com", &x, &err), 0);
@@ -272,9 +276,7 @@ static void test_article_body_fallback(void **state)
     for (int k = 0; k < 3; k++) {
         ps_extractor_config cfg = {.model_path = model_path, .options = opts[k]};
         ps_error err = {0};
-        ps_extractor *ex = ps_extractor_new("svm", &cfg, &err);
-        if (!ex)
-            fail_msg("%s", err.msg);
+        ps_extractor *ex = new_extractor("svm", &cfg);
         ps_page *pg = parse_str(html);
         assert_non_null(pg);
         ps_extraction x;
@@ -317,9 +319,7 @@ static void test_template_svm_without_templates_is_an_error(void **state)
     assert_null(ps_extractor_new("template-svm", &opt, &err));
     assert_non_null(strstr(err.msg, "fill"));
     opt.options = "focus_templated=0.9,focus=0,fill=0,comments=0,fallback=0,headline=0";
-    ps_extractor *ex = ps_extractor_new("template-svm", &opt, &err);
-    if (!ex)
-        fail_msg("%s", err.msg);
+    ps_extractor *ex = new_extractor("template-svm", &opt);
     ps_extractor_free(ex);
     ps_template_store_free(store);
     ps_extractor_config bad = {.model_path = "/nonexistent/x.model"};
@@ -355,9 +355,7 @@ static void test_model_block_tags(void **state)
     model_with_tags("body,div,p", path, sizeof path);
     ps_extractor_config cfg = {.model_path = path};
     ps_error err = {0};
-    ps_extractor *ex = ps_extractor_new("svm", &cfg, &err);
-    if (!ex)
-        fail_msg("%s", err.msg);
+    ps_extractor *ex = new_extractor("svm", &cfg);
     const char *const *tags = ps_extractor_block_tags(ex);
     assert_string_equal(tags[0], "body");
     assert_string_equal(tags[1], "div");

@@ -776,7 +776,8 @@ typedef enum ps_template_verdict {
     PS_TPL_KEEP_HEADLINE = 2,/**< matches, kept: the page's own headline */
     PS_TPL_KEEP_MAIN = 3,    /**< matches, kept: sentence in the main text block */
     PS_TPL_ALREADY_REMOVED = 4,/**< the leaf was removed before */
-    PS_TPL_KEEP_DATE = 5     /**< matches, kept: a short date line */
+    PS_TPL_KEEP_DATE = 5,    /**< matches, kept: a short date line */
+    PS_TPL_KEEP_INLINE = 6   /**< matches, kept: a short link inside running text */
 } ps_template_verdict;
 
 /** Per-leaf result of matching a page against a library. */

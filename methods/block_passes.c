@@ -173,8 +173,9 @@ static int pass_fallback(ps_pass_ctx *c, double on)
 }
 
 /* fill: inside the container of the content (FILL_SHARE), blocks scored
- * above -margin whose own text is at most FILL_LINKS link text, and not in
- * a comment container, become content. */
+ * above -margin whose own text is at most FILL_LINKS link text, holds at
+ * least fill_chars characters (the row after fill) and is not in a comment
+ * container, become content. */
 #define FILL_SHARE 0.85
 #define FILL_LINKS 0.5
 static int pass_fill(ps_pass_ctx *c, double margin)
@@ -182,11 +183,14 @@ static int pass_fill(ps_pass_ctx *c, double margin)
     if (!c->score)
         return 0;
     const ps_block *b = c->blocks;
+    const int at = ps_block_pass_find("fill_chars");
+    const double min_chars = at >= 0 ? c->values->value[at] : 0;
     size_t cur = container(c->page, b, c->n, FILL_SHARE, c->keep, c->scratch);
     size_t end = ps_block_subtree_end(c->page, cur);
     for (size_t i = cur; i < end; i++)
         if (!c->keep[i] && !(c->in_comments && c->in_comments[i]) && !isnan(c->score[i]) &&
-            c->score[i] > -margin && b[i].own.link_chars <= FILL_LINKS * b[i].own.text_chars)
+            c->score[i] > -margin && b[i].own.link_chars <= FILL_LINKS * b[i].own.text_chars &&
+            b[i].own.text_chars >= min_chars)
             c->keep[i] = 1;
     return 0;
 }
@@ -234,6 +238,7 @@ const ps_block_pass ps_block_pass_table[] = {
     {"comments", pass_comments, PS_OPT_SWITCH, 1, 0, 1},
     {"fallback", pass_fallback, PS_OPT_SWITCH, 1, 0, 1},
     {"fill", pass_fill, PS_OPT_DOUBLE, 1.0, 0, 100},
+    {"fill_chars", NULL, PS_OPT_DOUBLE, 0, 0, 1e6}, /* fill's parameter */
     {"focus", pass_focus, PS_OPT_DOUBLE, 0, 0, 1},
     {"headline", pass_headline, PS_OPT_SWITCH, 1, 0, 1},
     {NULL, NULL, PS_OPT_DOUBLE, 0, 0, 0},
@@ -276,13 +281,13 @@ int ps_block_passes_run_feat(const ps_page *page, const ps_block_passes *p, uint
                              const int *ids)
 {
     ps_pass_ctx c = {.page = page, .keep = keep, .score = score, .feat = feat, .n_feat = n_feat,
-                     .ids = ids};
+                     .ids = ids, .values = p};
     c.blocks = ps_page_blocks(page, &c.n);
     if (c.n == 0)
         return 0;
     int any = 0;
     for (size_t i = 0; ps_block_pass_table[i].key; i++)
-        any |= p->value[i] != 0;
+        any |= ps_block_pass_table[i].run && p->value[i] != 0;
     if (!any)
         return 0;
     /* 3 doubles a block (a pass's features or the blocks' mass) and the
@@ -291,7 +296,7 @@ int ps_block_passes_run_feat(const ps_page *page, const ps_block_passes *p, uint
         return -1;
     int rc = 0;
     for (size_t i = 0; ps_block_pass_table[i].key && rc == 0; i++)
-        if (p->value[i] != 0)
+        if (ps_block_pass_table[i].run && p->value[i] != 0)
             rc = ps_block_pass_table[i].run(&c, p->value[i]);
     free(c.scratch);
     return rc;

@@ -19,6 +19,8 @@
 #include "methods/method_options.h"
 #include "pagesift.h"
 
+typedef struct ps_block_passes ps_block_passes;
+
 /** What a pass sees of one page.  Passes run in table order; each sees the
  *  mask as the ones before it left it. */
 typedef struct ps_pass_ctx {
@@ -39,6 +41,8 @@ typedef struct ps_pass_ctx {
     /** Per block, 1 inside a comment container, set by the comments pass
      *  for the passes after it; NULL when it did not run. */
     uint8_t *in_comments;
+    /** Every row's value (a pass reads its parameter rows from here). */
+    const ps_block_passes *values;
 } ps_pass_ctx;
 
 /** A pass: @p value is its non-zero value in ps_block_passes (1 for an
@@ -48,7 +52,7 @@ typedef int (*ps_block_pass_fn)(ps_pass_ctx *c, double value);
 /** One row of the chain. */
 typedef struct ps_block_pass {
     const char *key;      /**< name and method option key */
-    ps_block_pass_fn run;
+    ps_block_pass_fn run; /**< NULL: a parameter of the pass above, which reads it */
     ps_opt_type type;     /**< PS_OPT_SWITCH (on/off) or PS_OPT_DOUBLE */
     double def;           /**< default value, 0 = off */
     double min, max;      /**< PS_OPT_DOUBLE: the option's range */
@@ -61,9 +65,9 @@ typedef struct ps_block_pass {
 extern const ps_block_pass ps_block_pass_table[];
 
 /** Which passes run and with what value: one per table row, 0 = off. */
-typedef struct ps_block_passes {
+struct ps_block_passes {
     double value[PS_BLOCK_PASSES_MAX];
-} ps_block_passes;
+};
 
 /** The table's defaults (what template-svm runs unless told otherwise). */
 ps_block_passes ps_block_passes_default(void);

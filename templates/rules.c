@@ -17,7 +17,14 @@
  *     (2012-11-05, 11/5/2012, Nov. 5, 2012, 5 November, 2012年11月5日);
  *   - main text: it lies in the block that holds most of the page's non-link
  *     text, is not a link, and reads like a sentence (>= 40 characters with
- *     sentence punctuation).
+ *     sentence punctuation);
+ *   - inline: it is a short link (<= 40 characters) in a block whose own
+ *     text is running text (>= 40 characters that are not links, at least
+ *     as many as are, with sentence punctuation): a keyword link in the
+ *     middle of a sentence ("... the <a>smartphone</a> browser ..."), which
+ *     a site repeats on many pages, so it is a template entry; removing it
+ *     cut a word out of the sentence (netease's 163.com links keywords
+ *     to topic pages in every article).
  * Everything else that matches is removed, as in the paper. */
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +76,8 @@ static char *text_key(const char *s, size_t n, size_t *out_len)
     return k;
 }
 
+static uint8_t *prose_blocks(const ps_page *page);
+
 int tpl_guard_init(tpl_guard *g, const ps_page *page)
 {
     memset(g, 0, sizeof *g);
@@ -95,6 +104,10 @@ int tpl_guard_init(tpl_guard *g, const ps_page *page)
             }
             break;
         }
+    if (!(g->prose = prose_blocks(page))) {
+        tpl_guard_free(g);
+        return -1;
+    }
     return 0;
 }
 
@@ -102,7 +115,39 @@ void tpl_guard_free(tpl_guard *g)
 {
     free(g->title_key);
     free(g->h1_key);
+    free(g->prose);
     g->title_key = g->h1_key = NULL;
+    g->prose = NULL;
+}
+
+static int has_sentence_punct(const char *s);
+
+/* Per block: its own text reads as running text (the inline guard). */
+static uint8_t *prose_blocks(const ps_page *page)
+{
+    size_t nb, nl;
+    ps_page_blocks(page, &nb);
+    const ps_leaf *l = ps_page_leaves(page, &nl);
+    uint8_t *prose = calloc(nb ? nb : 1, 1);
+    uint32_t *text = calloc(nb ? 2 * nb : 1, sizeof *text); /* non-link, link characters */
+    if (!prose || !text) {
+        free(prose);
+        free(text);
+        return NULL;
+    }
+    uint8_t *punct = prose; /* 1: a sentence mark seen; finally 1 when prose */
+    for (size_t i = 0; i < nl; i++) {
+        if (l[i].block < 0 || l[i].removed)
+            continue;
+        size_t b = (size_t)l[i].block;
+        text[2 * b + (l[i].in_link ? 1 : 0)] += l[i].chars;
+        if (!l[i].in_link && !punct[b] && has_sentence_punct(l[i].text))
+            punct[b] = 1;
+    }
+    for (size_t b = 0; b < nb; b++)
+        prose[b] = punct[b] && text[2 * b] >= 40 && text[2 * b] >= text[2 * b + 1];
+    free(text);
+    return prose;
 }
 
 static int has_sentence_punct(const char *s)
@@ -201,6 +246,8 @@ ps_template_verdict tpl_guard_verdict(const tpl_guard *g, const ps_page *page, s
     const ps_leaf *l = &ps_page_leaves(page, &n)[i];
     if (is_headline(g, l))
         return PS_TPL_KEEP_HEADLINE;
+    if (l->in_link && l->chars <= 40 && l->block >= 0 && g->prose && g->prose[l->block])
+        return PS_TPL_KEEP_INLINE;
     if (!l->in_link && l->chars <= 40 && has_date(l->text, l->bytes))
         return PS_TPL_KEEP_DATE;
     if (l->block == g->main_block && !l->in_link && l->chars >= 40 && has_sentence_punct(l->text))

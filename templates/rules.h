@@ -10,6 +10,8 @@ typedef struct tpl_guard {
     size_t title_len;
     char *h1_key;           /**< letters and digits of the first h1, or NULL */
     size_t h1_len;
+    uint8_t *prose;         /**< per block: its own text reads as running
+                                 text (inline guard), or NULL */
 } tpl_guard;
 
 int tpl_guard_init(tpl_guard *g, const ps_page *page);

@@ -341,6 +341,7 @@ static const char *verdict_name(int v)
     case PS_TPL_KEEP_MAIN: return "keep:main-text";
     case PS_TPL_ALREADY_REMOVED: return "removed-before";
     case PS_TPL_KEEP_DATE: return "keep:date";
+    case PS_TPL_KEEP_INLINE: return "keep:inline";
     default: return "no-match";
     }
 }

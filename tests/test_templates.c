@@ -523,6 +523,58 @@ static void test_apply(void **state)
     ps_template_store_free(s);
 }
 
+/* Guarded rule, inline guard: a site links a keyword in the running text of
+ * every article and in its navigation.  Both are one entry of the library;
+ * the navigation link is removed, the link inside the sentence stays, so
+ * the sentence keeps its word. */
+static void test_inline_link_kept(void **state)
+{
+    (void)state;
+    ps_error err = {0};
+    ps_template_builder *b = ps_template_builder_new(NULL);
+    for (int i = 0; i < 3; i++) {
+        char body[1024];
+        snprintf(body, sizeof body,
+                 "<div><a href=/k/phones>Smartphones</a> <a href=/k/tablets>Tablets</a></div>"
+                 "<p>Story %d: the new <a href=/k/phones>Smartphones</a> of the year %d sold well, "
+                 "the shops say.</p>",
+                 i, 2000 + i);
+        ps_page *pg = page_of(body);
+        assert_int_equal(ps_template_builder_add(b, "ex", pg, &err), 0);
+        ps_page_free(pg);
+    }
+    ps_template_store *s = ps_template_builder_finish(b);
+    const ps_template_lib *lib = ps_template_store_get(s, "ex");
+    ps_page *pg = page_of("<div><a href=/k/phones>Smartphones</a> <a href=/k/tablets>Tablets</a></div>"
+                          "<p>Prices of <a href=/k/phones>Smartphones</a> fell again this winter, "
+                          "as every shop in town knows.</p>");
+    size_t n;
+    const ps_leaf *l = ps_page_leaves(pg, &n);
+    ps_template_match *m = calloc(n, sizeof *m);
+    assert_non_null(m);
+    assert_int_equal(ps_template_match_page(lib, pg, PS_TEMPLATE_RULES_GUARDED, m), 2);
+    int inline_seen = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(l[i].text, "Smartphones") && m[i].verdict == PS_TPL_KEEP_INLINE)
+            inline_seen++;
+    assert_int_equal(inline_seen, 1);
+    free(m);
+    assert_int_equal(ps_template_apply(lib, pg), 2);
+    size_t len;
+    char *text = ps_page_text(pg, NULL, &len);
+    assert_non_null(strstr(text, "Prices of Smartphones fell again"));
+    assert_null(strstr(text, "Tablets"));
+    free(text);
+    ps_page_free(pg);
+    /* the paper's rule removes all three */
+    pg = page_of("<div><a href=/k/phones>Smartphones</a> <a href=/k/tablets>Tablets</a></div>"
+                 "<p>Prices of <a href=/k/phones>Smartphones</a> fell again this winter, "
+                 "as every shop in town knows.</p>");
+    assert_int_equal(ps_template_apply_rules(lib, pg, PS_TEMPLATE_RULES_PAPER), 3);
+    ps_page_free(pg);
+    ps_template_store_free(s);
+}
+
 /* ps_template_apply from several threads on distinct pages gives what it
  * gives sequentially (the library is only read). */
 typedef struct apply_job {
@@ -659,6 +711,7 @@ int main(void)
         cmocka_unit_test(test_damaged_files),
         cmocka_unit_test(test_all_different_site),
         cmocka_unit_test(test_apply),
+        cmocka_unit_test(test_inline_link_kept),
         cmocka_unit_test(test_apply_threads),
         cmocka_unit_test(test_cleanportaleval_bar),
     };

@@ -1,15 +1,26 @@
 #!/usr/bin/env python3
-"""scripts/sample-pages.py - a seeded sample of whole pages from block CSVs.
+"""scripts/sample-pages.py - a seeded training sample from block CSVs.
 
-Keeps the training of the issue-9 recipe search fast on 2 cores: from every
-input CSV (one data set each), whole pages in a seeded random order until
-about ROWS labelled rows, written as one CSV without the text column.  Only
-rows with a label count toward ROWS: a snippet set (trafilatura-eval) labels
-a few blocks per page and leaves the rest empty; its unlabelled rows are
-written too (pagesift-train skips them).  In a gold set every row is
-labelled, so its sample is the same as when every row counted.
+Keeps the training of the recipe fast on 2 cores: from every input CSV (one
+data set each) about ROWS labelled rows, written as one CSV without the text
+column.  Only rows with a label count toward ROWS: a snippet set
+(trafilatura-eval) labels a few blocks per page and leaves the rest empty;
+its unlabelled rows are written too (pagesift-train skips them).
 
-Usage: sample-pages.py --rows N [--seed S] -o OUT IN.csv...
+Two ways to pick the rows:
+  --spread (the recipe's): pages in a seeded random order, and from each page
+      at most ceil(ROWS / labelled pages of the set) of its labelled rows, a
+      seeded random choice; the page's other rows are written with an empty
+      label.  So the sample reaches every page of a set when ROWS allows
+      (dragnet at ROWS 1400: 2 rows from each of 700 pages instead of every
+      row of 30),
+      and a page is still written whole, in document order, for the context
+      features of a second stage (pagesift-classify --context reads a
+      block's neighbours, labelled or not).
+  whole pages (without --spread): pages in a seeded random order, every row
+      of each, until ROWS labelled rows (dragnet: 30 of 1 378 pages).
+
+Usage: sample-pages.py --rows N [--seed S] [--spread] -o OUT IN.csv...
 """
 import argparse
 import csv
@@ -20,6 +31,7 @@ csv.field_size_limit(1 << 30)
 ap = argparse.ArgumentParser()
 ap.add_argument("--rows", type=int, required=True)
 ap.add_argument("--seed", type=int, default=1)
+ap.add_argument("--spread", action="store_true")
 ap.add_argument("-o", "--output", required=True)
 ap.add_argument("inputs", nargs="+")
 a = ap.parse_args()
@@ -46,13 +58,27 @@ with open(a.output, "w", newline="", encoding="utf-8") as out:
         rnd = random.Random(a.seed)
         rnd.shuffle(order)
         li = keep.index(li)
+        labelled = sum(1 for k in order if any(row[li] != "" for row in pages[k]))
+        quota = -(-a.rows // labelled) if a.spread and labelled else None
         n = rows = taken = 0
         for k in order:
             if n >= a.rows:
                 break
-            w.writerows(pages[k])
-            n += sum(1 for row in pages[k] if row[li] != "")
-            rows += len(pages[k])
+            page = pages[k]
+            if quota is not None:
+                have = [i for i, row in enumerate(page) if row[li] != ""]
+                if not have:
+                    continue
+                chosen = set(rnd.sample(have, min(quota, len(have), a.rows - n)))
+                for i in have:
+                    if i not in chosen:
+                        page[i][li] = ""
+                n += len(chosen)
+            else:
+                n += sum(1 for row in page if row[li] != "")
+            w.writerows(page)
+            rows += len(page)
             taken += 1
-        print("%s: %d labelled rows (%d in all) of %d of %d pages" % (path, n, rows, taken, len(order)),
+        print("%s: %d labelled rows (%d in all) of %d of %d pages%s" %
+              (path, n, rows, taken, len(order), " (at most %d a page)" % quota if quota else ""),
               file=sys.stderr)

@@ -20,7 +20,8 @@ Two ways to pick the rows:
   whole pages (without --spread): pages in a seeded random order, every row
       of each, until ROWS labelled rows (dragnet: 30 of 1 378 pages).
 
-Usage: sample-pages.py --rows N [--seed S] [--spread] -o OUT IN.csv...
+Usage: sample-pages.py --rows N [--seed S] [--spread] [--set-rows NAME=N]... -o OUT IN.csv...
+(--set-rows: another ROWS for the input NAME.csv)
 """
 import argparse
 import csv
@@ -32,9 +33,15 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--rows", type=int, required=True)
 ap.add_argument("--seed", type=int, default=1)
 ap.add_argument("--spread", action="store_true")
+ap.add_argument("--set-rows", action="append", default=[], metavar="NAME=N",
+                help="ROWS for the input file NAME.csv (its stem, e.g. trafilatura-eval)")
 ap.add_argument("-o", "--output", required=True)
 ap.add_argument("inputs", nargs="+")
 a = ap.parse_args()
+set_rows = {}
+for x in a.set_rows:
+    k, _, v = x.partition("=")
+    set_rows[k] = int(v)
 w = None
 with open(a.output, "w", newline="", encoding="utf-8") as out:
     for path in a.inputs:
@@ -55,21 +62,23 @@ with open(a.output, "w", newline="", encoding="utf-8") as out:
                     pages[k] = []
                     order.append(k)
                 pages[k].append([row[i] for i in keep])
+        stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
+        want = set_rows.get(stem, a.rows)
         rnd = random.Random(a.seed)
         rnd.shuffle(order)
         li = keep.index(li)
         labelled = sum(1 for k in order if any(row[li] != "" for row in pages[k]))
-        quota = -(-a.rows // labelled) if a.spread and labelled else None
+        quota = -(-want // labelled) if a.spread and labelled else None
         n = rows = taken = 0
         for k in order:
-            if n >= a.rows:
+            if n >= want:
                 break
             page = pages[k]
             if quota is not None:
                 have = [i for i, row in enumerate(page) if row[li] != ""]
                 if not have:
                     continue
-                chosen = set(rnd.sample(have, min(quota, len(have), a.rows - n)))
+                chosen = set(rnd.sample(have, min(quota, len(have), want - n)))
                 for i in have:
                     if i not in chosen:
                         page[i][li] = ""

@@ -76,7 +76,16 @@ static char *text_key(const char *s, size_t n, size_t *out_len)
     return k;
 }
 
-static uint8_t *prose_blocks(const ps_page *page);
+static int has_sentence_punct(const char *s)
+{
+    static const char *const marks[] = {". ", "! ", "? ", "\xE3\x80\x82", "\xEF\xBC\x81", "\xEF\xBC\x9F",
+                                        "\xEF\xBC\x8C", ", ", NULL};
+    for (int i = 0; marks[i]; i++)
+        if (strstr(s, marks[i]))
+            return 1;
+    size_t n = strlen(s);
+    return n && (s[n - 1] == '.' || s[n - 1] == '!' || s[n - 1] == '?');
+}
 
 int tpl_guard_init(tpl_guard *g, const ps_page *page)
 {
@@ -104,9 +113,19 @@ int tpl_guard_init(tpl_guard *g, const ps_page *page)
             }
             break;
         }
-    if (!(g->prose = prose_blocks(page))) {
+    /* inline guard: the blocks whose own text reads as running text (>= 40
+     * characters that are not links, no fewer than those that are, a
+     * sentence mark in a leaf that is not a link) */
+    if (!(g->prose = calloc(nb ? nb : 1, 1))) {
         tpl_guard_free(g);
         return -1;
+    }
+    for (size_t i = 0; i < nl; i++) {
+        int32_t k = l[i].block;
+        if (k < 0 || l[i].removed || l[i].in_link || g->prose[k])
+            continue;
+        uint32_t words = b[k].own.text_chars - b[k].own.link_chars;
+        g->prose[k] = words >= 40 && words >= b[k].own.link_chars && has_sentence_punct(l[i].text);
     }
     return 0;
 }
@@ -120,46 +139,7 @@ void tpl_guard_free(tpl_guard *g)
     g->prose = NULL;
 }
 
-static int has_sentence_punct(const char *s);
 
-/* Per block: its own text reads as running text (the inline guard). */
-static uint8_t *prose_blocks(const ps_page *page)
-{
-    size_t nb, nl;
-    ps_page_blocks(page, &nb);
-    const ps_leaf *l = ps_page_leaves(page, &nl);
-    uint8_t *prose = calloc(nb ? nb : 1, 1);
-    uint32_t *text = calloc(nb ? 2 * nb : 1, sizeof *text); /* non-link, link characters */
-    if (!prose || !text) {
-        free(prose);
-        free(text);
-        return NULL;
-    }
-    uint8_t *punct = prose; /* 1: a sentence mark seen; finally 1 when prose */
-    for (size_t i = 0; i < nl; i++) {
-        if (l[i].block < 0 || l[i].removed)
-            continue;
-        size_t b = (size_t)l[i].block;
-        text[2 * b + (l[i].in_link ? 1 : 0)] += l[i].chars;
-        if (!l[i].in_link && !punct[b] && has_sentence_punct(l[i].text))
-            punct[b] = 1;
-    }
-    for (size_t b = 0; b < nb; b++)
-        prose[b] = punct[b] && text[2 * b] >= 40 && text[2 * b] >= text[2 * b + 1];
-    free(text);
-    return prose;
-}
-
-static int has_sentence_punct(const char *s)
-{
-    static const char *const marks[] = {". ", "! ", "? ", "\xE3\x80\x82", "\xEF\xBC\x81", "\xEF\xBC\x9F",
-                                        "\xEF\xBC\x8C", ", ", NULL};
-    for (int i = 0; marks[i]; i++)
-        if (strstr(s, marks[i]))
-            return 1;
-    size_t n = strlen(s);
-    return n && (s[n - 1] == '.' || s[n - 1] == '!' || s[n - 1] == '?');
-}
 
 /* Part of the page's title or first h1 (at least 10 letters/digits). */
 static int is_headline(const tpl_guard *g, const ps_leaf *l)

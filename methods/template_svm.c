@@ -47,6 +47,8 @@
  * e.g. netease's related-news lists: held out netease 0.922 -> 0.929,
  * dragnet +0.001, cleanportaleval -0.002), fill=X (default 1.0, 0 = off),
  * fill_chars=N (default 0: the fill takes blocks of at least N characters),
+ * fill_lead=N (default 100: a block shorter than N characters, without
+ * sub-blocks, only when the next block with text is content),
  * headline=0|1, fallback=0|1 and comments=0|1 (default 1): the second
  * passes of methods/block_passes.c over the SVM's classes (keep content
  * only inside the block holding >= X of it; inside the block holding the

@@ -3,8 +3,11 @@
  * most of it (a comment thread beside the article), keeps everything when
  * the content is spread; headline keeps the title-like heading before the
  * first content block and not an unrelated one; fallback keeps the
- * best-scored block of a page the SVM would leave empty. */
+ * best-scored block of a page the SVM would leave empty; fill takes near
+ * misses inside the content, short ones only when content follows
+ * (fill_lead). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "methods/block_passes.h"
@@ -193,6 +196,59 @@ static void test_fill_joins_near_misses_inside_the_content(void **state)
     ps_page_free(pg);
 }
 
+/* fill_lead: a short block the fill would take is taken only when the next
+ * block with text is content: a subheading before a paragraph (also one the
+ * fill itself takes), not a "Read also" line before a list of other
+ * stories. */
+static void test_fill_lead_needs_content_after(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body><div id=article>"
+                            "<div>The storm reached the coast in the night and the water rose by two metres "
+                            "within an hour, the harbour master said.</div>"
+                            "<div>What comes next</div>"
+                            "<div>Forecasters expect the wind to ease by Sunday, but the rivers will stay high "
+                            "for another week at least, they say.</div>"
+                            "<div>The clean-up</div>"
+                            "<div>Volunteers began to clear the streets at dawn, and the first shops opened "
+                            "again before noon on the main square.</div>"
+                            "<div>Read also</div>"
+                            "<div><a href=/a>Floods in the north</a> <a href=/b>Rain records</a></div>"
+                            "</div></body></html>");
+    assert_non_null(pg);
+    size_t n;
+    const ps_block *b = ps_page_blocks(pg, &n);
+    assert_true(n <= 16);
+    const char *base = "html/body/div[1]/div[";
+    char path[64];
+    size_t d[7];
+    for (int k = 0; k < 7; k++) {
+        snprintf(path, sizeof path, "%s%d]", base, k + 1);
+        d[k] = find(b, n, path);
+    }
+    double score[16];
+    uint8_t keep[16];
+    for (size_t i = 0; i < n; i++)
+        score[i] = b[i].own.text_chars ? -0.5 : NAN; /* near misses: in the fill's reach */
+    score[d[0]] = score[d[2]] = 1.0;                 /* the classifier's paragraphs */
+    score[d[6]] = -3.0;                              /* the link list: noise */
+    ps_block_passes p = with("fill", 1.0);
+    for (size_t i = 0; i < n; i++)
+        keep[i] = !isnan(score[i]) && score[i] > 0;
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    assert_int_equal(keep[d[5]], 1); /* without fill_lead the fill takes "Read also" */
+    set(&p, "fill_lead", 100);
+    for (size_t i = 0; i < n; i++)
+        keep[i] = !isnan(score[i]) && score[i] > 0;
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    assert_int_equal(keep[d[1]], 1); /* a subheading before a kept paragraph */
+    assert_int_equal(keep[d[3]], 1); /* one before the paragraph the fill takes */
+    assert_int_equal(keep[d[4]], 1); /* that paragraph: long, not a lead line */
+    assert_int_equal(keep[d[5]], 0); /* "Read also" leads into noise */
+    assert_int_equal(keep[d[6]], 0);
+    ps_page_free(pg);
+}
+
 /* Given the caller's feature rows (the 41 of a model, in another order),
  * headline decides as when it computes the features itself. */
 /* Comment threads are noise whatever the SVM says; the headline's block and
@@ -269,7 +325,7 @@ static void test_headline_from_given_features(void **state)
 }
 
 /* The chain's table: every row named and runnable (or a parameter of the
- * pass above it), names distinct, the
+ * nearest pass above it, named after it), names distinct, the
  * defaults the ones template-svm runs (comments, fallback and headline on,
  * fill 1.0, focus off), and a name not in it is not found. */
 static void test_table(void **state)
@@ -279,8 +335,17 @@ static void test_table(void **state)
     size_t n = 0;
     for (; ps_block_pass_table[n].key; n++) {
         const ps_block_pass *r = &ps_block_pass_table[n];
-        /* a row without a function is a parameter of the pass above it */
-        assert_true(r->run || (n > 0 && ps_block_pass_table[n - 1].run));
+        /* a row without a function is a parameter of the nearest pass above
+         * it, named after it (fill_chars, fill_lead: fill's) */
+        if (!r->run) {
+            size_t up = n;
+            while (up > 0 && !ps_block_pass_table[up - 1].run)
+                up--;
+            assert_true(up > 0);
+            const char *pass = ps_block_pass_table[up - 1].key;
+            assert_int_equal(strncmp(r->key, pass, strlen(pass)), 0);
+            assert_int_equal(r->key[strlen(pass)], '_');
+        }
         assert_true(r->type == PS_OPT_SWITCH || r->type == PS_OPT_DOUBLE);
         assert_int_equal(ps_block_pass_find(r->key), (int)n);
         assert_true(d.value[n] == r->def);
@@ -305,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_headline_kept),
         cmocka_unit_test(test_fallback_keeps_best_scored),
         cmocka_unit_test(test_fill_joins_near_misses_inside_the_content),
+        cmocka_unit_test(test_fill_lead_needs_content_after),
         cmocka_unit_test(test_headline_from_given_features),
         cmocka_unit_test(test_comments_dropped),
         cmocka_unit_test(test_table),

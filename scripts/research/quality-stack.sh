@@ -10,13 +10,16 @@
 #   scripts/research/quality-stack.sh NAME      (environment: the recipe's
 #                                                variables, e.g. STACK=5;
 #                                                EVAL_OPTIONS: method options;
-#                                                MODELS_FROM: reuse a run's models)
+#                                                MODELS_FROM: reuse a run's models;
+#                                                LAB_FEATURES: another folder
+#                                                of feature CSVs)
 #
 # Writes out/lab/NAME/ (models, pagesift-eval JSON, logs) and prints one
 # table row: per set token F1 (trafilatura-eval: the snippet rule's F1 with
 # P and R), the traf CV figure and the mean over the seven LOSO figures.
 # The per-set feature CSVs are made once in out/lab/features (shared by
-# every configuration: delete it after changing the feature code).
+# every configuration: delete it after changing the feature code), or in
+# LAB_FEATURES (a labelling change: link the unchanged sets' CSVs there).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -24,7 +27,7 @@ name=${1:?usage: quality-stack.sh NAME}
 shared=${PS_SHARED_DIR:-$root/../shared}
 sets="cleaneval cleanportaleval dragnet l3s-gn1 netease readability trafilatura-eval"
 out=out/lab/$name
-feat=$root/out/lab/features
+feat=${LAB_FEATURES:-$root/out/lab/features}
 mkdir -p "$out" "$feat"
 export PS_SHARED_DIR=$shared PS_BINARY_DIR=$root/build FEATURES_DIR=$feat THREADS=2
 # MODELS_FROM=NAME: the models of out/lab/NAME (another EVAL_OPTIONS only)

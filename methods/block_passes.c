@@ -146,6 +146,14 @@ static const double *rows_with(const ps_pass_ctx *c, const char *const *names, s
     return tmp;
 }
 
+/* The value of the parameter row @p key (a row without a function of
+ * ps_block_pass_table), 0 when there is none. */
+static double param(const ps_pass_ctx *c, const char *key)
+{
+    const int at = ps_block_pass_find(key);
+    return at >= 0 ? c->values->value[at] : 0;
+}
+
 /* ---- the passes, in the order they run ---- */
 
 /* A comment word on the block counts 1 in x_cls_comment, on its parent 0.5,
@@ -208,17 +216,14 @@ static int pass_fill(ps_pass_ctx *c, double margin)
     if (!c->score)
         return 0;
     const ps_block *b = c->blocks;
-    const int at = ps_block_pass_find("fill_chars");
-    const double min_chars = at >= 0 ? c->values->value[at] : 0;
-    const int at_lead = ps_block_pass_find("fill_lead");
-    const double lead_chars = at_lead >= 0 ? c->values->value[at_lead] : 0;
+    const double min_chars = param(c, "fill_chars"), lead_chars = param(c, "fill_lead");
     size_t cur = container(c->page, b, c->n, FILL_SHARE, c->keep, c->scratch);
     size_t end = ps_block_subtree_end(c->page, cur);
     /* next[j]: the first block at or after j (document order) with text of
      * its own, c->n when none; a block leads into next[its subtree's end] */
     double *next = c->scratch + c->n;
     next[c->n] = (double)c->n;
-    for (size_t j = c->n; j-- > 0;)
+    for (size_t j = c->n; lead_chars > 0 && j-- > cur;)
         next[j] = b[j].own.text_chars ? (double)j : next[j + 1];
     /* backwards, so that a short heading sees the paragraph after it that
      * the fill has just taken */

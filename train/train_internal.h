@@ -22,7 +22,7 @@ struct ps_train_data {
     uint64_t checksum;
 };
 
-#define PS_SV_CHUNK 32
+#define PS_SV_CHUNK 64 /* support vectors a chunk: see train/predict.c */
 
 struct ps_model {
     char *bundle;       /* the file's text, as saved */

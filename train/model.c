@@ -423,7 +423,9 @@ ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int 
         rc = ps_set_error(err, PS_ERR_FORMAT, "%s: truncated (no %s line)", nm, SVM_BYTES_KEY);
         goto out;
     }
-    if ((size_t)(end - p) < svm_bytes + strlen(END_LINE) ||
+    /* svm_bytes is the file's word: compared with what is left without an
+     * addition that could wrap (a damaged "svm_bytes -1" reads as SIZE_MAX) */
+    if (svm_bytes > (size_t)(end - p) || (size_t)(end - p) - svm_bytes < strlen(END_LINE) ||
         memcmp(p + svm_bytes, END_LINE, strlen(END_LINE)) != 0) {
         ps_buf_free(&kb);
         rc = ps_set_error(err, PS_ERR_FORMAT,

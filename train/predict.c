@@ -128,11 +128,11 @@ static void predict_many_delta(const ps_model *m, const double *x, size_t stride
 /* One build runs everywhere: gcc makes three versions and picks one at load
  * time by the CPU.  AVX-512 (16 floats a step, fused multiply-add, glibc's
  * AVX-512 expf) where the CPU has it: on an Intel Xeon with it, -j 1 over
- * dragnet takes 7 % less time (docs/EXTRACTION.md, Speed); AVX2 (8 floats a
+ * dragnet takes 8 % less CPU (docs/EXTRACTION.md, Speed); AVX2 (8 floats a
  * step, glibc's AVX2 expf) otherwise where it can; SSE2 everywhere else.
  * The versions round differently in the last bits (the fused
- * multiply-add): the shipped model's classes and texts were the same on all
- * seven data sets. */
+ * multiply-add): the shipped models of issue 14's eighth and ninth rounds
+ * gave the same texts with AVX2 and AVX-512 on all seven data sets. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif

@@ -509,11 +509,11 @@ static void test_bad_bundles(void **state)
                                        "libsvm-model-bytes 18446744073709551615",
                                        "libsvm-model-bytes -1",
                                        "libsvm-model-bytes 18446744073709551610"};
+    const char *sb = strstr(m->bundle, "\nlibsvm-model-bytes ");
+    assert_non_null(sb);
+    sb++;
+    const size_t head = (size_t)(sb - m->bundle), line = strcspn(sb, "\n");
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
-        char *sb = strstr(m->bundle, "\nlibsvm-model-bytes ");
-        assert_non_null(sb);
-        sb++;
-        size_t head = (size_t)(sb - m->bundle), line = strcspn(sb, "\n");
         ps_buf d = {0};
         ps_buf_append(&d, m->bundle, head);
         ps_buf_append(&d, lens[i], strlen(lens[i]));

@@ -424,7 +424,8 @@ ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int 
         goto out;
     }
     /* svm_bytes is the file's word: compared with what is left without an
-     * addition that could wrap (a damaged "svm_bytes -1" reads as SIZE_MAX) */
+     * addition that could wrap (a damaged "libsvm-model-bytes -1" reads as
+     * SIZE_MAX: strtoull takes the sign) */
     if (svm_bytes > (size_t)(end - p) || (size_t)(end - p) - svm_bytes < strlen(END_LINE) ||
         memcmp(p + svm_bytes, END_LINE, strlen(END_LINE)) != 0) {
         ps_buf_free(&kb);

@@ -64,7 +64,7 @@ static int learn_read(void *ctx, ps_input *in, ps_error *err)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     }
     ps_error e = {0};
-    if (!(in->data = ps_read_file(p->html_path, 0, &in->len, &e)))
+    if (!(in->data = ps_read_page_file(p->html_path, 0, &in->len, &e)))
         in->status = e.code ? e.code : PS_ERR_IO; /* left out; the extraction run reports it */
     return 1;
 }

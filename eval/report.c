@@ -29,8 +29,8 @@ void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n)
             return;
         fputc('\n', f);
     }
-    fprintf(f, "%-16s %-22s %5s  %5s %5s %5s  %5s %5s %5s  %5s %5s  %5s %5s  %5s %4s %8s\n", "set",
-            "method", "pages", "F1", "P", "R", "F1b", "F1t1", "F1chr", "qual%", "exc%", "leafP",
+    fprintf(f, "%-16s %-22s %5s  %5s %5s %5s  %5s %5s %5s %5s  %5s %5s  %5s %5s  %5s %4s %8s\n", "set",
+            "method", "pages", "F1", "P", "R", "F1b", "F1t1", "F1w", "F1chr", "qual%", "exc%", "leafP",
             "leafR", "empty", "fail", "pages/s");
     int icu = 0, marked = 0;
     for (size_t i = 0; i < n; i++) {
@@ -52,9 +52,9 @@ void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n)
         double np = s->pages ? (double)s->pages : 1.0;
         char label[64];
         snprintf(label, sizeof label, "%s%s", r->label, training_set_figure(r) ? " *" : "");
-        fprintf(f, "%-16s %-22s %5zu  %.3f %.3f %.3f  %.3f %.3f %.3f  %5.1f %5.1f  %5s %5s  %5zu %4zu %8s\n",
+        fprintf(f, "%-16s %-22s %5zu  %.3f %.3f %.3f  %.3f %.3f %.3f %.3f  %5.1f %5.1f  %5s %5s  %5zu %4zu %8s\n",
                 r->ds->name, label, s->pages, s->sh4.f1, s->sh4.p, s->sh4.r, s->sh4_bench.f1,
-                s->tok1.f1, s->chars.f1, 100.0 * (double)s->qualified / np,
+                s->tok1.f1, s->words.f1, s->chars.f1, 100.0 * (double)s->qualified / np,
                 100.0 * (double)s->excellent / np, lp, lr, s->empty_outputs, s->failed, ps);
         if (icu)
             fprintf(f, "%-16s %-22s %5s  F1 ICU words %.3f (P %.3f, R %.3f)\n", "", "", "", s->icu4.f1,
@@ -62,7 +62,8 @@ void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n)
     }
     fputs("F1, P, R: 4-gram shingles averaged over pages, F1 of the averages (empty output\n"
           "= P 0, R 0); F1b: the same with the benchmark's rule (pages with empty output left\n"
-          "out of P); F1t1: single tokens; F1chr: characters in common (LCS); qual%/exc%:\n"
+          "out of P); F1t1: single tokens; F1w: the WCXB rule (lower-cased word bags, P, R\n"
+          "and F1 each averaged over pages); F1chr: characters in common (LCS); qual%/exc%:\n"
           "pages qualified / excellent (recall >= 0.98, noise <= 5 % / < 2 %); leafP/R:\n"
           "leaves, content positive; pages/s: per core, CPU time of parse + extract.\n",
           f);
@@ -79,9 +80,20 @@ typedef struct keys {
     size_t *of_page;
 } keys;
 
+/* The breakdown's title word and its column's name. */
+static const char *by_title(int by)
+{
+    return by == PS_BY_SITE ? "site" : by == PS_BY_TYPE ? "page type" : "language";
+}
+
+static const char *by_name(int by)
+{
+    return by == PS_BY_SITE ? "site" : by == PS_BY_TYPE ? "page_type" : "lang";
+}
+
 static const char *page_key(const ps_dataset_page *p, int by)
 {
-    const char *k = by == PS_BY_SITE ? p->site : p->lang;
+    const char *k = by == PS_BY_SITE ? p->site : by == PS_BY_TYPE ? p->page_type : p->lang;
     return k && *k ? k : "(unknown)";
 }
 
@@ -161,8 +173,8 @@ static void snip_breakdown(FILE *f, const ps_eval_run *r, const keys *K, int by,
     }
     if (f)
         fprintf(f, "\n%s / %s by %s (snippets)\n%-32s %5s  %5s %5s %5s  %4s %4s %4s %4s\n",
-                r->ds->name, r->label, by == PS_BY_SITE ? "site" : "language",
-                by == PS_BY_SITE ? "site" : "lang", "pages", "F1", "P", "R", "tp", "fp", "fn", "tn");
+                r->ds->name, r->label, by_title(by), by_name(by), "pages", "F1", "P", "R", "tp", "fp", "fn",
+                "tn");
     for (size_t k = 0; k < K->n; k++) {
         double p, rc, f1;
         ps_snippet_prf(&c[k], &p, &rc, &f1);
@@ -200,17 +212,23 @@ void ps_eval_print_breakdown(FILE *f, const ps_eval_run *runs, size_t n, int by)
             keys_free(&K);
             return;
         }
-        fprintf(f, "\n%s / %s by %s\n%-32s %5s  %5s %5s %5s  %5s %5s\n", r->ds->name, r->label,
-                by == PS_BY_SITE ? "site" : "language", by == PS_BY_SITE ? "site" : "lang", "pages",
-                "F1", "P", "R", "qual%", "empty");
+        fprintf(f, "\n%s / %s by %s\n%-32s %5s  %5s %5s %5s  %5s %5s %5s  %5s %5s\n", r->ds->name,
+                r->label, by_title(by), by_name(by), "pages", "F1", "P", "R", "F1w", "Pw", "Rw", "qual%",
+                "empty");
         for (size_t k = 0; k < K.n; k++)
-            fprintf(f, "%-32s %5zu  %.3f %.3f %.3f  %5.1f %5zu\n", K.k[k], s[k].pages, s[k].sh4.f1,
-                    s[k].sh4.p, s[k].sh4.r,
+            fprintf(f, "%-32s %5zu  %.3f %.3f %.3f  %.3f %.3f %.3f  %5.1f %5zu\n", K.k[k], s[k].pages,
+                    s[k].sh4.f1, s[k].sh4.p, s[k].sh4.r, s[k].words.f1, s[k].words.p, s[k].words.r,
                     100.0 * (double)s[k].qualified / (double)(s[k].pages ? s[k].pages : 1),
                     s[k].empty_outputs);
+        fputs("F1w, Pw, Rw: the WCXB rule (lower-cased word bags, each averaged over pages)\n", f);
         free(s);
         keys_free(&K);
     }
+}
+
+static const char *by_key_name(int by)
+{
+    return by == PS_BY_SITE ? "by_site" : by == PS_BY_TYPE ? "by_page_type" : "by_lang";
 }
 
 static json_t *prf(const ps_prf *x)
@@ -229,6 +247,7 @@ static json_t *summary_json(const ps_eval_summary *s)
     json_object_set_new(o, "token_pooled", prf(&s->sh4_pooled));
     json_object_set_new(o, "token1", prf(&s->tok1));
     json_object_set_new(o, "token1_pooled", prf(&s->tok1_pooled));
+    json_object_set_new(o, "words", prf(&s->words));
     if (s->icu_pages)
         json_object_set_new(o, "icu", prf(&s->icu4));
     json_object_set_new(o, "chars", prf(&s->chars));
@@ -263,7 +282,7 @@ json_t *ps_eval_json(const ps_eval_run *runs, size_t n, int by)
             if (keys_make(r->ds, by, &K) == 0)
                 snip_breakdown(NULL, r, &K, by, b);
             keys_free(&K);
-            json_object_set_new(o, by == PS_BY_SITE ? "by_site" : "by_lang", b);
+            json_object_set_new(o, by_key_name(by), b);
         } else if (by != PS_BY_NONE) {
             keys K;
             ps_eval_summary *s = NULL;
@@ -271,7 +290,7 @@ json_t *ps_eval_json(const ps_eval_run *runs, size_t n, int by)
                 json_t *b = json_object();
                 for (size_t k = 0; k < K.n; k++)
                     json_object_set_new(b, K.k[k], summary_json(&s[k]));
-                json_object_set_new(o, by == PS_BY_SITE ? "by_site" : "by_lang", b);
+                json_object_set_new(o, by_key_name(by), b);
             }
             free(s);
             keys_free(&K);

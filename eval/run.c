@@ -106,7 +106,7 @@ static void do_page(shared *sh, size_t i)
     ps_extraction out = {0};
     int failed = 0;
     ps_input in = {0};
-    in.data = ps_read_file(dp->html_path, 0, &in.len, &err);
+    in.data = ps_read_page_file(dp->html_path, 0, &in.len, &err);
     in.url = dp->url;
     in.site = dp->site;
     in.id = dp->id;

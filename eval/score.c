@@ -5,14 +5,52 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unicode/ucasemap.h>
+
 #include "pagesift.h"
+
+/* @p s lower-cased as Python's str.lower() does (ICU's full case mapping,
+ * root locale); NULL when out of memory. */
+static char *lower_utf8(const char *s, size_t len, size_t *out_len)
+{
+    if (len > INT32_MAX / 3)
+        return NULL;
+    UErrorCode st = U_ZERO_ERROR;
+    UCaseMap *cm = ucasemap_open("", 0, &st);
+    if (U_FAILURE(st))
+        return NULL;
+    int32_t cap = (int32_t)len * 3 + 1; /* a code point lower-cases to at most 3 times its bytes */
+    char *o = malloc((size_t)cap);
+    int32_t n = o ? ucasemap_utf8ToLower(cm, o, cap, s, (int32_t)len, &st) : 0;
+    ucasemap_close(cm);
+    if (!o || U_FAILURE(st)) {
+        free(o);
+        return NULL;
+    }
+    *out_len = (size_t)n;
+    return o;
+}
+
+/* The WCXB rule's match: single \w+ tokens of both texts lower-cased. */
+static int words_match(const char *output, size_t output_len, const char *gold, size_t gold_len,
+                       ps_match *m)
+{
+    size_t ol = 0, gl = 0;
+    char *o = lower_utf8(output ? output : "", output ? output_len : 0, &ol);
+    char *g = lower_utf8(gold, gold_len, &gl);
+    int r = o && g ? ps_shingle_match(o, ol, g, gl, 1, PS_TOKENS_PYTHON, m) : -1;
+    free(o);
+    free(g);
+    return r;
+}
 
 int ps_score_page(const char *output, size_t output_len, const char *gold, size_t gold_len,
                   int with_icu, ps_page_score *s)
 {
     memset(s, 0, sizeof *s);
     if (ps_shingle_match(output, output_len, gold, gold_len, 4, PS_TOKENS_WORD, &s->sh4) < 0 ||
-        ps_shingle_match(output, output_len, gold, gold_len, 1, PS_TOKENS_WORD, &s->tok1) < 0)
+        ps_shingle_match(output, output_len, gold, gold_len, 1, PS_TOKENS_WORD, &s->tok1) < 0 ||
+        words_match(output, output_len, gold, gold_len, &s->words) < 0)
         return -1;
     if (with_icu) {
         if (ps_shingle_match(output, output_len, gold, gold_len, 4, PS_TOKENS_ICU, &s->icu4) < 0)
@@ -31,6 +69,12 @@ typedef struct avg {
     size_t np, nr;
 } avg;
 
+/* Page means of P, R and F1 (the WCXB rule averages each over pages). */
+typedef struct mean3 {
+    double p, r, f1;
+    size_t n;
+} mean3;
+
 typedef struct pool {
     uint64_t tp, fp, fn;
 } pool;
@@ -38,6 +82,7 @@ typedef struct pool {
 struct ps_eval_acc {
     size_t pages, failed, empty, qualified, excellent, leaf_pages, icu_pages;
     avg sh4, sh4_bench, tok1, icu4, chars, leaves;
+    mean3 words;
     pool sh4_pool, tok1_pool, chars_pool, leaves_pool;
     double seconds;
 };
@@ -67,6 +112,20 @@ static void avg_add(avg *a, const ps_match *m, ps_empty_rule rule)
     }
 }
 
+/* The WCXB rule for one page: empty output scores 0; empty gold scores 1
+ * only with empty output. */
+static void mean3_add(mean3 *a, const ps_match *m)
+{
+    uint64_t o = m->tp + m->fp, g = m->tp + m->fn;
+    double p = o ? (double)m->tp / (double)o : 0.0, r = g ? (double)m->tp / (double)g : 0.0;
+    if (g == 0)
+        p = r = o == 0;
+    a->p += p;
+    a->r += r;
+    a->f1 += p + r > 0 ? 2 * p * r / (p + r) : 0.0;
+    a->n++;
+}
+
 static void pool_add(pool *p, const ps_match *m)
 {
     p->tp += m->tp;
@@ -85,6 +144,7 @@ int ps_eval_acc_add(ps_eval_acc *a, const ps_page_score *s)
     avg_add(&a->sh4, &s->sh4, PS_EMPTY_STRICT);
     avg_add(&a->sh4_bench, &s->sh4, PS_EMPTY_BENCHMARK);
     avg_add(&a->tok1, &s->tok1, PS_EMPTY_STRICT);
+    mean3_add(&a->words, &s->words);
     pool_add(&a->sh4_pool, &s->sh4);
     pool_add(&a->tok1_pool, &s->tok1);
     /* characters as a match: tp = common, fp = output - common, fn = gold - common */
@@ -147,6 +207,8 @@ void ps_eval_acc_summary(const ps_eval_acc *a, ps_eval_summary *o)
     o->sh4_pooled = prf_pool(&a->sh4_pool);
     o->tok1 = prf_avg(&a->tok1);
     o->tok1_pooled = prf_pool(&a->tok1_pool);
+    double nw = a->words.n ? (double)a->words.n : 1.0;
+    o->words = (ps_prf){a->words.p / nw, a->words.r / nw, a->words.f1 / nw};
     o->icu4 = prf_avg(&a->icu4);
     o->chars = prf_avg(&a->chars);
     o->chars_pooled = prf_pool(&a->chars_pool);

@@ -34,7 +34,9 @@ static uint64_t mix(uint64_t h, uint64_t v)
 static uint64_t *shingles(const char *s, size_t len, unsigned n, ps_tokens_kind kind, size_t *count)
 {
     ps_token *t;
-    size_t k = kind == PS_TOKENS_ICU ? ps_tokenize_icu(s, len, &t) : ps_tokenize(s, len, &t);
+    size_t k = kind == PS_TOKENS_ICU      ? ps_tokenize_icu(s, len, &t)
+               : kind == PS_TOKENS_PYTHON ? ps_tokenize_python(s, len, &t)
+                                          : ps_tokenize(s, len, &t);
     if (k == (size_t)-1)
         return NULL;
     size_t m = k == 0 ? 0 : k < n ? 1 : k - n + 1;

@@ -66,7 +66,7 @@ static int page_rows(const ps_dataset_page *dp, const ps_model *base, const char
                      const ps_template_store *tpl, uint32_t p, site_info *s, ps_error *err)
 {
     size_t len = 0, glen = 0;
-    char *html = ps_read_file(dp->html_path, 0, &len, err);
+    char *html = ps_read_page_file(dp->html_path, 0, &len, err);
     char *gold = html ? ps_read_file(dp->gold_path, 0, &glen, err) : NULL;
     if (!html || !gold) {
         free(html);

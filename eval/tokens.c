@@ -55,7 +55,8 @@ static int push_token(ps_token **t, size_t *n, size_t *cap, const char *text, in
     return 0;
 }
 
-size_t ps_tokenize(const char *text, size_t len, ps_token **out)
+/* \w+ runs; split_cjk: each CJK ideograph and kana a token of its own. */
+static size_t word_runs(const char *text, size_t len, int split_cjk, ps_token **out)
 {
     size_t cap = len / 4 + 16, n = 0;
     ps_token *t = malloc(cap * sizeof *t);
@@ -71,7 +72,7 @@ size_t ps_tokenize(const char *text, size_t len, ps_token **out)
         else
             i++;
         int word = c >= 0 && is_word(c);
-        int cjk = word && is_cjk(c);
+        int cjk = split_cjk && word && is_cjk(c);
         if (start >= 0 && (!word || cjk)) { /* close the current run */
             if (push_token(&t, &n, &cap, text, start, at))
                 return (size_t)-1;
@@ -86,6 +87,16 @@ size_t ps_tokenize(const char *text, size_t len, ps_token **out)
     }
     *out = t;
     return n;
+}
+
+size_t ps_tokenize(const char *text, size_t len, ps_token **out)
+{
+    return word_runs(text, len, 1, out);
+}
+
+size_t ps_tokenize_python(const char *text, size_t len, ps_token **out)
+{
+    return word_runs(text, len, 0, out);
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -23,6 +23,24 @@ static char *join3(const char *a, const char *b, const char *c, const char *d)
     return s;
 }
 
+/* <dir>/html/<id>.html, or <dir>/html/<id>.html.gz where only that exists
+ * (a set kept compressed, as wcxb-dev is; every reader of html_path takes
+ * both: ps_read_page_file). */
+static char *page_path(const char *dir, const char *id)
+{
+    char *plain = join3(dir, "/html/", id, ".html");
+    struct stat st;
+    if (!plain || stat(plain, &st) == 0)
+        return plain;
+    char *gz = join3(dir, "/html/", id, ".html.gz");
+    if (gz && stat(gz, &st) == 0) {
+        free(plain);
+        return gz;
+    }
+    free(gz);
+    return plain; /* neither: the error names the plain name */
+}
+
 static void strv_free(char **v, size_t n)
 {
     for (size_t i = 0; v && i < n; i++)
@@ -110,6 +128,7 @@ static void page_free_fields(ps_dataset_page *p)
     free(p->url);
     free(p->site);
     free(p->lang);
+    free(p->page_type);
     free(p->html_path);
     free(p->gold_path);
     snippets_free(p->snippets);
@@ -150,7 +169,7 @@ ps_dataset *ps_dataset_load(const char *dir, ps_error *err)
     while (b > 0 && dir[b - 1] != '/')
         b--;
     ds->name = strndup(dir + b, dl - b);
-    int col_id = -1, col_url = -1, col_site = -1, col_lang = -1;
+    int col_id = -1, col_url = -1, col_site = -1, col_lang = -1, col_type = -1;
     size_t cap = 0, lineno = 0;
     char *save = NULL;
     for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -175,6 +194,7 @@ ps_dataset *ps_dataset_load(const char *dir, ps_error *err)
                 else if (!strcmp(fields[i], "url")) col_url = i;
                 else if (!strcmp(fields[i], "site")) col_site = i;
                 else if (!strcmp(fields[i], "lang")) col_lang = i;
+                else if (!strcmp(fields[i], "page_type")) col_type = i;
             }
             if (col_id < 0) {
                 ps_set_error(err, PS_ERR_FORMAT, "%s:1: no 'id' column in the header", path);
@@ -203,9 +223,11 @@ ps_dataset *ps_dataset_load(const char *dir, ps_error *err)
         pg->url = strdup(col_url >= 0 && col_url < nf ? fields[col_url] : "");
         pg->site = strdup(col_site >= 0 && col_site < nf ? fields[col_site] : "");
         pg->lang = strdup(col_lang >= 0 && col_lang < nf ? fields[col_lang] : "");
-        pg->html_path = join3(dir, "/html/", id, ".html");
+        pg->page_type = strdup(col_type >= 0 && col_type < nf ? fields[col_type] : "");
+        pg->html_path = page_path(dir, id);
         pg->gold_path = join3(dir, "/gold/", id, ".txt");
-        if (!pg->id || !pg->url || !pg->site || !pg->lang || !pg->html_path || !pg->gold_path)
+        if (!pg->id || !pg->url || !pg->site || !pg->lang || !pg->page_type || !pg->html_path ||
+            !pg->gold_path)
             goto nomem;
     }
     if (lineno == 0) {

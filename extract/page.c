@@ -1333,7 +1333,7 @@ ps_page *ps_page_load_file(const char *path, const ps_page_options *opt, ps_erro
 {
     size_t max = opt && opt->max_bytes ? opt->max_bytes : PS_DEFAULT_MAX_BYTES;
     size_t len;
-    char *data = ps_read_file(path, max, &len, err);
+    char *data = ps_read_page_file(path, max, &len, err);
     if (!data)
         return NULL;
     ps_page *pg = ps_page_parse(data, len, opt, err);

@@ -419,7 +419,10 @@ typedef struct ps_dataset_page {
     char *url;        /**< "" if unknown */
     char *site;       /**< "" if unknown */
     char *lang;       /**< ISO 639-1, "" if unknown */
-    char *html_path;  /**< <dir>/html/<id>.html */
+    char *page_type;  /**< the page_type column (wcxb-dev: article, forum,
+                           product, ...), "" if absent */
+    char *html_path;  /**< <dir>/html/<id>.html, or html/<id>.html.gz when
+                           only that exists (read it with ps_read_page_file) */
     char *gold_path;  /**< <dir>/gold/<id>.txt (a snippet set has none) */
     ps_snippets *snippets; /**< snippet set: the page's entry of
                                 evaldata.json; NULL in a gold set */
@@ -442,6 +445,10 @@ typedef struct ps_dataset {
  *  of the index must have an entry there).  Errors name the file and line
  *  (or id). */
 PS_EXPORT ps_dataset *ps_dataset_load(const char *dir, ps_error *err);
+/** Read a page file whole, inflated when it is gzip (html/<id>.html.gz, a
+ *  mirror's .html.gz): at most max_bytes once inflated (0 = no limit;
+ *  PS_ERR_TOO_LARGE beyond).  NUL appended, not counted. */
+PS_EXPORT char *ps_read_page_file(const char *path, size_t max_bytes, size_t *len, ps_error *err);
 PS_EXPORT void ps_dataset_free(ps_dataset *ds);
 
 /** A page filter by site folds, for cross-validation grouped by site: fold
@@ -1448,9 +1455,15 @@ typedef enum ps_tokens_kind {
     /** ICU word-break words (ubrk word iterator, root locale: dictionary
      *  segmentation of Chinese/Japanese/Thai); punctuation and spaces are
      *  not tokens */
-    PS_TOKENS_ICU = 1
+    PS_TOKENS_ICU = 1,
+    /** ps_tokenize_python: Python's \\w+ runs exactly, CJK runs too (the
+     *  WCXB rule's re.findall(r'\\w+')) */
+    PS_TOKENS_PYTHON = 2
 } ps_tokens_kind;
 
+/** Python's \\w+ runs exactly, a CJK run one token (PS_TOKENS_PYTHON).
+ *  Same contract as ps_tokenize. */
+PS_EXPORT size_t ps_tokenize_python(const char *text, size_t len, ps_token **out);
 /** ICU word-break tokens of @p len bytes of UTF-8 (PS_TOKENS_ICU).  Same
  *  contract as ps_tokenize. */
 PS_EXPORT size_t ps_tokenize_icu(const char *text, size_t len, ps_token **out);
@@ -1547,6 +1560,8 @@ PS_EXPORT int ps_leaf_match(const ps_page *page, const double *leaf_share, const
 typedef struct ps_page_score {
     ps_match sh4;          /**< 4-gram shingles (the benchmark's items) */
     ps_match tok1;         /**< single tokens */
+    ps_match words;        /**< single tokens of the lower-cased texts (the
+                                WCXB rule: bags of lower-cased \\w+ words) */
     ps_match icu4;         /**< 4-gram shingles of ICU words (if asked) */
     ps_lcs_result chars;   /**< character level */
     ps_page_grade grade;   /**< page level */
@@ -1577,6 +1592,10 @@ typedef struct ps_eval_summary {
     ps_prf sh4_bench;      /**< the same under the benchmark's empty rule */
     ps_prf sh4_pooled;     /**< counts summed over pages, then P, R, F1 */
     ps_prf tok1, tok1_pooled;
+    ps_prf words;          /**< the WCXB rule: P, R and F1 of the lower-cased
+                                word bags of each page (empty output: all
+                                0), each averaged over pages (F1 is the mean
+                                of the pages' F1, not the F1 of the means) */
     ps_prf icu4;           /**< page-averaged, pages with has_icu only */
     ps_prf chars;          /**< page-averaged character P, R; F1 of averages */
     ps_prf chars_pooled;

@@ -325,6 +325,37 @@ static void test_accumulator(void **state)
     ps_eval_acc_free(a);
 }
 
+/* The WCXB rule: lower-cased \\w+ words as bags, P, R and F1 of each page
+ * averaged over pages (F1 the mean of the pages' F1), empty output 0. */
+static void test_words_rule(void **state)
+{
+    (void)state;
+    ps_eval_acc *a = ps_eval_acc_new();
+    ps_page_score s;
+    /* case does not matter, order does not matter, counts do */
+    const char *o1 = "Sat the CAT, the", *g1 = "the cat sat on the mat";
+    assert_int_equal(ps_score_page(o1, strlen(o1), g1, strlen(g1), 0, &s), 0);
+    assert_int_equal(s.words.tp, 4);
+    assert_int_equal(s.words.fp, 0);
+    assert_int_equal(s.words.fn, 2);
+    ps_eval_acc_add(a, &s);
+    /* \u00c4 lower-cases to \u00e4 as Python's str.lower() does */
+    const char *o2 = "\xc3\x84PFEL x", *g2 = "\xc3\xa4pfel";
+    assert_int_equal(ps_score_page(o2, strlen(o2), g2, strlen(g2), 0, &s), 0);
+    assert_int_equal(s.words.tp, 1);
+    assert_int_equal(s.words.fp, 1);
+    ps_eval_acc_add(a, &s);
+    assert_int_equal(ps_score_page("", 0, g1, strlen(g1), 0, &s), 0);
+    ps_eval_acc_add(a, &s);
+    ps_eval_summary sum;
+    ps_eval_acc_summary(a, &sum);
+    /* pages: P 1, 1/2, 0; R 4/6, 1, 0; F1 0.8, 2/3, 0 */
+    assert_true(fabs(sum.words.p - 1.5 / 3) < 1e-12);
+    assert_true(fabs(sum.words.r - (4.0 / 6 + 1) / 3) < 1e-12);
+    assert_true(fabs(sum.words.f1 - (0.8 + 2.0 / 3) / 3) < 1e-12);
+    ps_eval_acc_free(a);
+}
+
 static void test_leaf_match(void **state)
 {
     (void)state;
@@ -412,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_lcs_100k),
         cmocka_unit_test(test_page_level),
         cmocka_unit_test(test_accumulator),
+        cmocka_unit_test(test_words_rule),
         cmocka_unit_test(test_leaf_match),
         cmocka_unit_test(test_train_protocol),
     };

@@ -837,6 +837,56 @@ static void test_jsonl_stdin(void **state)
 
 /* ---- data set folders ----------------------------------------------------- */
 
+/* A set kept compressed (wcxb-dev's layout): html/<id>.html.gz where no
+ * html/<id>.html exists, and a page_type column.  The reader points at the
+ * .gz, ps_read_page_file and the source inflate it, a page with both forms
+ * keeps the plain one. */
+static void test_dataset_gzipped_pages(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/gzset/html' '%s/gzset/gold'", tmpdir, tmpdir);
+    assert_int_equal(system(cmd), 0);
+    const char *page = "<html><body><p>A forum thread, gzipped.</p></body></html>";
+    ps_buf gz = {0};
+    gzip_append(&gz, page, strlen(page));
+    write_bytes(tpath("gzset/html/0001.html.gz"), gz.data, gz.len);
+    write_bytes(tpath("gzset/html/0002.html"), page, strlen(page));
+    write_bytes(tpath("gzset/html/0002.html.gz"), "not gzip", 8);
+    write_bytes(tpath("gzset/gold/0001.txt"), "x\n", 2);
+    write_bytes(tpath("gzset/gold/0002.txt"), "x\n", 2);
+    const char *index = "id\turl\tsite\tlang\tpage_type\n0001\thttp://a/1\ta\ten\tforum\n"
+                        "0002\thttp://b/2\tb\ten\tproduct\n";
+    write_bytes(tpath("gzset/index.tsv"), index, strlen(index));
+    ps_error err = {0};
+    ps_dataset *ds = ps_dataset_load(tpath("gzset"), &err);
+    assert_non_null(ds);
+    assert_int_equal(ds->n_pages, 2);
+    assert_string_equal(ds->pages[0].page_type, "forum");
+    assert_string_equal(ds->pages[1].page_type, "product");
+    assert_non_null(strstr(ds->pages[0].html_path, "/html/0001.html.gz"));
+    assert_non_null(strstr(ds->pages[1].html_path, "/html/0002.html"));
+    assert_null(strstr(ds->pages[1].html_path, ".gz"));
+    size_t len;
+    char *got = ps_read_page_file(ds->pages[0].html_path, 0, &len, &err);
+    assert_non_null(got);
+    assert_int_equal(len, strlen(page));
+    assert_memory_equal(got, page, len);
+    free(got);
+    /* the cap holds on the inflated bytes */
+    assert_null(ps_read_page_file(ds->pages[0].html_path, 10, &len, &err));
+    assert_int_equal(err.code, PS_ERR_TOO_LARGE);
+    const char *args[] = {tpath("gzset")};
+    inputs r;
+    read_all_opts(&r, args, 1, NULL, NULL);
+    assert_int_equal(r.n, 2);
+    assert_page(&r.in[0], "0001", "http://a/1", page);
+    assert_page(&r.in[1], "0002", "http://b/2", page);
+    free_all(&r);
+    ps_dataset_free(ds);
+    ps_buf_free(&gz);
+}
+
 static void test_dataset_folder(void **state)
 {
     (void)state;
@@ -861,7 +911,7 @@ static void test_dataset_folder(void **state)
         if (*p->site)
             assert_string_equal(in.site, p->site);
         size_t len;
-        char *want = ps_read_file(p->html_path, 0, &len, &err);
+        char *want = ps_read_page_file(p->html_path, 0, &len, &err);
         assert_non_null(want);
         assert_int_equal(in.len, len);
         assert_memory_equal(in.data, want, len);
@@ -970,6 +1020,7 @@ int main(void)
         cmocka_unit_test(test_missing_argument),
         cmocka_unit_test(test_jsonl_stdin),
         cmocka_unit_test(test_dataset_folder),
+        cmocka_unit_test(test_dataset_gzipped_pages),
         cmocka_unit_test(test_input_site_rule),
         cmocka_unit_test(test_source_reopen),
     };

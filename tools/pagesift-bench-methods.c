@@ -74,7 +74,7 @@ static double pass(const ps_dataset *ds, size_t limit, const char *m, const char
         ps_input in = {0};
         in.url = dp->url;
         in.site = dp->site;
-        in.data = ps_read_file(dp->html_path, 0, &in.len, &err);
+        in.data = ps_read_page_file(dp->html_path, 0, &in.len, &err);
         ps_page *pg = NULL;
         ps_extraction out = {0};
         char site[512];

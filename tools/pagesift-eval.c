@@ -48,7 +48,10 @@ static void usage(FILE *f)
           "                           (default 10; at least 6)\n"
           "      --options STR        method options \"key=value,...\" for every method\n"
           "      --icu                also score 4-gram shingles of ICU word-break tokens\n"
-          "      --by site|lang       per-site or per-language breakdown\n"
+          "      --by site|lang|page_type\n"
+          "                           per-site, per-language or per-page-type breakdown\n"
+          "                           (page_type: the index's page_type column, e.g.\n"
+          "                           wcxb-dev's seven types)\n"
           "      --json               print JSON on stdout instead of the table\n"
           "      --chart FILE         write an SVG chart of token F1 per method per set\n"
           "      --write DIR          also write each output to DIR/<set>/<method>/<id>.txt\n"
@@ -80,7 +83,9 @@ static void usage(FILE *f)
           "a token) compared as multisets per page, P and R averaged over pages, F1 of\n"
           "the averages (the public article-extraction benchmark's metric; empty output\n"
           "scores P = R = 0, the F1b column uses the benchmark's rule that leaves such\n"
-          "pages out of P); single tokens; characters in common (LCS); page level\n"
+          "pages out of P); single tokens; F1w, the WCXB rule (single tokens of the\n"
+          "lower-cased texts; P, R and F1 of each page averaged over pages, empty\n"
+          "output 0); characters in common (LCS); page level\n"
           "qualified/excellent; empty outputs, failures, pages/s (CPU, per core).\n"
           "Snippet sets: white space collapsed in output and snippets, a snippet is\n"
           "present when it is a substring of the output; tp/fn = with present/missing,\n"
@@ -261,8 +266,10 @@ int main(int argc, char **argv)
                 by = PS_BY_SITE;
             else if (strcmp(optarg, "lang") == 0)
                 by = PS_BY_LANG;
+            else if (strcmp(optarg, "page_type") == 0 || strcmp(optarg, "type") == 0)
+                by = PS_BY_TYPE;
             else {
-                fprintf(stderr, "pagesift-eval: --by wants site or lang, not '%s'\n", optarg);
+                fprintf(stderr, "pagesift-eval: --by wants site, lang or page_type, not '%s'\n", optarg);
                 return 2;
             }
             break;

@@ -91,7 +91,7 @@ PS_EXPORT int ps_eval_site_curve(const ps_eval_config *cfg, const char *method, 
 PS_EXPORT int ps_eval_snip_report(const char *path, const ps_eval_run *runs, size_t n, ps_error *err);
 
 /** Breakdown keys. */
-enum { PS_BY_NONE = 0, PS_BY_SITE = 1, PS_BY_LANG = 2 };
+enum { PS_BY_NONE = 0, PS_BY_SITE = 1, PS_BY_LANG = 2, PS_BY_TYPE = 3 };
 
 /** The readable table of all runs on @p f. */
 PS_EXPORT void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n);

@@ -19,7 +19,8 @@
 #include "common/util.h"
 #include "extract/class_words.h"
 
-enum { N_ = PS_CW_NOISE, C_ = PS_CW_CONTENT, M_ = PS_CW_COMMENT, P_ = PS_CW_CAPTION };
+enum { N_ = PS_CW_NOISE, C_ = PS_CW_CONTENT, M_ = PS_CW_COMMENT, P_ = PS_CW_CAPTION, D_ = PS_CW_DIALOG,
+       R_ = PS_CW_REVEAL };
 
 typedef struct {
     const char *w;
@@ -41,15 +42,18 @@ static word WORDS[] = {
     {"figcaption", P_},  {"foot", N_},          {"footer", N_},
     {"gdpr", N_},        {"header", N_},        {"kommentar", M_ | N_}, {"kommentare", M_ | N_},
     {"login", N_},       {"main", C_},          {"masthead", N_},     {"menu", N_},
-    {"menus", N_},       {"modal", N_},         {"nav", N_},          {"navbar", N_},
+    {"menus", N_},       {"modal", N_ | D_},         {"nav", N_},          {"navbar", N_},
     {"navigation", N_},  {"newsletter", N_},    {"pagination", N_},   {"photo", P_},
-    {"popup", N_},       {"post", C_},          {"promo", N_},        {"promotion", N_},
+    {"popup", N_ | D_},       {"post", C_},          {"promo", N_},        {"promotion", N_},
     {"recommendations", N_}, {"recommended", N_}, {"related", N_},    {"replies", M_},
     {"reply", M_},       {"respond", M_},       {"share", N_},        {"shares", N_},
     {"sharing", N_},     {"sidebar", N_},       {"signup", N_},       {"social", N_},
     {"sponsor", N_},     {"sponsored", N_},     {"story", C_},        {"subscribe", N_},
     {"subscription", N_}, {"teaser", N_},       {"teasers", N_},      {"text", C_},
     {"toolbar", N_},     {"werbung", N_},       {"widget", N_},       {"widgets", N_},
+    {"dialog", D_},      {"lightbox", D_},      {"accordion", R_},    {"collapse", R_},
+    {"collapsible", R_}, {"faq", R_},           {"faqs", R_},         {"answer", R_},
+    {"tab", R_},         {"tabs", R_},          {"tabpanel", R_},     {"expandable", R_},
 };
 
 #define N_WORDS (sizeof WORDS / sizeof WORDS[0])

@@ -9,7 +9,10 @@ enum {
     PS_CW_NOISE = 1,   /**< nav, menu, footer, share, ad, teaser, cookie, ... */
     PS_CW_CONTENT = 2, /**< article, content, main, post, entry, story, text, ... */
     PS_CW_COMMENT = 4, /**< comment(s), reply, respond, discuss, disqus, kommentar */
-    PS_CW_CAPTION = 8  /**< caption, figcaption, credit, photo, copyright, bildunterschrift */
+    PS_CW_CAPTION = 8, /**< caption, figcaption, credit, photo, copyright, bildunterschrift */
+    PS_CW_DIALOG = 16, /**< modal, dialog, lightbox, popup: a closed one is never content */
+    PS_CW_REVEAL = 32  /**< tab, accordion, collapse, faq, answer: a closed one is content
+                            a person opens with one click */
 };
 
 /** The PS_CW_* bits of the whole tokens of @p n bytes of a class or id

@@ -320,6 +320,7 @@ typedef struct marks {
     float cls[4];      /* class/id word hits, halved per level up */
     uint8_t section;   /* PS_SECTION_* of the nearest sectioning element */
     uint8_t in_figure;
+    uint8_t in_data_table; /* inside a table with a header row (data_table) */
 } marks;
 
 typedef struct frame {
@@ -444,6 +445,15 @@ uint64_t ps_block_tags_key(const char *const *tags)
 int ps_page_has_block_tags(const ps_page *page, const char *const *tags)
 {
     return page && page->block_tags_key == ps_block_tags_key(tags);
+}
+
+static int is_block_tag(const builder *b, const char *name);
+
+/* An element opens a block when its tag is a block tag, except inside a
+ * data table (its cells and what they hold are the table's block). */
+static int opens_block(const builder *b, const char *name, const marks *parent)
+{
+    return !parent->in_data_table && is_block_tag(b, name);
 }
 
 static int is_block_tag(const builder *b, const char *name)
@@ -733,31 +743,73 @@ static int value_is(const char *v, const char *word)
     return *v == '\0';
 }
 
-/* The element's attributes: hidden from view (returns 1), its class/id
- * word groups (*words) and the section its role or itemprop makes it. */
+/* How an element is hidden (read_attrs, element_marks). */
+enum {
+    HID_NONE,   /* shown, or a closed tab, accordion or FAQ panel (role tabpanel, or
+                   its class/id words): content a person opens with one click */
+    HID_HIDDEN, /* left out, and walked again when the hidden text outweighs the
+                   shown (a page whose content a script reveals) */
+    HID_CLOSED  /* a closed dialog (role dialog or alertdialog, aria-modal, modal /
+                   lightbox / popup words, <dialog> without open) or a hidden
+                   schema.org copy (itemscope: the article again, for machines):
+                   never walked, not counted as hidden text */
+};
+
+/* A class token that hides its element (CSS frameworks' utility classes:
+ * Bootstrap's d-none, visually-hidden; desktop-hidden copies of
+ * responsive layouts; consent tools' hidden banners). */
+static int class_hides(const char *v)
+{
+    static const char *const HIDING[] = {"cmplz-hidden",   "d-none",          "hidden",
+                                         "hidden-desktop", "hidden-lg",       "hide",
+                                         "hide-on-desktop", "is-hidden",      "screen-reader-text",
+                                         "sr-only",        "u-hidden",        "visually-hidden",
+                                         "visuallyhidden"};
+    for (const char *p = v; *p;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f')
+            p++;
+        const char *e = p;
+        while (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r' && *e != '\f')
+            e++;
+        size_t n = (size_t)(e - p);
+        for (size_t i = 0; n && i < sizeof HIDING / sizeof *HIDING; i++)
+            if (strlen(HIDING[i]) == n && ps_ascii_ncasecmp(p, HIDING[i], n) == 0)
+                return 1;
+        p = e;
+    }
+    return 0;
+}
+
+/* The element's attributes: how it is hidden (HID_*), its class/id word
+ * groups (*words) and the section its role or itemprop makes it. */
 static int read_attrs(xmlNodePtr node, unsigned *words, uint8_t *section)
 {
-    int hidden = 0;
+    int hidden = 0, dialog = 0, reveal = 0, machine = 0;
     for (xmlAttrPtr a = node->properties; a; a = a->next) {
         const char *n = (const char *)a->name;
         const xmlNode *t = a->children;
         const char *v = t && t->type == XML_TEXT_NODE && t->content ? (const char *)t->content : "";
         switch (n[0]) {
         case 'c':
-            if (strcmp(n, "class") == 0)
+            if (strcmp(n, "class") == 0) {
                 *words |= ps_class_words(v, strlen(v));
+                hidden |= class_hides(v);
+            }
             break;
         case 'i':
             if (n[1] == 'd' && n[2] == '\0')
                 *words |= ps_class_words(v, strlen(v));
             else if (strcmp(n, "itemprop") == 0 && value_is(v, "articleBody"))
                 *section = PS_SECTION_MAIN;
+            else
+                machine |= strcmp(n, "itemscope") == 0;
             break;
         case 'h':
             hidden |= strcmp(n, "hidden") == 0;
             break;
         case 'a':
             hidden |= strcmp(n, "aria-hidden") == 0 && value_is(v, "true");
+            dialog |= strcmp(n, "aria-modal") == 0 && value_is(v, "true");
             break;
         case 's':
             hidden |= strcmp(n, "style") == 0 && style_hides(v);
@@ -770,21 +822,59 @@ static int read_attrs(xmlNodePtr node, unsigned *words, uint8_t *section)
             else if (value_is(v, "navigation") || value_is(v, "complementary") || value_is(v, "banner") ||
                      value_is(v, "contentinfo") || value_is(v, "search"))
                 *section = PS_SECTION_ASIDE;
+            dialog |= value_is(v, "dialog") || value_is(v, "alertdialog");
+            reveal |= value_is(v, "tabpanel");
             break;
         default:
             break;
         }
     }
-    return hidden;
+    if (!hidden)
+        return HID_NONE;
+    if (dialog || machine || (*words & PS_CW_DIALOG))
+        return HID_CLOSED;
+    return reveal || (*words & PS_CW_REVEAL) ? HID_NONE : HID_HIDDEN;
+}
+
+/* A data table: a <table> with a header (a <thead>, or <th> cells in its
+ * first row).  Its cells are read together, as one block: a spec sheet, a
+ * price list or a timetable is kept or dropped whole, not cell by cell
+ * (layout tables, the older web's page grids, have no header row). */
+static int data_table(xmlNodePtr table)
+{
+    for (xmlNodePtr c = table->children; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        const char *n = (const char *)c->name;
+        if (strcmp(n, "thead") == 0)
+            return 1;
+        xmlNodePtr row = c;
+        if (strcmp(n, "tbody") == 0) {
+            for (row = c->children; row && row->type != XML_ELEMENT_NODE; row = row->next)
+                ;
+            if (!row)
+                continue;
+        }
+        if (strcmp((const char *)row->name, "tr") != 0)
+            continue;
+        for (xmlNodePtr cell = row->children; cell; cell = cell->next)
+            if (cell->type == XML_ELEMENT_NODE && strcmp((const char *)cell->name, "th") == 0)
+                return 1;
+        return 0; /* the first row has no header cell */
+    }
+    return 0;
 }
 
 /* An element's marks from its parent's (NULL for the root), its tag kind
- * and attributes; returns 1 when the element is hidden from view. */
+ * and attributes; returns how it is hidden from view (HID_*). */
 static int element_marks(xmlNodePtr node, unsigned kind, const marks *parent, marks *m)
 {
     unsigned words = 0;
     uint8_t section = 0;
-    int hidden = node->properties ? read_attrs(node, &words, &section) : 0;
+    int hidden = node->properties ? read_attrs(node, &words, &section) : HID_NONE;
+    if (node->name[0] == 'd' && strcmp((const char *)node->name, "dialog") == 0 &&
+        !xmlHasProp(node, (const xmlChar *)"open"))
+        hidden = HID_CLOSED;
     if (kind & PS_TAG_SEC_MAIN)
         section = PS_SECTION_MAIN;
     else if (kind & PS_TAG_SEC_ASIDE)
@@ -794,6 +884,8 @@ static int element_marks(xmlNodePtr node, unsigned kind, const marks *parent, ma
         m->cls[g] = (parent ? 0.5f * parent->cls[g] : 0.0f) + ((words & group[g]) ? 1.0f : 0.0f);
     m->section = section ? section : parent ? parent->section : PS_SECTION_NONE;
     m->in_figure = (kind & PS_TAG_FIGURE) || (parent && parent->in_figure);
+    m->in_data_table = (parent && parent->in_data_table) ||
+                       (node->name[0] == 't' && strcmp((const char *)node->name, "table") == 0 && data_table(node));
     return hidden;
 }
 
@@ -889,8 +981,10 @@ static int walk(builder *b, xmlNodePtr root)
         }
         frame *parent = &stack[top];
         marks m;
-        if (element_marks(cur, kind, &parent->m, &m) && !b->keep_hidden) {
-            b->hidden_bytes += text_bytes(cur);
+        int hid = element_marks(cur, kind, &parent->m, &m);
+        if (hid == HID_CLOSED || (hid == HID_HIDDEN && !b->keep_hidden)) {
+            if (hid == HID_HIDDEN)
+                b->hidden_bytes += text_bytes(cur);
             if (remember_removal(b, cur))
                 goto fail;
             cur = next;
@@ -907,7 +1001,7 @@ static int walk(builder *b, xmlNodePtr root)
         if (!cur->children) { /* empty element: nothing to enter */
             if ((name[0] == 'b' || name[0] == 'h') && name[1] == 'r' && name[2] == '\0')
                 b->pending_break = 1;
-            else if (is_block_tag(b, name)) {
+            else if (opens_block(b, name, &parent->m)) {
                 if (path_enter(b, parent, cur, idx) ||
                     new_block(b, cur, parent->block, root_depth + (int32_t)top + 1, &m) < 0)
                     goto fail;
@@ -945,7 +1039,7 @@ static int walk(builder *b, xmlNodePtr root)
         if (kind & PS_TAG_HEADING)
             f->heading = (uint8_t)(name[1] - '0');
         f->owner = (kind & PS_TAG_TRANSPARENT) ? parent->owner : (int32_t)top;
-        if (is_block_tag(b, name)) {
+        if (opens_block(b, name, &parent->m)) {
             int bi = new_block(b, cur, parent->block, root_depth + (int32_t)top, &m);
             if (bi < 0)
                 goto fail;

@@ -174,6 +174,21 @@ static void add_text(builder *b, snode *box, const char *s)
 
 static void build(builder *b, snode *box, xmlNodePtr dom, int owner_kept, int in_pre);
 
+/* 1 when no text below @p n but white space. */
+static int no_text(xmlNodePtr n)
+{
+    for (xmlNodePtr c = n->children; c; c = c->next) {
+        if (c->type == XML_TEXT_NODE && c->content) {
+            for (const xmlChar *p = c->content; *p; p++)
+                if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p != '\f')
+                    return 0;
+        } else if (c->type == XML_ELEMENT_NODE && !no_text(c)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Raw text of a <pre> that is kept. */
 static void pre_text(xmlNodePtr n, ps_buf *out)
 {
@@ -223,8 +238,15 @@ static void element(builder *b, snode *box, xmlNodePtr c, int owner_kept)
      * content around it */
     int figure = (kind & PS_TAG_FIGURE) && (b->flags & PS_RENDER_IMAGES) && c->parent &&
                  (mark_of(c->parent) & MARK_HAS);
-    if (!(f & MARK_HAS) && !((kind & PS_TAG_TRANSPARENT) && owner_kept) && !figure)
-        return; /* nothing kept below (a formatting tag has its owner's) */
+    if (!(f & MARK_HAS) && !((kind & PS_TAG_TRANSPARENT) && owner_kept) && !figure) {
+        /* nothing kept below (a formatting tag has its owner's); but an
+         * empty cell of a row keeps its place, so the columns stay in line
+         * (a comparison table's blank top-left header) */
+        int cell = box->t == N_TR && (strcmp(name, "td") == 0 || strcmp(name, "th") == 0);
+        if (cell && no_text(c) && !node_new(box, name[1] == 'h' ? N_TH : N_TD))
+            b->oom = 1;
+        return;
+    }
     if (strcmp(name, "figcaption") == 0 && !(b->flags & PS_RENDER_IMAGES))
         return; /* a caption goes with its image, or not at all */
     int kept = (kind & PS_TAG_TRANSPARENT) ? owner_kept : (f & MARK_LEAF) != 0;

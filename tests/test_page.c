@@ -181,6 +181,39 @@ static void test_paths_stable_across_block_tags(void **state)
     ps_page_free(b);
 }
 
+/* A data table (a header row of <th>, or a <thead>) is one block: its
+ * cells, and what they hold, are read together, so a spec sheet is kept or
+ * dropped whole; a layout table (no header) keeps a block per cell. */
+static void test_data_table_is_one_block(void **state)
+{
+    (void)state;
+    const char *html = "<body><div><p>Intro</p>"
+                       "<table><tbody><tr><th>Size</th><th>cm</th></tr>"
+                       "<tr><td>40</td><td>25</td></tr><tr><td><div>41</div></td><td>26</td></tr></tbody></table>"
+                       "<table><thead><tr><td>Head</td></tr></thead><tr><td>x</td></tr></table>"
+                       "<table><tr><td>Layout cell</td><td>Other cell</td></tr></table></div></body>";
+    const char *tags[] = {"body", "div", "p", "td", "table", NULL};
+    ps_page_options o = {0};
+    o.block_tags = tags;
+    ps_error err;
+    ps_page *pg = ps_page_parse(html, strlen(html), &o, &err);
+    assert_non_null(pg);
+    size_t nb;
+    const ps_block *b = ps_page_blocks(pg, &nb);
+    /* body, div, p, table (data), table (thead), table (layout), td, td */
+    assert_int_equal(nb, 8);
+    assert_string_equal(b[3].tag, "table");
+    assert_int_equal(b[3].own.text_chars, strlen("Size") + strlen("cm") + 2 + 2 + 2 + 2);
+    assert_string_equal(b[4].tag, "table");
+    assert_int_equal(b[4].own.text_chars, strlen("Head") + 1);
+    assert_string_equal(b[5].tag, "table");
+    assert_int_equal(b[5].own.text_chars, 0);
+    assert_string_equal(b[6].tag, "td");
+    assert_int_equal(b[6].own.text_chars, strlen("Layout cell"));
+    assert_int_equal(b[6].parent, 5);
+    ps_page_free(pg);
+}
+
 static void test_bad_inputs(void **state)
 {
     (void)state;
@@ -366,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_scripts_styles_comments_removed),
         cmocka_unit_test(test_form_controls_are_not_text),
         cmocka_unit_test(test_paths_stable_across_block_tags),
+        cmocka_unit_test(test_data_table_is_one_block),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_deep_nesting_does_not_crash),
         cmocka_unit_test(test_large_page),

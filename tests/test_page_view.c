@@ -80,6 +80,81 @@ static void test_mostly_hidden_page_kept(void **state)
     ps_page_free(pg);
 }
 
+/* Hidden content by its role: a closed tab, accordion or FAQ panel is
+ * content a person opens with one click (kept); a closed dialog, modal or
+ * lightbox is not, not even when the page's hidden text outweighs its shown
+ * text (no re-walk lets it in); a class that hides (d-none, a desktop-hidden
+ * copy of a responsive layout) is hidden like display:none. */
+static void test_hidden_panels_kept_dialogs_dropped(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str(
+        "<html><body><div><p>Product description shown on the page, the visible part.</p>"
+        "<div role='tabpanel' hidden><p>Specifications in a closed tab</p></div>"
+        "<div class='faq-answer' style='display:none'><p>Answer behind the FAQ question</p></div>"
+        "<div class='c-accordion__panel' aria-hidden='true'>Accordion body text</div>"
+        "<div role='dialog' aria-modal='true' style='display:none'><p>Terms of the shop in a modal</p></div>"
+        "<div class='lightbox-dialog' hidden>Image viewer caption</div>"
+        "<dialog><p>A dialog element without open</p></dialog>"
+        "<dialog open><p>An open dialog</p></dialog>"
+        "<div class='d-none'>Bootstrap hidden copy</div>"
+        "<div class='menu hide-on-desktop'>Mobile menu copy</div>"
+        "<div class='hide-on-mobile'>Desktop layout text</div>"
+        "</div></body></html>");
+    assert_non_null(pg);
+    char *t = page_text(pg);
+    assert_non_null(strstr(t, "Product description"));
+    assert_non_null(strstr(t, "Specifications in a closed tab"));
+    assert_non_null(strstr(t, "Answer behind the FAQ"));
+    assert_non_null(strstr(t, "Accordion body text"));
+    assert_non_null(strstr(t, "An open dialog"));
+    assert_non_null(strstr(t, "Desktop layout text"));
+    assert_null(strstr(t, "Terms of the shop"));
+    assert_null(strstr(t, "Image viewer"));
+    assert_null(strstr(t, "without open"));
+    assert_null(strstr(t, "Bootstrap hidden"));
+    assert_null(strstr(t, "Mobile menu copy"));
+    free(t);
+    ps_page_free(pg);
+    /* a closed terms modal far longer than the page: the page is not
+     * walked again with its hidden parts (the modal would double it) */
+    char big[4096] = "<html><body><p>Short shown product page.</p><div role='dialog' "
+                     "aria-modal='true' hidden><p>";
+    for (int i = 0; i < 60; i++)
+        strcat(big, "Terms and conditions. ");
+    strcat(big, "</p></div><div class='accordion' hidden>Hidden accordion answer</div></body></html>");
+    pg = parse_str(big);
+    assert_non_null(pg);
+    t = page_text(pg);
+    assert_non_null(strstr(t, "Short shown product page."));
+    assert_non_null(strstr(t, "Hidden accordion answer"));
+    assert_null(strstr(t, "Terms and conditions"));
+    free(t);
+    ps_page_free(pg);
+}
+
+/* A hidden schema.org microdata copy of the article (display:none with
+ * itemscope, holding itemprop=articleBody) is for machines: it neither
+ * shows nor makes the page walk again with its hidden parts (which would
+ * double the article's text). */
+static void test_hidden_microdata_copy_dropped(void **state)
+{
+    (void)state;
+    char html[8192] = "<html><body><article><h1>Headline</h1><p>The article as the reader sees it.</p>"
+                      "</article><div style='display:none' itemscope itemtype='https://schema.org/NewsArticle'>"
+                      "<div itemprop='articleBody'>";
+    for (int i = 0; i < 40; i++)
+        strcat(html, "The article again, for search engines. ");
+    strcat(html, "</div></div></body></html>");
+    ps_page *pg = parse_str(html);
+    assert_non_null(pg);
+    char *t = page_text(pg);
+    assert_non_null(strstr(t, "The article as the reader sees it."));
+    assert_null(strstr(t, "for search engines"));
+    free(t);
+    ps_page_free(pg);
+}
+
 /* libxml2 ends a script at its first "</script"; a browser does not when
  * the script opened an HTML comment and writes a script tag as a string. */
 static void test_script_ends_where_a_browser_ends_it(void **state)
@@ -222,6 +297,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hidden_elements_left_out),
         cmocka_unit_test(test_mostly_hidden_page_kept),
+        cmocka_unit_test(test_hidden_panels_kept_dialogs_dropped),
+        cmocka_unit_test(test_hidden_microdata_copy_dropped),
         cmocka_unit_test(test_script_ends_where_a_browser_ends_it),
         cmocka_unit_test(test_ruby_readings_left_out),
         cmocka_unit_test(test_class_words_are_whole_tokens),

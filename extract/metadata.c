@@ -1500,3 +1500,36 @@ void ps_metadata_free(ps_metadata *md)
     free(md->tags);
     memset(md, 0, sizeof *md);
 }
+
+unsigned ps_page_schema_kinds(const ps_page *page)
+{
+    static const struct {
+        const char *name; /* quoted, as a JSON string value */
+        unsigned bit;
+    } TYPES[] = {
+        {"\"Article\"", PS_SCHEMA_ARTICLE},
+        {"\"NewsArticle\"", PS_SCHEMA_ARTICLE},
+        {"\"BlogPosting\"", PS_SCHEMA_ARTICLE},
+        {"\"Recipe\"", PS_SCHEMA_ARTICLE},
+        {"\"Product\"", PS_SCHEMA_PRODUCT},
+        {"\"Offer\"", PS_SCHEMA_PRODUCT},
+        {"\"AggregateOffer\"", PS_SCHEMA_PRODUCT},
+        {"\"DiscussionForumPosting\"", PS_SCHEMA_FORUM},
+        {"\"QAPage\"", PS_SCHEMA_QA},
+        {"\"Question\"", PS_SCHEMA_QA},
+        {"\"ItemList\"", PS_SCHEMA_LIST},
+        {"\"CollectionPage\"", PS_SCHEMA_LIST},
+        {"\"SearchResultsPage\"", PS_SCHEMA_LIST},
+        {"\"OfferCatalog\"", PS_SCHEMA_LIST},
+    };
+    const ps_meta_raw *m = page ? page->meta : NULL;
+    unsigned bits = 0;
+    for (size_t i = 0; m && i < m->n; i++) {
+        if (strcmp(m->kv[i].key, "jsonld") != 0)
+            continue;
+        for (size_t t = 0; t < sizeof TYPES / sizeof *TYPES; t++)
+            if (!(bits & TYPES[t].bit) && strstr(m->kv[i].val, TYPES[t].name))
+                bits |= TYPES[t].bit;
+    }
+    return bits;
+}

@@ -40,6 +40,8 @@ enum {
     F_CLS_NOISE, F_CLS_CONTENT, F_CLS_COMMENT, F_CLS_CAPTION,
     F_SEC_MAIN, F_SEC_ASIDE, F_IN_FIGURE,
     F_AFTER_IMAGE, F_COPYRIGHT,
+    F_REPEAT_TEXT, F_PAGE_MAIN, F_PAGE_LINK,
+    F_LD_ARTICLE, F_LD_PRODUCT, F_LD_FORUM, F_LD_LIST,
     N_FEATURES
 };
 
@@ -148,6 +150,24 @@ static const char *const FEATURES[N_FEATURES] = {
     /* a copyright sign (© ℗) in the own text: photo credits, copyright
      * lines, in every language */
     [F_COPYRIGHT] = "x_copyright",
+    /* the largest share of the page's text held by a group of repeated
+     * siblings (same parent, tag and class) that the block belongs to or
+     * lies inside: product tiles, thread posts, search results and the
+     * rows of a listing hold most of their page; a teaser list a little */
+    [F_REPEAT_TEXT] = "x_repeat_text",
+    /* the page as a whole, the same for all its blocks (the kind of page
+     * as the block classifier sees it): the main block's own non-link
+     * characters / page characters (an article's body holds most of its
+     * page, a grid or a thread spreads its text) ... */
+    [F_PAGE_MAIN] = "x_page_main",
+    /* ... and link characters / characters over the page */
+    [F_PAGE_LINK] = "x_page_link",
+    /* ... and what its JSON-LD says it is (ps_page_schema_kinds, 0/1): an
+     * article, a product, a forum thread or question, a list of items */
+    [F_LD_ARTICLE] = "x_ld_article",
+    [F_LD_PRODUCT] = "x_ld_product",
+    [F_LD_FORUM] = "x_ld_forum",
+    [F_LD_LIST] = "x_ld_list",
 };
 
 static const char *const TAG_ONEHOT[] = {"body", "section", "div", "article", "main",
@@ -195,6 +215,8 @@ typedef struct xstats {
     uint32_t main_pos;       /* and the page characters before its text */
     uint32_t head_dist;      /* block-tree hops to the headline's block */
     uint32_t head_pos;       /* page characters before the headline */
+    float repeat_text;       /* share of page text in its repeated group (or an enclosing one) */
+    uint8_t schema;          /* the page's PS_SCHEMA_* bits */
 } xstats;
 
 /* A block's shape for the repetition counts: its tag and class attribute. */
@@ -214,22 +236,37 @@ static int shape_cmp(const void *a, const void *b)
 }
 
 /* Counts, for every block, the other blocks of the same shape in @p sh
- * (sorted): a run of n equal entries gives each of them n - 1. */
-static void count_runs(shape *sh, size_t nb, xstats *x, int page)
+ * (sorted): a run of n equal entries gives each of them n - 1.  Sibling
+ * runs (page == 0) of two or more also give each member the share of the
+ * page's @p chars their subtrees hold together. */
+static void count_runs(shape *sh, size_t nb, xstats *x, int page, uint32_t chars)
 {
     qsort(sh, nb, sizeof *sh, shape_cmp);
     for (size_t i = 0; i < nb;) {
         size_t j = i + 1;
+        uint64_t text = x[sh[i].block].sub.text_chars;
         while (j < nb && sh[j].key == sh[i].key && sh[j].hash == sh[i].hash)
-            j++;
+            text += x[sh[j++].block].sub.text_chars;
         for (size_t k = i; k < j; k++) {
-            if (page)
+            if (page) {
                 x[sh[k].block].repeat_page = (uint32_t)(j - i - 1);
-            else
+            } else {
                 x[sh[k].block].repeat_sib = (uint32_t)(j - i - 1);
+                x[sh[k].block].repeat_text = j - i > 1 ? (float)((double)text / (chars + 1.0)) : 0.0f;
+            }
         }
         i = j;
     }
+}
+
+uint64_t ps_block_shape(const ps_block *block)
+{
+    char buf[256];
+    size_t n = 0;
+    for (const char *c = block->class_attr; *c && n < sizeof buf; c++)
+        if (*c < '0' || *c > '9')
+            buf[n++] = *c;
+    return ps_hash64(block->tag, strlen(block->tag)) * 31 ^ ps_hash64(buf, n);
 }
 
 /* Block-tree hops from every block to block @p t, in one pre-order pass
@@ -258,7 +295,8 @@ static void tree_dist(const ps_block *blocks, size_t nb, size_t t, int32_t *lca,
  * the first of equals) and each block's place against it and against the
  * headline's block @p hb (headline at page character @p hpos), and the
  * repetition counts.  O(blocks log blocks).  Returns -1 when out of memory. */
-static int context_stats(const ps_block *blocks, size_t nb, xstats *x, size_t hb, uint32_t hpos)
+static int context_stats(const ps_block *blocks, size_t nb, xstats *x, size_t hb, uint32_t hpos,
+                         uint32_t chars)
 {
     if (!nb)
         return 0;
@@ -302,14 +340,19 @@ static int context_stats(const ps_block *blocks, size_t nb, xstats *x, size_t hb
         x[b].main_pos = x[main].first_pos;
         x[b].head_pos = hpos;
         int32_t p = blocks[b].parent;
-        const char *tag = blocks[b].tag, *cls = blocks[b].class_attr;
-        uint64_t h = ps_hash64(tag, strlen(tag)) * 31 ^ ps_hash64(cls, strlen(cls));
-        sh[b] = (shape){(uint64_t)(int64_t)p, h, (uint32_t)b};
+        sh[b] = (shape){(uint64_t)(int64_t)p, ps_block_shape(&blocks[b]), (uint32_t)b};
     }
-    count_runs(sh, nb, x, 0);
+    count_runs(sh, nb, x, 0, chars);
+    /* a block inside a repeated group (the title of a product tile) shares
+     * its group's figure: pre-order, so parents come first */
+    for (size_t b = 0; b < nb; b++) {
+        int32_t p = blocks[b].parent;
+        if (p >= 0 && (size_t)p < b && x[p].repeat_text > x[b].repeat_text)
+            x[b].repeat_text = x[p].repeat_text;
+    }
     for (size_t b = 0; b < nb; b++)
         sh[b].key = (uint64_t)blocks[sh[b].block].dom_depth;
-    count_runs(sh, nb, x, 1);
+    count_runs(sh, nb, x, 1, chars);
     free(lca);
     free(dist);
     free(sh);
@@ -402,10 +445,13 @@ static xstats *compute_xstats(const ps_page *pg)
         if (x[b].first_pos == UINT32_MAX) /* no text in its subtree: the page end */
             x[b].first_pos = pos;
     }
-    if (context_stats(blocks, nb, x, h.block >= 0 ? (size_t)h.block : 0, h.block >= 0 ? h.pos : 0)) {
+    if (context_stats(blocks, nb, x, h.block >= 0 ? (size_t)h.block : 0, h.block >= 0 ? h.pos : 0, pos)) {
         free(x);
         return NULL;
     }
+    uint8_t schema = (uint8_t)ps_page_schema_kinds(pg);
+    for (size_t b = 0; b < nb; b++)
+        x[b].schema = schema;
     return x;
 }
 
@@ -476,6 +522,13 @@ static double value(int f, const ps_block *blocks, const xstats *xs, size_t i, p
     case F_IN_FIGURE: return b->in_figure;
     case F_AFTER_IMAGE: return x->after_image;
     case F_COPYRIGHT: return s->copyright != 0;
+    case F_REPEAT_TEXT: return x->repeat_text;
+    case F_PAGE_MAIN: return ratio(x->main_chars, t.text_chars);
+    case F_PAGE_LINK: return ratio(t.link_chars, t.text_chars);
+    case F_LD_ARTICLE: return (x->schema & PS_SCHEMA_ARTICLE) != 0;
+    case F_LD_PRODUCT: return (x->schema & PS_SCHEMA_PRODUCT) != 0;
+    case F_LD_FORUM: return (x->schema & (PS_SCHEMA_FORUM | PS_SCHEMA_QA)) != 0;
+    case F_LD_LIST: return (x->schema & PS_SCHEMA_LIST) != 0;
     case F_TAG_OTHER:
         for (size_t i = 0; i < sizeof TAG_ONEHOT / sizeof *TAG_ONEHOT; i++)
             if (strcmp(b->tag, TAG_ONEHOT[i]) == 0)

@@ -284,6 +284,12 @@ typedef struct ps_block {
     uint8_t in_figure;      /**< 1 inside (or being) figure / figcaption */
 } ps_block;
 
+/** A block's shape: a hash of its tag and its class attribute with the
+ *  digits left out (a forum's "post bg2 p36159838" and "post bg1 p36159840"
+ *  are one shape).  Siblings of one shape are a repeated structure: the
+ *  x_repeat_* features and the groups pass read them. */
+PS_EXPORT uint64_t ps_block_shape(const ps_block *block);
+
 /** Word groups of ps_block.cls. */
 enum { PS_CLS_NOISE, PS_CLS_CONTENT, PS_CLS_COMMENT, PS_CLS_CAPTION };
 /** ps_block.section: none; article or main (or role main/article, itemprop
@@ -319,6 +325,16 @@ PS_EXPORT void ps_page_free(ps_page *page);
 PS_EXPORT const char *ps_page_url(const ps_page *page);
 /** The <title> text, whitespace collapsed, or "". */
 PS_EXPORT const char *ps_page_title(const ps_page *page);
+/** What the page's JSON-LD says it is (schema.org @type names anywhere in
+ *  its ld+json scripts): PS_SCHEMA_* bits, 0 when it says nothing. */
+PS_EXPORT unsigned ps_page_schema_kinds(const ps_page *page);
+enum {
+    PS_SCHEMA_ARTICLE = 1, /**< Article, NewsArticle, BlogPosting, Recipe, ... */
+    PS_SCHEMA_PRODUCT = 2, /**< Product, Offer, AggregateOffer */
+    PS_SCHEMA_FORUM = 4,   /**< DiscussionForumPosting: a thread, whose posts are its content */
+    PS_SCHEMA_LIST = 8,    /**< ItemList, CollectionPage, SearchResultsPage, OfferCatalog */
+    PS_SCHEMA_QA = 16      /**< QAPage, Question: answers are content, comments under them not */
+};
 
 /** 1 when @p page was parsed with the block tags @p tags (NULL = the
  *  default), in any order; else 0.  A model trained on other blocks would
@@ -1042,7 +1058,7 @@ PS_EXPORT int ps_csv_number(const ps_csv *csv, size_t col, double *out, ps_error
 /** Format version written and read by this library. */
 #define PS_MODEL_FORMAT_VERSION 2
 /** Most features a model may use (prediction keeps them on the stack). */
-#define PS_MODEL_MAX_FEATURES 64
+#define PS_MODEL_MAX_FEATURES 96
 
 typedef struct ps_model ps_model;
 

@@ -165,14 +165,18 @@ static double param(const ps_pass_ctx *c, const char *key)
 
 /* comments: the blocks in comment containers (a comment word in their
  * class/id or within two elements above, the headline's block excepted)
- * become noise; c->in_comments tells the passes after it.  When the
- * features cannot be had the pass does nothing. */
+ * become noise; c->in_comments tells the passes after it.  On a thread
+ * (the page's JSON-LD says DiscussionForumPosting) the replies are the
+ * content and the pass leaves them to the classifier.  When the features
+ * cannot be had the pass does nothing. */
 static int pass_comments(ps_pass_ctx *c, double on)
 {
     (void)on;
     static const char *const names[2] = {"x_cls_comment", "x_head_dist"};
     size_t stride, col[2];
     uint8_t *in = (uint8_t *)(c->scratch + 3 * c->n);
+    if (ps_page_schema_kinds(c->page) & PS_SCHEMA_FORUM)
+        return 0;
     const double *f = rows_with(c, names, 2, c->scratch, &stride, col);
     if (!f)
         return 0;
@@ -182,6 +186,54 @@ static int pass_comments(ps_pass_ctx *c, double on)
             c->keep[i] = 0;
     }
     c->in_comments = in;
+    return 0;
+}
+
+/* groups: siblings of one shape (ps_block_shape: tag and class, digits
+ * left out) with scores, at least `value` of them, are decided together:
+ * all content when the mean of their scores is above zero, else none (a
+ * comment container's stay as the comments pass left them).  The SVM
+ * judges each product tile, thread post or result row alone, and keeps
+ * some cards of a grid and drops others alike. */
+typedef struct member {
+    int32_t parent;
+    uint64_t shape;
+    uint32_t block;
+} member;
+
+static int member_cmp(const void *a, const void *b)
+{
+    const member *x = a, *y = b;
+    if (x->parent != y->parent)
+        return x->parent < y->parent ? -1 : 1;
+    if (x->shape != y->shape)
+        return x->shape < y->shape ? -1 : 1;
+    return x->block < y->block ? -1 : x->block > y->block;
+}
+
+static int pass_groups(ps_pass_ctx *c, double min_size)
+{
+    if (!c->score || min_size < 2)
+        return 0;
+    member *m = malloc((c->n + 1) * sizeof *m);
+    if (!m)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (!isnan(c->score[i]) && !(c->in_comments && c->in_comments[i]))
+            m[k++] = (member){c->blocks[i].parent, ps_block_shape(&c->blocks[i]), (uint32_t)i};
+    qsort(m, k, sizeof *m, member_cmp);
+    for (size_t i = 0; i < k;) {
+        size_t j = i + 1;
+        double sum = c->score[m[i].block];
+        while (j < k && m[j].parent == m[i].parent && m[j].shape == m[i].shape)
+            sum += c->score[m[j++].block];
+        if ((double)(j - i) >= min_size)
+            for (size_t t = i; t < j; t++)
+                c->keep[m[t].block] = sum > 0;
+        i = j;
+    }
+    free(m);
     return 0;
 }
 
@@ -283,6 +335,7 @@ static int pass_headline(ps_pass_ctx *c, double on)
  * docs/QUALITY.md. */
 const ps_block_pass ps_block_pass_table[] = {
     {"comments", pass_comments, PS_OPT_SWITCH, 1, 0, 1},
+    {"groups", pass_groups, PS_OPT_DOUBLE, 0, 0, 1000},
     {"fallback", pass_fallback, PS_OPT_SWITCH, 1, 0, 1},
     {"fill", pass_fill, PS_OPT_DOUBLE, 1.0, 0, 100},
     {"fill_chars", NULL, PS_OPT_DOUBLE, 0, 0, 1e6}, /* fill's parameter */

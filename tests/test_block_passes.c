@@ -293,6 +293,91 @@ static void test_comments_dropped(void **state)
     ps_page_free(pg);
 }
 
+/* A thread (JSON-LD DiscussionForumPosting): its replies are the content,
+ * so the comments pass leaves them to the classifier; a Q&A page (QAPage)
+ * keeps the rule: the comments under its answers are noise. */
+static void test_thread_replies_kept(void **state)
+{
+    (void)state;
+    const char *fmt =
+        "<html><head><title>Boiler pressure drops overnight</title>"
+        "<script type=\"application/ld+json\">{\"@context\": \"https://schema.org\", "
+        "\"@type\": \"%s\", \"headline\": \"Boiler pressure drops\"}</script>"
+        "</head><body><div class=post><h1>Boiler pressure drops overnight</h1>"
+        "<p>My boiler loses a bar every night.</p></div>"
+        "<div class=forum-post-reply><p>Check the expansion vessel first.</p></div>"
+        "<div class=forum-post-reply><p>Mine was a leaking valve.</p></div></body></html>";
+    char html[2048];
+    snprintf(html, sizeof html, fmt, "DiscussionForumPosting");
+    ps_page *pg = parse_str(html);
+    assert_non_null(pg);
+    assert_true(ps_page_schema_kinds(pg) & PS_SCHEMA_FORUM);
+    size_t n;
+    const ps_block *b = ps_page_blocks(pg, &n);
+    uint8_t keep[16];
+    assert_true(n <= 16);
+    memset(keep, 1, sizeof keep);
+    ps_block_passes p = with("comments", 1);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
+    assert_int_equal(keep[find(b, n, "html/body/div[2]")], 1);
+    assert_int_equal(keep[find(b, n, "html/body/div[3]")], 1);
+    ps_page_free(pg);
+    /* the same markup as a Q&A page: the reply containers go */
+    snprintf(html, sizeof html, fmt, "QAPage");
+    pg = parse_str(html);
+    assert_non_null(pg);
+    assert_false(ps_page_schema_kinds(pg) & PS_SCHEMA_FORUM);
+    assert_true(ps_page_schema_kinds(pg) & PS_SCHEMA_QA);
+    b = ps_page_blocks(pg, &n);
+    memset(keep, 1, sizeof keep);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
+    assert_int_equal(keep[find(b, n, "html/body/div[2]")], 0);
+    ps_page_free(pg);
+}
+
+/* groups: siblings of one shape (digits in their class left out) are
+ * decided together by the mean of their scores; a shape with fewer members
+ * than the pass's value, and blocks of another shape, are left alone. */
+static void test_groups_decided_together(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body><div class=grid>"
+                            "<div class='tile t1'>Boots 89</div><div class='tile t2'>Socks 9</div>"
+                            "<div class='tile t3'>Laces 3</div><div class='tile t4'>Gaiters 35</div>"
+                            "<div class=promo>Sale now on</div></div></body></html>");
+    assert_non_null(pg);
+    size_t n;
+    const ps_block *b = ps_page_blocks(pg, &n);
+    assert_int_equal(n, 7);
+    size_t t1 = find(b, n, "html/body/div[1]/div[1]"), t4 = find(b, n, "html/body/div[1]/div[4]");
+    size_t promo = find(b, n, "html/body/div[1]/div[5]");
+    double score[8] = {NAN, NAN};
+    uint8_t keep[8] = {0};
+    for (size_t i = t1; i <= t4; i++)
+        score[i] = -0.2;
+    score[t1] = 1.5; /* mean (1.5 - 0.6) / 4 > 0 */
+    keep[t1] = 1;
+    score[promo] = -1;
+    ps_block_passes p = ps_block_passes_none();
+    set(&p, "groups", 4);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    for (size_t i = t1; i <= t4; i++)
+        assert_int_equal(keep[i], 1);
+    assert_int_equal(keep[promo], 0);
+    /* the mean below zero: none of them */
+    score[t1] = 0.5;
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    for (size_t i = t1; i <= t4; i++)
+        assert_int_equal(keep[i], 0);
+    /* a group smaller than the value: left alone */
+    keep[t1] = 1;
+    set(&p, "groups", 5);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    assert_int_equal(keep[t1], 1);
+    assert_int_equal(keep[t1 + 1], 0);
+    ps_page_free(pg);
+}
+
 static void test_headline_from_given_features(void **state)
 {
     (void)state;
@@ -373,6 +458,8 @@ int main(void)
         cmocka_unit_test(test_fill_lead_needs_content_after),
         cmocka_unit_test(test_headline_from_given_features),
         cmocka_unit_test(test_comments_dropped),
+        cmocka_unit_test(test_thread_replies_kept),
+        cmocka_unit_test(test_groups_decided_together),
         cmocka_unit_test(test_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

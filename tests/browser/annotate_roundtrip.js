@@ -94,7 +94,7 @@ const states = (page) => page.evaluate(() => {
     await page.waitForFunction(() => window.psAnnotate !== undefined);
     const region = await page.evaluate(() => {
       const d = window.psAnnotate.page;
-      let best = -1, bestN = 0;
+      let best = -1, bestN = 0, bestAt = null;
       for (let k = 1; k < d.blocks.length; k++) {
         const el = window.psAnnotate.element(k);
         if (!el) continue;
@@ -102,18 +102,30 @@ const states = (page) => page.evaluate(() => {
         const r = el.getBoundingClientRect();
         const st = window.psAnnotate.state(k);
         if (st === 'c' || st === 'pc') continue;
-        if (n >= 2 && n < d.blocks.length / 2 && r.width > 30 && r.height > 10 && n > bestN) { best = k; bestN = n; }
+        if (!(n >= 2 && n < d.blocks.length / 2 && r.width > 30 && r.height > 10 && n > bestN)) continue;
+        // a point of the region not covered by a block nested in it (the click must land on the
+        // region itself): the first on a 4-pixel grid from its top-left corner
+        el.scrollIntoView();
+        const r2 = el.getBoundingClientRect();
+        let at = null;
+        for (let y = 2; y < Math.min(r2.height, 400) && !at; y += 4)
+          for (let x = 2; x < r2.width && !at; x += 4) {
+            const hit = document.elementFromPoint(r2.left + x, r2.top + y);
+            const owner = hit && hit.closest('[data-ps]');
+            if (owner && Number(owner.getAttribute('data-ps')) === k) at = { x, y };
+          }
+        if (at) { best = k; bestN = n; bestAt = at; }
       }
       if (best < 0) return null;
       const inside = [best].concat(Array.from(window.psAnnotate.element(best).querySelectorAll('[data-ps]'))
         .map((e) => Number(e.getAttribute('data-ps'))));
-      return { k: best, inside, ids: inside.map((i) => d.blocks[i].id) };
+      return { k: best, inside, ids: inside.map((i) => d.blocks[i].id), at: bestAt };
     });
     check(region, 'page 2 has no block with blocks inside it');
-    // click the region's own top-left corner (inside it, not on a nested block if possible)
+    // click the region at a point of its own (not on a block nested in it)
     const before = (await states(page))[region.k];
     region.want = before === 'c' || before === 'pc' ? 0 : 1;
-    await page.click(`[data-ps="${region.k}"]`, { modifiers: ['Shift'], position: { x: 2, y: 2 } });
+    await page.click(`[data-ps="${region.k}"]`, { modifiers: ['Shift'], position: region.at });
     st = await states(page);
     const regionOk = region.inside.every((k) => st[k] === (region.want ? 'c' : 'n'));
     check(regionOk, 'shift-click did not label the block and every block inside it');

@@ -166,11 +166,13 @@ static char *close_unclosed_title(const char *s, size_t len)
     return out;
 }
 
-/* Bytes that are not text, in the first 4 KB: more than 5 % C0 controls
- * other than white space and NUL, or more than 1 % NUL bytes unless they sit
+/* Bytes that are not text, in the first 4 KB: more than 5 % NULs and C0
+ * controls other than white space, together, NULs not counted when they sit
  * on every other byte as in UTF-16 without a byte-order mark.  Compressed or
- * random data (an image or gzip body) has ~10 % controls and ~0.4 % NULs
- * spread over both parities. */
+ * random data (an image or gzip body) has about 11 % (28 of 256 byte values;
+ * 5 % is 6 standard deviations below that over 1 KB).  A few NULs in a page are text
+ * damage, not a sign of binary data: the decoder makes each one U+FFFD (64
+ * NULs in a page were "binary data" when any 1 % of NULs was; issue 32). */
 static int looks_binary(const char *s, size_t len)
 {
     size_t n = len < 4096 ? len : 4096, ctl = 0, nul[2] = {0, 0};
@@ -185,7 +187,7 @@ static int looks_binary(const char *s, size_t len)
         return 0;
     size_t half = n / 2, lo = nul[0] < nul[1] ? nul[0] : nul[1], hi = nul[0] + nul[1] - lo;
     int utf16 = hi * 10 > half * 3 && lo * 20 <= half; /* one parity mostly NUL, the other not */
-    return ctl * 20 > n || ((nul[0] + nul[1]) * 100 > n && !utf16);
+    return (ctl + (utf16 ? 0 : nul[0] + nul[1])) * 20 > n;
 }
 
 /* ---- scripts that end where libxml2 does not see it ------------------- */

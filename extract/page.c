@@ -808,8 +808,9 @@ static size_t text_bytes(xmlNodePtr node)
         if (c->type == XML_TEXT_NODE && c->content) {
             for (const unsigned char *t = c->content; *t; t++)
                 n += *t > ' ';
-        } else if (c->type == XML_ELEMENT_NODE && c->children && !(ps_tag_kind((const char *)c->name) & PS_TAG_REMOVE)) {
-            c = c->children;
+        } else if (c->type == XML_ELEMENT_NODE && c->children &&
+                   (ps_tag_kind((const char *)c->name) & (PS_TAG_REMOVE | PS_TAG_VOID)) != PS_TAG_REMOVE) {
+            c = c->children; /* a void element's children are what follows it (hoist_void_children) */
             continue;
         }
         while (c && !c->next && c != node)
@@ -819,6 +820,29 @@ static size_t text_bytes(xmlNodePtr node)
         c = c->next;
     }
     return n;
+}
+
+/* A void element of HTML holds nothing, but libxml2 2.9.14 does not know
+ * that an <embed>, <source>, <track>, <wbr>, <keygen> or <bgsound> without an
+ * end tag ends at once: it nests everything after it, up to its parent's end,
+ * inside it.  Removing an embed then removed the rest of the article (issue
+ * 32).  Its children become its following siblings, in order, as a browser
+ * builds them.  O(children): each node is moved at most once, since the walk
+ * reaches a void element after its parent and the moved nodes' new parent is
+ * that parent. */
+static void hoist_void_children(xmlNodePtr v)
+{
+    xmlNodePtr first = v->children, last = v->last;
+    for (xmlNodePtr c = first; c; c = c->next)
+        c->parent = v->parent;
+    last->next = v->next;
+    if (v->next)
+        v->next->prev = last;
+    else if (v->parent)
+        v->parent->last = last;
+    first->prev = v;
+    v->next = first;
+    v->children = v->last = NULL;
 }
 
 static int walk(builder *b, xmlNodePtr root)
@@ -882,6 +906,10 @@ static int walk(builder *b, xmlNodePtr root)
         }
         const char *name = (const char *)cur->name;
         unsigned kind = ps_tag_kind(name);
+        if ((kind & PS_TAG_VOID) && cur->children) {
+            hoist_void_children(cur);
+            next = cur->next;
+        }
         uint32_t idx = sibling_index(&stack[top], cur);
         if ((kind & PS_TAG_REMOVE) && !unclosed_noscript(cur)) {
             if (remember_removal(b, cur))

@@ -294,6 +294,70 @@ static void test_nul_bytes_are_text(void **state)
     assert_non_null(strstr(err.msg, "binary"));
 }
 
+/* Issue 32 defect 6: libxml2 nests what follows an <embed> (<source>,
+ * <track>, <wbr>, ...) without an end tag inside it, and the clean step
+ * removed the embed with the rest of the article, status ok.  A void
+ * element holds nothing: its wrongly nested children are its following
+ * siblings.  A generated article of 40 paragraphs with the void element
+ * after the second, bare, hidden, inside a paragraph, nested in itself. */
+static void test_void_elements_hold_nothing(void **state)
+{
+    (void)state;
+    static const char *const voids[] = {"<embed src=movie.swf type=application/x-shockwave-flash>",
+                                        "<embed src=a.swf hidden>",
+                                        "<embed style='display:none'>",
+                                        "<source src=a.mp4>",
+                                        "<track src=a.vtt>",
+                                        "<wbr>",
+                                        "<keygen>",
+                                        "<bgsound src=a.wav>",
+                                        "<embed><embed><source><embed>"};
+    for (size_t k = 0; k < sizeof voids / sizeof *voids; k++) {
+        for (int inside = 0; inside < 2; inside++) {
+            ps_buf b = {0};
+            assert_int_equal(ps_buf_printf(&b, "<html><head><meta charset=utf-8><title>t</title></head><body>"
+                                               "<div id=article><h1>The headline</h1>"), 0);
+            for (int i = 0; i < 40; i++) {
+                if (i == 2 && !inside)
+                    assert_int_equal(ps_buf_printf(&b, "%s", voids[k]), 0);
+                assert_int_equal(ps_buf_printf(&b, "<p>Paragraph %d of the article, long enough to be text "
+                                                   "a reader wants to keep.</p>\n", i), 0);
+                if (i == 2 && inside) { /* inside a paragraph: the next <p> nests too */
+                    b.len -= strlen("</p>\n");
+                    assert_int_equal(ps_buf_printf(&b, " Then %s the rest.</p>\n", voids[k]), 0);
+                }
+            }
+            assert_int_equal(ps_buf_printf(&b, "</div><p>After the article.</p></body></html>"), 0);
+            ps_error err = {0};
+            ps_page *pg = ps_page_parse(b.data, b.len, NULL, &err);
+            if (!pg)
+                fail_msg("%s: %s", voids[k], err.msg);
+            size_t len;
+            char *t = ps_page_text(pg, NULL, &len);
+            for (int i = 0; i < 40; i++) {
+                char want[64];
+                snprintf(want, sizeof want, "Paragraph %d of the article", i);
+                if (!strstr(t, want))
+                    fail_msg("%s (inside %d): '%s' lost; text:\n%s", voids[k], inside, want, t);
+            }
+            assert_non_null(strstr(t, "After the article."));
+            if (inside)
+                assert_non_null(strstr(t, "the rest."));
+            free(t);
+            ps_page_free(pg);
+            ps_buf_free(&b);
+        }
+    }
+    /* what libxml2 put in a void element is never its own: a hidden embed
+     * does not hide it */
+    ps_page *pg = parse_str("<html><body><p>Shown.<embed hidden><p>Also shown.</p></body></html>");
+    size_t len;
+    char *t = ps_page_text(pg, NULL, &len);
+    assert_non_null(strstr(t, "Also shown."));
+    free(t);
+    ps_page_free(pg);
+}
+
 static void test_deep_nesting_does_not_crash(void **state)
 {
     (void)state;
@@ -420,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_paths_stable_across_block_tags),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_nul_bytes_are_text),
+        cmocka_unit_test(test_void_elements_hold_nothing),
         cmocka_unit_test(test_deep_nesting_does_not_crash),
         cmocka_unit_test(test_large_page),
         cmocka_unit_test(test_site_key),

@@ -5,7 +5,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -48,6 +50,7 @@ typedef struct batch_ctx {
     ps_batch_counts counts;
     name_set names;
     ps_progress *prog;
+    int torn;          /* the stream ends inside a record that could not be taken back */
 } batch_ctx;
 
 /* ---- unique output names ------------------------------------------------ */
@@ -367,6 +370,78 @@ static int write_page_file(const char *path, const char *data, size_t len, ps_er
     return 0;
 }
 
+/* All of @p len bytes to @p fd: a short write is continued, EINTR and
+ * EAGAIN retried.  Returns 0, or the errno of the write that failed, with
+ * *done the bytes that were written. */
+static int write_all(int fd, const char *data, size_t len, size_t *done)
+{
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w > 0) {
+            off += (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct pollfd p = {.fd = fd, .events = POLLOUT};
+            poll(&p, 1, 1000);
+            continue;
+        }
+        *done = off;
+        return w < 0 ? errno : EIO;
+    }
+    *done = off;
+    return 0;
+}
+
+/* One record into the output stream, whole or not at all: a JSON Lines
+ * record cut short by a write error (a full disk, a file size limit) and
+ * then followed by the next record glued two records into one line that
+ * parses as neither (issue 32).  The record is written with write(2), past
+ * stdio's buffer (which kept the unwritten tail of a failed record and put
+ * it in front of the next one); a short write is continued; on an error
+ * after part of the record went out, a regular file is cut back to where the
+ * record began (the record fails, the file holds whole records only), and
+ * on a stream that cannot be cut back (a pipe) the next record starts on a
+ * line of its own, after the torn one. */
+static int write_record(batch_ctx *c, FILE *out, const char *data, size_t len, ps_error *err)
+{
+    int fd = fileno(out);
+    if (fd < 0) { /* a stream without a file descriptor: stdio, flushed */
+        if (fwrite(data, 1, len, out) != len || fflush(out) != 0)
+            return ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
+        return 0;
+    }
+    if (fflush(out) != 0) /* anything written before through stdio first */
+        return ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
+    struct stat st;
+    off_t start = -1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        int fl = fcntl(fd, F_GETFL);
+        start = fl != -1 && (fl & O_APPEND) ? st.st_size : lseek(fd, 0, SEEK_CUR);
+    }
+    size_t done = 0;
+    int e;
+    if (c->torn) { /* end the torn line first */
+        if ((e = write_all(fd, "\n", 1, &done)) != 0)
+            return ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(e));
+        c->torn = 0;
+        if (start >= 0)
+            start++;
+    }
+    if ((e = write_all(fd, data, len, &done)) == 0)
+        return 0;
+    if (done > 0) {
+        int undone = start >= 0 && fstat(fd, &st) == 0 && st.st_size == start + (off_t)done &&
+                     ftruncate(fd, start) == 0 && lseek(fd, start, SEEK_SET) == start;
+        if (!undone)
+            c->torn = 1;
+    }
+    return ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(e));
+}
+
 static void job_release(batch_job *j)
 {
     ps_input_clear(&j->in);
@@ -442,11 +517,11 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
                 if (unlink(old) != 0 && errno != ENOENT && !cfg->quiet)
                     fprintf(stderr, "pagesift: %s: cannot remove: %s\n", old, strerror(errno));
             }
-        } else if (len && (fwrite(data, 1, len, cfg->out) != len || fflush(cfg->out) != 0)) {
-            /* flushed record by record: a record is counted written only once
-             * the stream took it (before, records left in stdio's buffer were
-             * counted extracted, then lost at the next flush) */
-            wrc = ps_set_error(&we, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
+        } else if (len) {
+            /* record by record: a record is counted written only once the
+             * stream took all of it (before, records left in stdio's buffer
+             * were counted extracted, then lost at the next flush) */
+            wrc = write_record(c, cfg->out, data, len, &we);
         }
         if (wrc != 0) { /* the record is lost: it failed */
             const char *where = j->in.origin ? j->in.origin : j->in.id ? j->in.id : "page";

@@ -98,6 +98,7 @@ int ps_xml_failed(void);
 /** What the pre-parse guard (extract/page_guard.c) saw of a page. */
 typedef struct ps_page_guard_stats {
     size_t elements;      /**< start tags */
+    size_t nodes;         /**< start tags, attributes, runs of text, comments, <?...?>, <!...> */
     size_t max_depth;     /**< deepest simulated stack of open elements */
     size_t max_attrs;     /**< most attributes on one element */
     size_t unmatched;     /**< end tags that matched no open element */

@@ -548,7 +548,7 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
     /* gold text, when the input has some, gives the gold_share column as
      * pagesift-features --for-annotation writes it (the label stays empty) */
     if (in->gold_path && *in->gold_path &&
-        !(gold = ps_read_file(in->gold_path, 0, &gold_len, err))) {
+        !(gold = ps_read_regular_file(in->gold_path, 0, NULL, &gold_len, err))) {
         char m[sizeof err->msg];
         memcpy(m, err->msg, sizeof m);
         ps_set_error(err, PS_ERR_FORMAT, "%.200s: %.300s", who, m);

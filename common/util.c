@@ -90,27 +90,18 @@ void ps_buf_free(ps_buf *b)
     b->len = b->cap = 0;
 }
 
-char *ps_read_file(const char *path, size_t max_bytes, size_t *len, ps_error *err)
+/* The rest of @p f (whose fstat is @p st) into a new buffer; closes f. */
+static char *read_opened(FILE *f, const struct stat *st, const char *path, size_t max_bytes, size_t *len,
+                         ps_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        ps_set_error(err, PS_ERR_IO, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        ps_set_error(err, PS_ERR_IO, "%s: is a directory", path);
-        return NULL;
-    }
-    if (max_bytes && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max_bytes) {
+    if (max_bytes && S_ISREG(st->st_mode) && (uint64_t)st->st_size > max_bytes) {
         fclose(f);
         ps_set_error(err, PS_ERR_TOO_LARGE, "%s: %lld bytes, larger than the limit of %zu bytes",
-                     path, (long long)st.st_size, max_bytes);
+                     path, (long long)st->st_size, max_bytes);
         return NULL;
     }
     ps_buf b = {0};
-    size_t want = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size : 65536;
+    size_t want = S_ISREG(st->st_mode) && st->st_size > 0 ? (size_t)st->st_size : 65536;
     for (;;) {
         if (ps_buf_reserve(&b, want)) {
             fclose(f);
@@ -152,6 +143,66 @@ char *ps_read_file(const char *path, size_t max_bytes, size_t *len, ps_error *er
     if (len)
         *len = b.len;
     return b.data;
+}
+
+char *ps_read_file(const char *path, size_t max_bytes, size_t *len, ps_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ps_set_error(err, PS_ERR_IO, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0)
+        memset(&st, 0, sizeof st);
+    if (S_ISDIR(st.st_mode)) {
+        fclose(f);
+        ps_set_error(err, PS_ERR_IO, "%s: is a directory", path);
+        return NULL;
+    }
+    return read_opened(f, &st, path, max_bytes, len, err);
+}
+
+char *ps_read_regular_file(const char *path, size_t max_bytes, const char *what, size_t *len, ps_error *err)
+{
+    /* O_NONBLOCK: opening a FIFO without a writer returns at once (a
+     * blocking open waits for ever); the file is checked on the descriptor
+     * opened, so a path swapped after a stat() cannot slip through */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        ps_set_error(err, PS_ERR_IO, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        ps_set_error(err, PS_ERR_IO, "%s: %s", path, strerror(e));
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        ps_set_error(err, PS_ERR_FORMAT, "%s: not a regular file%s%s", path, what ? ", not " : "", what ? what : "");
+        return NULL;
+    }
+    if (what && max_bytes && (uint64_t)st.st_size > max_bytes) {
+        close(fd);
+        ps_set_error(err, PS_ERR_TOO_LARGE, "%s: %lld bytes, larger than %s can be (%zu %s)", path,
+                     (long long)st.st_size, what, max_bytes >= ((size_t)1 << 20) ? max_bytes >> 20 : max_bytes,
+                     max_bytes >= ((size_t)1 << 20) ? "MiB" : "bytes");
+        return NULL;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl != -1)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        ps_set_error(err, PS_ERR_IO, "%s: %s", path, strerror(e));
+        return NULL;
+    }
+    return read_opened(f, &st, path, max_bytes, len, err);
 }
 
 FILE *ps_atomic_open(const char *path, char *tmp_path, size_t cap, ps_error *err)

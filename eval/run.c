@@ -53,7 +53,7 @@ static void warn_page(shared *sh, const char *id, const char *msg)
 static char *read_gold(shared *sh, size_t i, size_t *len)
 {
     ps_error err = {0};
-    char *gold = ps_read_file(sh->ds->pages[i].gold_path, 0, len, &err);
+    char *gold = ps_read_regular_file(sh->ds->pages[i].gold_path, 0, NULL, len, &err);
     if (!gold) {
         sh->run->skipped[i] = 1;
         warn_page(sh, sh->ds->pages[i].id, err.msg);

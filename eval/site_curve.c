@@ -67,7 +67,7 @@ static int page_rows(const ps_dataset_page *dp, const ps_model *base, const char
 {
     size_t len = 0, glen = 0;
     char *html = ps_read_page_file(dp->html_path, 0, &len, err);
-    char *gold = html ? ps_read_file(dp->gold_path, 0, &glen, err) : NULL;
+    char *gold = html ? ps_read_regular_file(dp->gold_path, 0, NULL, &glen, err) : NULL;
     if (!html || !gold) {
         free(html);
         free(gold);

@@ -60,7 +60,7 @@ ps_train_overlap ps_eval_train_overlap(const char *model_path, const char *set, 
     }
     ps_error err = {0};
     size_t len;
-    char *text = ps_read_file(model_path, 0, &len, &err);
+    char *text = ps_read_regular_file(model_path, 0, "a model bundle", &len, &err);
     if (!text) {
         snprintf(note, cap, "training data unknown (%s)", err.msg);
         return PS_TRAIN_UNKNOWN;

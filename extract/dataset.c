@@ -152,7 +152,7 @@ ps_dataset *ps_dataset_load(const char *dir, ps_error *err)
 {
     char *path = join3(dir, "/index.tsv", "", "");
     size_t len;
-    char *data = path ? ps_read_file(path, 0, &len, err) : NULL;
+    char *data = path ? ps_read_regular_file(path, 0, NULL, &len, err) : NULL;
     ps_dataset *ds = data ? calloc(1, sizeof *ds) : NULL;
     if (!ds) {
         if (data || !path)

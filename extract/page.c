@@ -166,11 +166,13 @@ static char *close_unclosed_title(const char *s, size_t len)
     return out;
 }
 
-/* Bytes that are not text, in the first 4 KB: more than 5 % C0 controls
- * other than white space and NUL, or more than 1 % NUL bytes unless they sit
+/* Bytes that are not text, in the first 4 KB: more than 5 % NULs and C0
+ * controls other than white space, together, NULs not counted when they sit
  * on every other byte as in UTF-16 without a byte-order mark.  Compressed or
- * random data (an image or gzip body) has ~10 % controls and ~0.4 % NULs
- * spread over both parities. */
+ * random data (an image or gzip body) has about 11 % (28 of 256 byte values;
+ * 5 % is 6 standard deviations below that over 1 KB).  A few NULs in a page are text
+ * damage, not a sign of binary data: the decoder makes each one U+FFFD (64
+ * NULs in a page were "binary data" when any 1 % of NULs was; issue 32). */
 static int looks_binary(const char *s, size_t len)
 {
     size_t n = len < 4096 ? len : 4096, ctl = 0, nul[2] = {0, 0};
@@ -185,7 +187,7 @@ static int looks_binary(const char *s, size_t len)
         return 0;
     size_t half = n / 2, lo = nul[0] < nul[1] ? nul[0] : nul[1], hi = nul[0] + nul[1] - lo;
     int utf16 = hi * 10 > half * 3 && lo * 20 <= half; /* one parity mostly NUL, the other not */
-    return ctl * 20 > n || ((nul[0] + nul[1]) * 100 > n && !utf16);
+    return (ctl + (utf16 ? 0 : nul[0] + nul[1])) * 20 > n;
 }
 
 /* ---- scripts that end where libxml2 does not see it ------------------- */
@@ -898,8 +900,9 @@ static size_t text_bytes(xmlNodePtr node)
         if (c->type == XML_TEXT_NODE && c->content) {
             for (const unsigned char *t = c->content; *t; t++)
                 n += *t > ' ';
-        } else if (c->type == XML_ELEMENT_NODE && c->children && !(ps_tag_kind((const char *)c->name) & PS_TAG_REMOVE)) {
-            c = c->children;
+        } else if (c->type == XML_ELEMENT_NODE && c->children &&
+                   (ps_tag_kind((const char *)c->name) & (PS_TAG_REMOVE | PS_TAG_VOID)) != PS_TAG_REMOVE) {
+            c = c->children; /* a void element's children are what follows it (hoist_void_children) */
             continue;
         }
         while (c && !c->next && c != node)
@@ -909,6 +912,29 @@ static size_t text_bytes(xmlNodePtr node)
         c = c->next;
     }
     return n;
+}
+
+/* A void element of HTML holds nothing, but libxml2 2.9.14 does not know
+ * that an <embed>, <source>, <track>, <wbr>, <keygen> or <bgsound> without an
+ * end tag ends at once: it nests everything after it, up to its parent's end,
+ * inside it.  Removing an embed then removed the rest of the article (issue
+ * 32).  Its children become its following siblings, in order, as a browser
+ * builds them.  O(children): each node is moved at most once, since the walk
+ * reaches a void element after its parent and the moved nodes' new parent is
+ * that parent. */
+static void hoist_void_children(xmlNodePtr v)
+{
+    xmlNodePtr first = v->children, last = v->last;
+    for (xmlNodePtr c = first; c; c = c->next)
+        c->parent = v->parent;
+    last->next = v->next;
+    if (v->next)
+        v->next->prev = last;
+    else if (v->parent)
+        v->parent->last = last;
+    first->prev = v;
+    v->next = first;
+    v->children = v->last = NULL;
 }
 
 static int walk(builder *b, xmlNodePtr root)
@@ -972,6 +998,10 @@ static int walk(builder *b, xmlNodePtr root)
         }
         const char *name = (const char *)cur->name;
         unsigned kind = ps_tag_kind(name);
+        if ((kind & PS_TAG_VOID) && cur->children) {
+            hoist_void_children(cur);
+            next = cur->next;
+        }
         uint32_t idx = sibling_index(&stack[top], cur);
         if ((kind & PS_TAG_REMOVE) && !unclosed_noscript(cur)) {
             if (remember_removal(b, cur))

@@ -19,7 +19,10 @@
  * - an end tag pops up to the matching open element, or, matching none,
  *   costs the depth of the stack.
  *
- * Limits (PS_PAGE_MAX_*, include/pagesift.h): depth of the simulated stack,
+ * Limits (PS_PAGE_MAX_*, include/pagesift.h): elements, and nodes of every
+ * kind libxml2 makes (start tags, attributes, runs of text, comments,
+ * <?...?> and <!...>: each costs its DOM, 64 MB of "<?x?>" took 4.8 GB when
+ * only start tags were counted), depth of the simulated stack,
  * attributes per element, the sum of the squared attribute counts and the
  * sum of the depths at unmatched end tags.  The simulation errs towards
  * more depth than libxml2 builds (libxml2 closes more elements implicitly
@@ -106,7 +109,9 @@ static size_t read_name(const char *s, size_t i, size_t n, char *name, size_t *l
 
 /* What the guard does with an element name (guard_tag).  Roots are not
  * counted; raw-text elements take their content as text; void elements
- * open nothing; a sibling code (group << 4 | rank) says which open elements
+ * open nothing (not embed, source, track, wbr, keygen, bgsound: libxml2
+ * 2.9.14 does not know they are void and nests what follows inside them, so
+ * they count as open elements here, and page.c hoists their content out); a sibling code (group << 4 | rank) says which open elements
  * a start tag closes: a start tag of the group closes the open elements of
  * its group and of a rank up to its own on top of the stack (a <tr> closes
  * an open <td> and <tr>, an <li> an open <p> and <li>). */
@@ -121,18 +126,16 @@ typedef struct {
 /* Sorted by name: the names of one first letter are a run (first_at). */
 static const guard_tag GUARD_TAGS[] = {
     {"area", GUARD_VOID, 0},    {"base", GUARD_VOID, 0},      {"basefont", GUARD_VOID, 0},
-    {"bgsound", GUARD_VOID, 0}, {"body", GUARD_ROOT, 0},      {"br", GUARD_VOID, 0},
-    {"col", GUARD_VOID, 0},     {"colgroup", 0, 0x33},        {"dd", 0, 0x22},
-    {"dt", 0, 0x22},            {"embed", GUARD_VOID, 0},     {"frame", GUARD_VOID, 0},
-    {"head", GUARD_ROOT, 0},    {"hr", GUARD_VOID, 0},        {"html", GUARD_ROOT, 0},
-    {"img", GUARD_VOID, 0},     {"input", GUARD_VOID, 0},     {"isindex", GUARD_VOID, 0},
-    {"keygen", GUARD_VOID, 0},  {"li", 0, 0x22},              {"link", GUARD_VOID, 0},
+    {"body", GUARD_ROOT, 0},    {"br", GUARD_VOID, 0},        {"col", GUARD_VOID, 0},
+    {"colgroup", 0, 0x33},      {"dd", 0, 0x22},              {"dt", 0, 0x22},
+    {"frame", GUARD_VOID, 0},   {"head", GUARD_ROOT, 0},      {"hr", GUARD_VOID, 0},
+    {"html", GUARD_ROOT, 0},    {"img", GUARD_VOID, 0},       {"input", GUARD_VOID, 0},
+    {"isindex", GUARD_VOID, 0}, {"li", 0, 0x22},              {"link", GUARD_VOID, 0},
     {"meta", GUARD_VOID, 0},    {"optgroup", 0, 0x42},        {"option", 0, 0x41},
     {"p", 0, 0x21},             {"param", GUARD_VOID, 0},     {"rp", 0, 0x51},
-    {"rt", 0, 0x51},            {"script", GUARD_RAW, 0},     {"source", GUARD_VOID, 0},
-    {"style", GUARD_RAW, 0},    {"tbody", 0, 0x33},           {"td", 0, 0x31},
-    {"tfoot", 0, 0x33},         {"th", 0, 0x31},              {"thead", 0, 0x33},
-    {"tr", 0, 0x32},            {"track", GUARD_VOID, 0},     {"wbr", GUARD_VOID, 0},
+    {"rt", 0, 0x51},            {"script", GUARD_RAW, 0},     {"style", GUARD_RAW, 0},
+    {"tbody", 0, 0x33},         {"td", 0, 0x31},              {"tfoot", 0, 0x33},
+    {"th", 0, 0x31},            {"thead", 0, 0x33},           {"tr", 0, 0x32},
 };
 #define N_GUARD_TAGS (sizeof GUARD_TAGS / sizeof GUARD_TAGS[0])
 
@@ -176,6 +179,7 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
     size_t depth = 0, cap = 0;
     int rc = 0;
     uint64_t attr_work = 0, close_work = 0;
+    size_t text_from = 0; /* where the text after the last markup begins */
     for (size_t i = 0; i < n && rc == 0;) {
         const char *lt = memchr(s + i, '<', n - i);
         if (!lt)
@@ -184,6 +188,23 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
         if (i >= n)
             break;
         unsigned char c = (unsigned char)s[i];
+        int closing = c == '/';
+        if (c != '!' && c != '?' && !(closing ? i + 1 < n && is_alpha((unsigned char)s[i + 1]) : is_alpha(c)))
+            continue; /* a '<' in text */
+        /* a node of text before this markup, then the markup's own:
+         * every node libxml2 will make costs its DOM (a comment, a
+         * processing instruction about 370 bytes, as an element), so all
+         * are counted, not start tags only */
+        size_t at = (size_t)(lt - s);
+        st->nodes += (at > text_from) + !closing;
+        text_from = at;
+        if (st->nodes > PS_PAGE_MAX_NODES) {
+            rc = ps_set_error(err, PS_ERR_TOO_LARGE,
+                              "more than %d nodes (elements, attributes, text, comments, processing "
+                              "instructions; at byte %zu): refused before parsing",
+                              PS_PAGE_MAX_NODES, at);
+            break;
+        }
         if (c == '!' || c == '?') {
             const char *end;
             if (c == '!' && i + 2 < n && s[i + 1] == '-' && s[i + 2] == '-') {
@@ -193,13 +214,11 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
                 end = memchr(s + i, '>', n - i);
                 i = end ? (size_t)(end - s) + 1 : n;
             }
+            text_from = i;
             continue;
         }
-        int closing = c == '/';
         if (closing)
             i++;
-        if (i >= n || !is_alpha((unsigned char)s[i]))
-            continue; /* a '<' in text */
         char name[32];
         size_t tag_at = i - 1 - (size_t)closing;
         size_t name_len;
@@ -237,6 +256,14 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
         }
         if (i < n)
             i++; /* '>' */
+        text_from = i;
+        if (!closing && (st->nodes += attrs) > PS_PAGE_MAX_NODES) { /* an attribute is a node and its value */
+            rc = ps_set_error(err, PS_ERR_TOO_LARGE,
+                              "more than %d nodes (elements, attributes, text, comments, processing "
+                              "instructions; at byte %zu): refused before parsing",
+                              PS_PAGE_MAX_NODES, tag_at);
+            break;
+        }
         if (attrs > st->max_attrs)
             st->max_attrs = attrs;
         if (attrs > PS_PAGE_MAX_ATTRS) {
@@ -346,6 +373,11 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
             break;
         }
     }
+    if (rc == 0 && n > text_from && ++st->nodes > PS_PAGE_MAX_NODES) /* the text at the end */
+        rc = ps_set_error(err, PS_ERR_TOO_LARGE,
+                          "more than %d nodes (elements, attributes, text, comments, processing "
+                          "instructions; at byte %zu): refused before parsing",
+                          PS_PAGE_MAX_NODES, text_from);
     st->attr_work = attr_work;
     st->close_work = close_work;
     free(tab.key);

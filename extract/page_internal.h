@@ -58,7 +58,10 @@ enum {
     PS_TAG_HEADING = 32,     /**< h1..h6 */
     PS_TAG_SEC_MAIN = 64,    /**< article, main: sectioning of the content */
     PS_TAG_SEC_ASIDE = 128,  /**< aside, nav, header, footer */
-    PS_TAG_FIGURE = 256      /**< figure, figcaption */
+    PS_TAG_FIGURE = 256,     /**< figure, figcaption */
+    PS_TAG_VOID = 512        /**< a void element of HTML (br, img, embed, source, wbr, ...): holds
+                                  nothing, though libxml2 nests what follows an embed, source,
+                                  track, wbr, keygen or bgsound inside it (page.c hoists it out) */
 };
 
 /** The PS_TAG_* bits of an element name (lower case). */
@@ -95,6 +98,7 @@ int ps_xml_failed(void);
 /** What the pre-parse guard (extract/page_guard.c) saw of a page. */
 typedef struct ps_page_guard_stats {
     size_t elements;      /**< start tags */
+    size_t nodes;         /**< start tags, attributes, runs of text, comments, <?...?>, <!...> */
     size_t max_depth;     /**< deepest simulated stack of open elements */
     size_t max_attrs;     /**< most attributes on one element */
     size_t unmatched;     /**< end tags that matched no open element */

@@ -215,6 +215,8 @@ PS_EXPORT double ps_now(void);
  * quadratic in the next three); the last two while the block tree is
  * built. */
 #define PS_PAGE_MAX_ELEMENTS 250000    /**< start tags of elements */
+#define PS_PAGE_MAX_NODES 500000       /**< nodes: start tags, attributes, runs of text, comments,
+                                            processing instructions, <!...> */
 #define PS_PAGE_MAX_DEPTH 10000        /**< elements open inside each other */
 #define PS_PAGE_MAX_ATTRS 1000         /**< attributes of one element */
 #define PS_PAGE_MAX_ATTR_WORK 50000000ULL   /**< sum over elements of attributes^2 */

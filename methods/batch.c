@@ -5,9 +5,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +51,8 @@ typedef struct batch_ctx {
     ps_batch_counts counts;
     name_set names;
     ps_progress *prog;
+    int torn;          /* the stream ends inside a record that could not be taken back */
+    const char *run_id; /* output_dir: this run's mark in its temporary files' names */
 } batch_ctx;
 
 /* ---- unique output names ------------------------------------------------ */
@@ -336,11 +341,12 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
 /* ---- writer (calling thread) -------------------------------------------- */
 
 /* Write a file atomically for readers (temporary + rename), without an
- * fsync per page: a batch over millions of pages cannot pay one. */
-static int write_page_file(const char *path, const char *data, size_t len, ps_error *err)
+ * fsync per page: a batch over millions of pages cannot pay one.  The
+ * temporary file is "<path>.tmp.<run id>.XXXXXX": its run's (run_lock). */
+static int write_page_file(const char *path, const char *run_id, const char *data, size_t len, ps_error *err)
 {
     char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp)
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%s.XXXXXX", path, run_id) >= (int)sizeof tmp)
         return ps_set_error(err, PS_ERR_IO, "%s: path too long", path);
     int fd = mkstemp(tmp);
     if (fd < 0)
@@ -365,6 +371,78 @@ static int write_page_file(const char *path, const char *data, size_t len, ps_er
         return ps_set_error(err, PS_ERR_IO, "%s: cannot write: %s", path, strerror(e));
     }
     return 0;
+}
+
+/* All of @p len bytes to @p fd: a short write is continued, EINTR and
+ * EAGAIN retried.  Returns 0, or the errno of the write that failed, with
+ * *done the bytes that were written. */
+static int write_all(int fd, const char *data, size_t len, size_t *done)
+{
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w > 0) {
+            off += (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct pollfd p = {.fd = fd, .events = POLLOUT};
+            poll(&p, 1, 1000);
+            continue;
+        }
+        *done = off;
+        return w < 0 ? errno : EIO;
+    }
+    *done = off;
+    return 0;
+}
+
+/* One record into the output stream, whole or not at all: a JSON Lines
+ * record cut short by a write error (a full disk, a file size limit) and
+ * then followed by the next record glued two records into one line that
+ * parses as neither (issue 32).  The record is written with write(2), past
+ * stdio's buffer (which kept the unwritten tail of a failed record and put
+ * it in front of the next one); a short write is continued; on an error
+ * after part of the record went out, a regular file is cut back to where the
+ * record began (the record fails, the file holds whole records only), and
+ * on a stream that cannot be cut back (a pipe) the next record starts on a
+ * line of its own, after the torn one. */
+static int write_record(batch_ctx *c, FILE *out, const char *data, size_t len, ps_error *err)
+{
+    int fd = fileno(out);
+    if (fd < 0) { /* a stream without a file descriptor: stdio, flushed */
+        if (fwrite(data, 1, len, out) != len || fflush(out) != 0)
+            return ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
+        return 0;
+    }
+    if (fflush(out) != 0) /* anything written before through stdio first */
+        return ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
+    struct stat st;
+    off_t start = -1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        int fl = fcntl(fd, F_GETFL);
+        start = fl != -1 && (fl & O_APPEND) ? st.st_size : lseek(fd, 0, SEEK_CUR);
+    }
+    size_t done = 0;
+    int e;
+    if (c->torn) { /* end the torn line first */
+        if ((e = write_all(fd, "\n", 1, &done)) != 0)
+            return ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(e));
+        c->torn = 0;
+        if (start >= 0)
+            start++;
+    }
+    if ((e = write_all(fd, data, len, &done)) == 0)
+        return 0;
+    if (done > 0) {
+        int undone = start >= 0 && fstat(fd, &st) == 0 && st.st_size == start + (off_t)done &&
+                     ftruncate(fd, start) == 0 && lseek(fd, start, SEEK_SET) == start;
+        if (!undone)
+            c->torn = 1;
+    }
+    return ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(e));
 }
 
 static void job_release(batch_job *j)
@@ -434,7 +512,7 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
         if (cfg->output_dir) {
             char path[PATH_MAX], old[PATH_MAX];
             snprintf(path, sizeof path, "%s/%s%s", cfg->output_dir, j->stem, out_ext(cfg, j->status == REC_FAILED));
-            wrc = write_page_file(path, data, len, &we);
+            wrc = write_page_file(path, c->run_id, data, len, &we);
             if (wrc == 0 && cfg->format != PS_FORMAT_JSONL) {
                 /* a rerun: the page's output of the other outcome goes */
                 snprintf(old, sizeof old, "%s/%s%s", cfg->output_dir, j->stem,
@@ -442,11 +520,11 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
                 if (unlink(old) != 0 && errno != ENOENT && !cfg->quiet)
                     fprintf(stderr, "pagesift: %s: cannot remove: %s\n", old, strerror(errno));
             }
-        } else if (len && (fwrite(data, 1, len, cfg->out) != len || fflush(cfg->out) != 0)) {
-            /* flushed record by record: a record is counted written only once
-             * the stream took it (before, records left in stdio's buffer were
-             * counted extracted, then lost at the next flush) */
-            wrc = ps_set_error(&we, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
+        } else if (len) {
+            /* record by record: a record is counted written only once the
+             * stream took all of it (before, records left in stdio's buffer
+             * were counted extracted, then lost at the next flush) */
+            wrc = write_record(c, cfg->out, data, len, &we);
         }
         if (wrc != 0) { /* the record is lost: it failed */
             const char *where = j->in.origin ? j->in.origin : j->in.id ? j->in.id : "page";
@@ -481,52 +559,164 @@ static void batch_discard(void *vctx, void *vjob)
     job_release(vjob);
 }
 
-/* Is @p name a temporary file of write_page_file ("<stem>.<ext>.tmp.XXXXXX",
- * mkstemp's six characters)? */
-static int is_page_temp(const char *name)
+/* ---- temporary files owned by their run ---------------------------------- */
+
+/* Every run that writes into an output folder holds a lock file there,
+ * ".pagesift-run.XXXXXX" (mkstemp's six characters are the run's id), with
+ * an exclusive flock for as long as it runs, and names its temporary files
+ * "<stem>.<ext>.tmp.<id>.XXXXXX".  A temporary file whose run holds its
+ * lock belongs to a live run and is left alone; one whose lock file is gone
+ * or not held (the run was killed: the kernel released its lock) is stale.
+ * Before, --skip-existing removed every temporary file it found, also those
+ * of another run writing into the same folder at that moment, whose records
+ * then failed (6 of 10; issue 32). */
+#define RUN_LOCK_PREFIX ".pagesift-run."
+#define ID_LEN 6
+
+typedef struct run_lock {
+    int fd;
+    char id[ID_LEN + 1];
+    char path[PATH_MAX];
+} run_lock;
+
+static int run_lock_take(const char *dir, run_lock *l, ps_error *err)
+{
+    l->fd = -1;
+    for (int tries = 0; tries < 100; tries++) {
+        if (snprintf(l->path, sizeof l->path, "%s/" RUN_LOCK_PREFIX "XXXXXX", dir) >= (int)sizeof l->path)
+            return ps_set_error(err, PS_ERR_IO, "%s: path too long", dir);
+        int fd = mkstemp(l->path);
+        if (fd < 0)
+            return ps_set_error(err, PS_ERR_IO, "%s: cannot create the run's lock file: %s", dir, strerror(errno));
+        while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+            ;
+        /* a cleaner may have taken the fresh, not yet locked file for a
+         * dead run's and removed it: then again, under another name */
+        struct stat a, b;
+        if (fstat(fd, &a) == 0 && stat(l->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+            l->fd = fd;
+            memcpy(l->id, l->path + strlen(l->path) - ID_LEN, ID_LEN + 1);
+            return 0;
+        }
+        close(fd);
+    }
+    return ps_set_error(err, PS_ERR_IO, "%s: cannot create the run's lock file", dir);
+}
+
+static void run_lock_release(run_lock *l)
+{
+    if (l->fd >= 0) {
+        unlink(l->path);
+        close(l->fd); /* releases the flock */
+        l->fd = -1;
+    }
+}
+
+static int id_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static int id_at(const char *s)
+{
+    for (int i = 0; i < ID_LEN; i++)
+        if (!id_char(s[i]))
+            return 0;
+    return 1;
+}
+
+/* Is @p name a temporary file of write_page_file?  0 no; 1 of a run whose
+ * id goes to @p run (id_cap >= ID_LEN + 1): "<stem>.<ext>.tmp.<id>.XXXXXX";
+ * 2 of a pagesift before runs owned them: "<stem>.<ext>.tmp.XXXXXX". */
+static int page_temp_kind(const char *name, char *run)
 {
     static const char *const ext[] = {".txt", ".json", ".html", ".md", ".xml", ".error"};
-    size_t n = strlen(name);
-    if (n < 11 || memcmp(name + n - 11, ".tmp.", 5) != 0)
+    size_t n = strlen(name), stem_end;
+    int kind;
+    if (n >= 18 && memcmp(name + n - 18, ".tmp.", 5) == 0 && id_at(name + n - 13) && name[n - 7] == '.' &&
+        id_at(name + n - 6)) {
+        kind = 1;
+        stem_end = n - 18;
+        memcpy(run, name + n - 13, ID_LEN);
+        run[ID_LEN] = '\0';
+    } else if (n >= 11 && memcmp(name + n - 11, ".tmp.", 5) == 0 && id_at(name + n - 6)) {
+        kind = 2;
+        stem_end = n - 11;
+    } else {
         return 0;
-    for (size_t i = n - 6; i < n; i++) {
-        char c = name[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
-            return 0;
     }
-    size_t stem_end = n - 11;
     for (size_t i = 0; i < sizeof ext / sizeof *ext; i++) {
         size_t el = strlen(ext[i]);
         if (stem_end > el && memcmp(name + stem_end - el, ext[i], el) == 0)
-            return 1;
+            return kind;
     }
     return 0;
 }
 
+/* Is the run of lock file @p path alive (holding its lock)?  With @p take,
+ * a dead run's lock file is removed, under its lock. */
+static int run_alive(const char *path, int take)
+{
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return 0; /* gone: the run ended (its temporary files went first) */
+    int alive = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    if (!alive && take) {
+        struct stat a, b;
+        if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+            unlink(path);
+    }
+    close(fd);
+    return alive;
+}
+
 /* A resumed run (--skip-existing): the temporary files a run killed while
- * writing left (SIGKILL, a second signal, a crash) go; their pages have no
- * output file, so they are extracted again. */
-static void remove_stale_temps(const ps_batch_config *cfg)
+ * writing left (SIGKILL, a second signal, a crash) go, and so do their
+ * runs' lock files; their pages have no output file, so they are extracted
+ * again.  Those of a run still writing stay. */
+static void remove_stale_temps(const ps_batch_config *cfg, const char *own_id)
 {
     DIR *d = opendir(cfg->output_dir);
     if (!d)
         return;
-    size_t removed = 0;
+    size_t removed = 0, live = 0;
     struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (!is_page_temp(e->d_name))
-            continue;
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", cfg->output_dir, e->d_name);
-        if (unlink(path) == 0)
-            removed++;
-        else if (!cfg->quiet)
-            fprintf(stderr, "pagesift: %s: cannot remove: %s\n", path, strerror(errno));
+    char run[ID_LEN + 1], path[PATH_MAX];
+    for (int pass = 0; pass < 2; pass++) { /* temporary files, then the dead runs' lock files */
+        rewinddir(d);
+        while ((e = readdir(d)) != NULL) {
+            snprintf(path, sizeof path, "%s/%s", cfg->output_dir, e->d_name);
+            if (pass == 1) {
+                size_t pl = strlen(RUN_LOCK_PREFIX);
+                if (!strncmp(e->d_name, RUN_LOCK_PREFIX, pl) && strlen(e->d_name) == pl + ID_LEN &&
+                    id_at(e->d_name + pl) && strcmp(e->d_name + pl, own_id) != 0)
+                    run_alive(path, 1);
+                continue;
+            }
+            int kind = page_temp_kind(e->d_name, run);
+            if (!kind)
+                continue;
+            if (kind == 1) {
+                char lock[PATH_MAX];
+                snprintf(lock, sizeof lock, "%s/" RUN_LOCK_PREFIX "%s", cfg->output_dir, run);
+                if (!strcmp(run, own_id) || run_alive(lock, 0)) {
+                    live++;
+                    continue;
+                }
+            }
+            if (unlink(path) == 0)
+                removed++;
+            else if (errno != ENOENT && !cfg->quiet) /* ENOENT: its run just renamed it */
+                fprintf(stderr, "pagesift: %s: cannot remove: %s\n", path, strerror(errno));
+        }
     }
     closedir(d);
     if (removed && !cfg->quiet)
         fprintf(stderr, "pagesift: removed %zu temporary file%s an earlier run left in %s\n", removed,
                 removed == 1 ? "" : "s", cfg->output_dir);
+    if (live && cfg->verbose && !cfg->quiet)
+        fprintf(stderr, "pagesift: left %zu temporary file%s of a run still writing in %s\n", live,
+                live == 1 ? "" : "s", cfg->output_dir);
 }
 
 int ps_batch_prepare_output_dir(const char *dir, ps_error *err)
@@ -553,8 +743,14 @@ static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *rea
     c.src = src;
     if (cfg->output_dir && ps_batch_prepare_output_dir(cfg->output_dir, err) != 0)
         return -1;
-    if (cfg->output_dir && cfg->skip_existing)
-        remove_stale_temps(cfg);
+    run_lock lock = {.fd = -1};
+    if (cfg->output_dir) {
+        if (run_lock_take(cfg->output_dir, &lock, err) != 0)
+            return -1;
+        c.run_id = lock.id;
+        if (cfg->skip_existing)
+            remove_stale_temps(cfg, lock.id);
+    }
     c.prog = ps_progress_new("pages", cfg->total_hint, cfg->quiet);
     if (!cfg->total_hint && cfg->total_bytes)
         ps_progress_set_bytes(c.prog, cfg->total_bytes);
@@ -578,6 +774,7 @@ static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *rea
     }
     if (cfg->out && !cfg->output_dir && fflush(cfg->out) != 0 && rc == 0)
         rc = ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
+    run_lock_release(&lock); /* its temporary files are all renamed or removed */
     ps_progress_done(c.prog);
     names_free(&c.names);
     if (counts)

@@ -323,7 +323,7 @@ fail:
 ps_template_lib *ps_template_lib_load(const char *path, ps_error *err)
 {
     size_t len;
-    char *data = ps_read_file(path, 0, &len, err);
+    char *data = ps_read_regular_file(path, 0, "a template library", &len, err);
     if (!data)
         return NULL;
     ps_template_lib *lib = tpl_lib_parse(path, data, len, err);

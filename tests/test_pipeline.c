@@ -6,9 +6,12 @@
  * error stops the run; and the public extractor API. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -19,7 +22,7 @@
 
 /* ---- an in-memory reader ------------------------------------------------- */
 
-enum { KIND_PAGE, KIND_MISSING, KIND_BINARY, KIND_SKIP, KIND_EMPTY, KIND_HUGE, KIND_FATAL };
+enum { KIND_PAGE, KIND_MISSING, KIND_BINARY, KIND_SKIP, KIND_EMPTY, KIND_HUGE, KIND_FATAL, KIND_LARGE };
 
 typedef struct mem_reader {
     size_t n, next;
@@ -71,6 +74,12 @@ static int mem_read(void *vctx, ps_input *in, ps_error *err)
         ps_buf_printf(&b, "<html><body><p>");
         for (int k = 0; k < 3000; k++)
             ps_buf_printf(&b, "big page ");
+        ps_buf_printf(&b, "</p></body></html>");
+        break;
+    case KIND_LARGE: /* 4 MB of text: its output file takes a while to write */
+        ps_buf_printf(&b, "<html><body><p>");
+        for (int k = 0; k < 400000; k++)
+            ps_buf_printf(&b, "large text ");
         ps_buf_printf(&b, "</p></body></html>");
         break;
     }
@@ -345,6 +354,214 @@ static void test_output_dir_one_file_per_page(void **state)
     rmdir(sub);
     rmdir(dir);
     free(out);
+    ps_extractor_free(ex);
+}
+
+/* A transient full disk, as a file size limit that is lifted when it is
+ * hit (SIGXFSZ): the write of one record stops part way, the next ones go
+ * through.  Before (issue 32, defect 5), stdio kept the record's unwritten
+ * tail and wrote it in front of the next record: two records glued into a
+ * line that parses as neither (222 extracted, 221 lines).  Now the record
+ * that could not be written whole is taken back out of the file and counted
+ * failed, and every line of the file is a whole record. */
+static struct rlimit saved_fsize;
+static void lift_fsize(int sig)
+{
+    (void)sig;
+    setrlimit(RLIMIT_FSIZE, &saved_fsize);
+}
+
+static void test_partial_write_no_glued_records(void **state)
+{
+    (void)state;
+    ps_extractor *ex = all_extractor();
+    assert_non_null(ex);
+    char path[] = "/tmp/test_pipeline-partial-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    for (int limit = 3000; limit <= 15000; limit += 4000) {
+        assert_int_equal(ftruncate(fd, 0), 0);
+        rewind(f);
+        assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved_fsize), 0);
+        struct sigaction sa = {0}, old;
+        sa.sa_handler = lift_fsize;
+        sigemptyset(&sa.sa_mask);
+        assert_int_equal(sigaction(SIGXFSZ, &sa, &old), 0);
+        struct rlimit low = saved_fsize;
+        low.rlim_cur = (rlim_t)limit;
+        assert_int_equal(setrlimit(RLIMIT_FSIZE, &low), 0);
+        mem_reader r = {.n = 30};
+        ps_batch_config cfg = {.extractor = ex, .format = PS_FORMAT_JSONL, .workers = 2, .quiet = 1, .out = f};
+        ps_batch_counts n = {0};
+        ps_error err = {0};
+        int rc = ps_batch_run_pass(&cfg, mem_read, &r, &n, &err);
+        setrlimit(RLIMIT_FSIZE, &saved_fsize);
+        sigaction(SIGXFSZ, &old, NULL);
+        assert_int_equal(rc, 0);
+        assert_int_equal(fflush(f), 0);
+        assert_int_equal(n.read, 30);
+        assert_int_equal(n.failed, 1); /* the record the limit cut */
+        assert_int_equal(n.read, n.extracted + n.empty + n.failed + n.skipped);
+        size_t len;
+        ps_error e = {0};
+        char *buf = ps_read_file(path, 0, &len, &e);
+        assert_non_null(buf);
+        assert_true(len > (size_t)limit);
+        assert_int_equal(buf[len - 1], '\n');
+        size_t nl;
+        json_t **v = parse_lines(buf, &nl); /* every line parses */
+        assert_int_equal(nl, n.extracted + n.empty);
+        for (size_t i = 0; i < nl; i++)
+            json_decref(v[i]);
+        free(v);
+        free(buf);
+    }
+    fclose(f);
+    unlink(path);
+    ps_extractor_free(ex);
+}
+
+static void touch(const char *dir, const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("partial", f);
+    fclose(f);
+}
+
+static int exists_in(const char *dir, const char *name)
+{
+    char p[512];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return stat(p, &st) == 0;
+}
+
+/* Issue 32 defect 9: --skip-existing removed every temporary file in the
+ * output folder, also those of another run writing there at that moment
+ * (whose records then failed).  A run owns its temporary files: their names
+ * carry its id, and it holds the flock of ".pagesift-run.<id>" while it
+ * runs.  Here a live run (its lock held by this process, through another
+ * open file) and a killed one (its lock file there, not held), and a
+ * temporary file named as before runs owned them. */
+static void test_skip_existing_leaves_live_runs_temps(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ps_test_owned_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char lock[600];
+    snprintf(lock, sizeof lock, "%s/.pagesift-run.Live01", dir);
+    int lfd = open(lock, O_RDWR | O_CREAT, 0644);
+    assert_true(lfd >= 0);
+    assert_int_equal(flock(lfd, LOCK_EX), 0);
+    touch(dir, "p0001.txt.tmp.Live01.aB3dE5");  /* the live run's: stays */
+    touch(dir, "p0002.error.tmp.Live01.xY7zW1");
+    touch(dir, ".pagesift-run.Dead02");          /* a killed run: its lock file, not held */
+    touch(dir, "p0003.txt.tmp.Dead02.q1w2e3");   /* goes */
+    touch(dir, "p0004.txt.tmp.Gone03.r4t5y6");   /* a run without a lock file: ended; goes */
+    touch(dir, "p0005.txt.tmp.Ab12Cd");          /* named as before runs owned them: goes */
+    touch(dir, "notes.tmp.Ab12Cd");              /* not a page's: stays */
+    ps_extractor *ex = all_extractor();
+    mem_reader r = {.n = 3};
+    ps_batch_config cfg = {.extractor = ex, .format = PS_FORMAT_TEXT, .workers = 2, .quiet = 1,
+                           .output_dir = dir, .skip_existing = 1};
+    ps_batch_counts n;
+    int rc;
+    char *out = run_to_string(&cfg, &r, &n, &rc);
+    free(out);
+    assert_int_equal(rc, 0);
+    assert_int_equal(n.extracted, 3);
+    assert_true(exists_in(dir, "p0001.txt.tmp.Live01.aB3dE5"));
+    assert_true(exists_in(dir, "p0002.error.tmp.Live01.xY7zW1"));
+    assert_true(exists_in(dir, ".pagesift-run.Live01"));
+    assert_false(exists_in(dir, "p0003.txt.tmp.Dead02.q1w2e3"));
+    assert_false(exists_in(dir, ".pagesift-run.Dead02"));
+    assert_false(exists_in(dir, "p0004.txt.tmp.Gone03.r4t5y6"));
+    assert_false(exists_in(dir, "p0005.txt.tmp.Ab12Cd"));
+    assert_true(exists_in(dir, "notes.tmp.Ab12Cd"));
+    /* the run's own lock file went with it; its pages were written */
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    size_t locks = 0, pages = 0;
+    while ((e = readdir(d))) {
+        locks += !strncmp(e->d_name, ".pagesift-run.", 14);
+        size_t l = strlen(e->d_name);
+        pages += l > 4 && !strcmp(e->d_name + l - 4, ".txt");
+    }
+    closedir(d);
+    assert_int_equal(locks, 1); /* the live run's only */
+    assert_int_equal(pages, 3);
+    /* once the live run is gone, the next resume removes what it left */
+    close(lfd);
+    r = (mem_reader){.n = 3};
+    out = run_to_string(&cfg, &r, &n, &rc);
+    free(out);
+    assert_int_equal(n.skipped, 3);
+    assert_false(exists_in(dir, "p0001.txt.tmp.Live01.aB3dE5"));
+    assert_false(exists_in(dir, ".pagesift-run.Live01"));
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    ps_extractor_free(ex);
+}
+
+/* The same with two real runs: one writes 4 MB pages into a folder while
+ * --skip-existing runs start there over and over.  Before, they removed
+ * the writing run's temporary files under it, and its records failed
+ * ("rename failed: No such file"); now every record of it is written. */
+typedef struct writer_run {
+    ps_extractor *ex;
+    const char *dir;
+    ps_batch_counts n;
+    volatile int done;
+} writer_run;
+
+static void *writer_thread(void *arg)
+{
+    writer_run *w = arg;
+    static int kinds[24];
+    for (size_t i = 0; i < 24; i++)
+        kinds[i] = KIND_LARGE;
+    mem_reader r = {.n = 24, .kinds = kinds};
+    ps_batch_config cfg = {.extractor = w->ex, .format = PS_FORMAT_TEXT, .workers = 1, .quiet = 1,
+                           .output_dir = w->dir};
+    ps_error err = {0};
+    ps_batch_run_pass(&cfg, mem_read, &r, &w->n, &err);
+    w->done = 1;
+    return NULL;
+}
+
+static void test_skip_existing_beside_a_live_run(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ps_test_beside_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    ps_extractor *ex = all_extractor();
+    writer_run w = {.ex = ex, .dir = dir};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, writer_thread, &w), 0);
+    size_t resumes = 0;
+    while (!w.done) {
+        mem_reader r = {.n = 0};
+        ps_batch_config cfg = {.extractor = ex, .format = PS_FORMAT_TEXT, .workers = 1, .quiet = 1,
+                               .output_dir = dir, .skip_existing = 1};
+        ps_batch_counts n;
+        ps_error err = {0};
+        assert_int_equal(ps_batch_run_pass(&cfg, mem_read, &r, &n, &err), 0);
+        resumes++;
+    }
+    pthread_join(t, NULL);
+    fprintf(stderr, "%zu --skip-existing runs beside a run of 24 pages of 4 MB: %zu extracted, %zu failed\n",
+            resumes, w.n.extracted, w.n.failed);
+    assert_int_equal(w.n.failed, 0);
+    assert_int_equal(w.n.extracted, 24);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
     ps_extractor_free(ex);
 }
 
@@ -670,6 +887,9 @@ int main(void)
         cmocka_unit_test(test_interrupt_ordered),
         cmocka_unit_test(test_interrupt_unordered),
         cmocka_unit_test(test_pipeline_interrupt),
+        cmocka_unit_test(test_partial_write_no_glued_records),
+        cmocka_unit_test(test_skip_existing_leaves_live_runs_temps),
+        cmocka_unit_test(test_skip_existing_beside_a_live_run),
         cmocka_unit_test(test_learn_pass_equals_sequential_build),
         cmocka_unit_test(test_unknown_method_is_usage_error),
     };

@@ -5,6 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tests/test_util.h"
@@ -415,6 +417,60 @@ static void test_damaged_files(void **state)
     rm_tmpdir();
 }
 
+/* Issue 32 defect 8: a library that is not a regular file is refused
+ * before a byte is read, as a model bundle is: a .tpl linked to /dev/zero
+ * was read until the OOM killer, a FIFO without a writer hung for ever
+ * (alarm: a hang fails the test instead of the whole ctest run). */
+static void test_not_regular_files(void **state)
+{
+    (void)state;
+    make_tmpdir();
+    ps_error err = {0};
+    ps_template_builder *b = three_sites();
+    assert_int_equal(ps_template_builder_write_dir(b, tmpdir, &err), 0);
+    ps_template_builder_free(b);
+    char path[512];
+    snprintf(path, sizeof path, "%s/zero.site.tpl", tmpdir);
+    assert_int_equal(symlink("/dev/zero", path), 0);
+    alarm(20);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_null(ps_template_lib_load(path, &err));
+    assert_int_equal(err.code, PS_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, path));
+    assert_non_null(strstr(err.msg, "not a regular file"));
+    /* the store names the file */
+    assert_null(ps_template_store_open(tmpdir, &err));
+    assert_non_null(strstr(err.msg, "zero.site.tpl"));
+    assert_non_null(strstr(err.msg, "not a regular file"));
+    ps_template_builder *u = ps_template_builder_new(NULL);
+    assert_int_equal(ps_template_builder_load_dir(u, tmpdir, &err), -1);
+    assert_non_null(strstr(err.msg, "not a regular file"));
+    ps_template_builder_free(u);
+    unlink(path);
+
+    snprintf(path, sizeof path, "%s/fifo.site.tpl", tmpdir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_null(ps_template_lib_load(path, &err));
+    assert_non_null(strstr(err.msg, "not a regular file"));
+    assert_null(ps_template_store_open(tmpdir, &err));
+    assert_non_null(strstr(err.msg, "fifo.site.tpl"));
+    /* the same check for every data file: a model bundle, a data set */
+    assert_null(ps_read_regular_file(path, 0, "a model bundle", NULL, &err));
+    assert_non_null(strstr(err.msg, "not a regular file, not a model bundle"));
+    unlink(path);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    alarm(0);
+    assert_true((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9 < 5.0);
+
+    /* the regular libraries left load */
+    ps_template_store *s = ps_template_store_open(tmpdir, &err);
+    assert_non_null(s);
+    assert_int_equal(ps_template_store_count(s), 3);
+    ps_template_store_free(s);
+    rm_tmpdir();
+}
+
 static void test_all_different_site(void **state)
 {
     (void)state;
@@ -705,6 +761,7 @@ int main(void)
         cmocka_unit_test(test_batches),
         cmocka_unit_test(test_store_round_trip),
         cmocka_unit_test(test_damaged_files),
+        cmocka_unit_test(test_not_regular_files),
         cmocka_unit_test(test_all_different_site),
         cmocka_unit_test(test_apply),
         cmocka_unit_test(test_inline_link_kept),

@@ -138,7 +138,7 @@ static void do_input(run *r, const ps_input *in)
         goto fail;
     }
     if (!r->builder && in->gold_path && *in->gold_path &&
-        !(gold = ps_read_file(in->gold_path, 0, &gold_len, &err)))
+        !(gold = ps_read_regular_file(in->gold_path, 0, NULL, &gold_len, &err)))
         goto fail;
     /* the page step up to the method: the one site rule, and the site's
      * library when it applies, as inference applies it (--learn-templates'

@@ -475,7 +475,7 @@ static int eval_site(const options *o, const ps_dataset *ds, const char *site, p
         po.url = dp->url[0] ? dp->url : NULL;
         ps_page *pg = ps_page_load_file(dp->html_path, &po, &err);
         size_t glen, nlen;
-        char *gold = pg ? ps_read_file(dp->gold_path, 0, &glen, &err) : NULL;
+        char *gold = pg ? ps_read_regular_file(dp->gold_path, 0, NULL, &glen, &err) : NULL;
         char *norm = gold ? ps_template_normalise(gold, glen, &nlen) : NULL;
         size_t nl;
         if (pg)

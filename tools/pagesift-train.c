@@ -66,7 +66,9 @@ static void usage(FILE *f)
           "base model retrained on its support vectors plus the site's rows counted W\n"
           "times, W chosen by cross-validation over the site's pages; the base's\n"
           "features, scaling and block tags are kept.  One line per site on stdout.\n"
-          "      --per-site           train site models into a new folder -o DIR\n"
+          "      --per-site           train site models into a new folder -o DIR (refused,\n"
+          "                           exit 2, when it holds models, also when another\n"
+          "                           run wrote them meanwhile: DIR/.lock)\n"
           "      --update DIR         add or replace the sites of the CSVs in DIR, the\n"
           "                           others untouched (each bundle atomic, its\n"
           "                           site_revision one more; DIR/.lock serialises runs)\n"
@@ -270,6 +272,20 @@ static int parse_weights(const char *s, double *w, size_t *n)
     return *n ? 0 : -1;
 }
 
+/* A new folder (--per-site -o DIR) must not hold bundles already: replacing
+ * some sites of it is --update's job.  1 (said on stderr) when it does. */
+static int holds_sites(const char *dir, const ps_model *base)
+{
+    ps_error err = {0};
+    ps_site_models *old = ps_site_models_open(dir, base, 0, &err);
+    size_t n_old = ps_site_models_count(old);
+    ps_site_models_free(old);
+    if (n_old)
+        fprintf(stderr, "pagesift-train: %s already holds %zu site model%s: use --update %s to add or "
+                        "replace sites\n", dir, n_old, n_old == 1 ? "" : "s", dir);
+    return n_old != 0;
+}
+
 static int train_sites(char **paths, int n_paths, const char *base_path, const char *dir, int update,
                        const char *site_of_arg_s, const char *weights_s, uint64_t seed, int quiet)
 {
@@ -300,18 +316,9 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
         }
         so.weights = w;
     }
-    /* a new folder must not hold bundles already: replacing some sites of
-     * it is --update's job, which says so */
-    if (!update) {
-        ps_site_models *old = ps_site_models_open(dir, base, 0, &err);
-        size_t n_old = ps_site_models_count(old);
-        ps_site_models_free(old);
-        if (n_old) {
-            fprintf(stderr, "pagesift-train: %s already holds %zu site model%s: use --update %s to add or "
-                            "replace sites\n", dir, n_old, n_old == 1 ? "" : "s", dir);
-            ps_model_free(base);
-            return 2;
-        }
+    if (!update && holds_sites(dir, base)) { /* at once, before the rows are read */
+        ps_model_free(base);
+        return 2;
     }
     site_row *rows = NULL;
     size_t n = 0, unlabelled = 0;
@@ -327,6 +334,11 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
             rc = 3;
         }
     }
+    /* and again under the folder's lock, which decides: looked at only
+     * before it, two runs at once both found the folder empty, both wrote,
+     * and their sites merged (issue 32) */
+    if (!rc && !update && holds_sites(dir, base))
+        rc = 2;
     size_t nf = ps_model_n_features(base), written = 0, failed = 0, n_sites = 0;
     if (!rc) {
         qsort(rows, n, sizeof *rows, cmp_site_row);

@@ -599,22 +599,8 @@ ps_model *ps_model_next_stage(const ps_model *m, ps_error *err)
 
 ps_model *ps_model_load(const char *path, ps_error *err)
 {
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        ps_set_error(err, PS_ERR_IO, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        ps_set_error(err, PS_ERR_FORMAT, "%s: not a regular file, not a model bundle", path);
-        return NULL;
-    }
-    if ((uint64_t)st.st_size > MODEL_MAX_BYTES) {
-        ps_set_error(err, PS_ERR_TOO_LARGE, "%s: %lld bytes, larger than a model bundle can be (%zu MiB)", path,
-                     (long long)st.st_size, MODEL_MAX_BYTES >> 20);
-        return NULL;
-    }
     size_t len;
-    char *text = ps_read_file(path, MODEL_MAX_BYTES, &len, err);
+    char *text = ps_read_regular_file(path, MODEL_MAX_BYTES, "a model bundle", &len, err);
     if (!text)
         return NULL;
     ps_model *m = ps_model_parse(text, len, path, err);
@@ -630,7 +616,7 @@ int ps_model_save(const ps_model *m, const char *path, ps_error *err)
 int ps_model_upgrade(const char *in_path, const char *out_path, ps_error *err)
 {
     size_t len;
-    char *text = ps_read_file(in_path, MODEL_MAX_BYTES, &len, err);
+    char *text = ps_read_regular_file(in_path, MODEL_MAX_BYTES, "a model bundle", &len, err);
     if (!text)
         return -1;
     static const char v1[] = MAGIC "1\n";

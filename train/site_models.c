@@ -829,17 +829,8 @@ static int is_delta(const char *text, size_t len)
 #define SITE_MODEL_MAX_BYTES ((size_t)256 << 20)
 static ps_model *site_model_load(const char *path, const ps_model *base, ps_error *err)
 {
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        ps_set_error(err, PS_ERR_IO, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        ps_set_error(err, PS_ERR_FORMAT, "%s: not a regular file, not a model bundle", path);
-        return NULL;
-    }
     size_t len;
-    char *text = ps_read_file(path, SITE_MODEL_MAX_BYTES, &len, err);
+    char *text = ps_read_regular_file(path, SITE_MODEL_MAX_BYTES, "a model bundle", &len, err);
     if (!text)
         return NULL;
     ps_model *m = is_delta(text, len) ? delta_parse(text, len, path, base, err) : ps_model_parse(text, len, path, err);
@@ -861,7 +852,7 @@ static long old_revision(const char *path)
 {
     size_t len;
     ps_error e = {0};
-    char *text = ps_read_file(path, SITE_MODEL_MAX_BYTES, &len, &e);
+    char *text = ps_read_regular_file(path, SITE_MODEL_MAX_BYTES, "a model bundle", &len, &e);
     if (!text)
         return 0;
     uint32_t crc;

@@ -48,6 +48,15 @@ PS_EXPORT void ps_buf_free(ps_buf *b);
  *  than max_bytes (0 = no limit) with PS_ERR_TOO_LARGE. */
 PS_EXPORT char *ps_read_file(const char *path, size_t max_bytes, size_t *len, ps_error *err);
 
+/** ps_read_file for the files the tools read as data (model bundles, site
+ *  bundles, template libraries, a data set's index and gold texts): refuses,
+ *  before reading a byte, anything that is not a regular file (a device such
+ *  as /dev/zero would be read for ever, a FIFO would hang) with
+ *  PS_ERR_FORMAT, "PATH: not a regular file, not WHAT" (@p what may be
+ *  NULL).  Pages are read with ps_read_file: a pipe is a page's source too. */
+PS_EXPORT char *ps_read_regular_file(const char *path, size_t max_bytes, const char *what, size_t *len,
+                                     ps_error *err);
+
 /** Write @p len bytes to @p path atomically: a temporary file in the same
  *  folder, fsync, rename. */
 PS_EXPORT int ps_write_file_atomic(const char *path, const void *data, size_t len, ps_error *err);

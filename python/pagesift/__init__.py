@@ -15,6 +15,8 @@ import ctypes
 import csv
 import io
 import json
+import math
+import numbers
 import os
 import stat
 import tempfile
@@ -78,6 +80,92 @@ def methods():
     return [L.ps_method_name(i).decode() for i in range(L.ps_method_count())]
 
 
+# ---------------------------------------------------------------------------
+# Arguments, checked as the tools check their options (a wrong type is a
+# TypeError, a value outside the tool's range a ValueError): ctypes would
+# otherwise wrap -1 or 2**64 - 1 to a size_t that turns a cap off, wrap
+# 2**64 to 0 (the default) and pass str(123) as a URL.
+
+_MAX_BYTES_CAP = 1 << 30  # pagesift --max-bytes: 1 byte to 1 GiB
+
+
+def _whole(name, v, lo, hi, none_ok=False):
+    """An int (not a bool) from lo to hi; None when none_ok."""
+    if v is None and none_ok:
+        return None
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise TypeError("%s: %r is not a whole number" % (name, v))
+    v = int(v)
+    if not lo <= v <= hi:
+        raise ValueError("%s: %r is not a number from %d to %d" % (name, v, lo, hi))
+    return v
+
+
+def _max_bytes(v):
+    """0 (the default, 64 MiB) or, as --max-bytes, 1 byte to 1 GiB."""
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise TypeError("max_bytes: %r is not a whole number" % (v,))
+    if v != 0 and not 1 <= v <= _MAX_BYTES_CAP:
+        raise ValueError("max_bytes: %r is not a size from 1 byte to 1 GiB (0: the default, "
+                         "64 MiB)" % (v,))
+    return int(v)
+
+
+def _seconds(name, v, hi=86400.0):
+    """None, or a finite number of seconds from 0 to hi (--page-timeout)."""
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        raise TypeError("%s: %r is not a number of seconds" % (name, v))
+    f = float(v)
+    if not (math.isfinite(f) and 0 <= f <= hi):
+        raise ValueError("%s: %r is not a number of seconds from 0 to %g" % (name, v, hi))
+    return f
+
+
+def _fraction(name, v, lo_open, hi):
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        raise TypeError("%s: %r is not a number" % (name, v))
+    f = float(v)
+    if not (math.isfinite(f) and lo_open < f <= hi):
+        raise ValueError("%s: %r is not in (%g, %g]" % (name, v, lo_open, hi))
+    return f
+
+
+def _text(name, v, binary=True):
+    """None, or a str (bytes too when binary) without NUL (a C string ends
+    at the first)."""
+    if v is None:
+        return None
+    if isinstance(v, str) or (binary and isinstance(v, (bytes, bytearray))):
+        if ("\0" if isinstance(v, str) else b"\0") in v:
+            raise ValueError("%s: %r holds a NUL character" % (name, v))
+        return v
+    raise TypeError("%s must be a str%s, not %s" % (name, " or bytes" if binary else "",
+                                                    type(v).__name__))
+
+
+def _path(name, v):
+    """None, or a str, bytes or os.PathLike path."""
+    if v is None:
+        return None
+    if not isinstance(v, (str, bytes, os.PathLike)):
+        raise TypeError("%s must be a path (str, bytes or os.PathLike), not %s"
+                        % (name, type(v).__name__))
+    p = os.fspath(v)
+    _text(name, p)
+    return p
+
+
+def _flag(name, v):
+    """A bool (0 and 1 taken as False and True)."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, numbers.Integral) and v in (0, 1):
+        return bool(v)
+    raise TypeError("%s: %r is not True or False" % (name, v))
+
+
 def _bytes_of(html):
     """(bytes, charset): str is encoded UTF-8 and declared so (the text is
     Unicode already: a <meta charset> inside it no longer applies)."""
@@ -97,11 +185,12 @@ def _enc(s):
 
 
 def _options(favor, with_comments, options):
+    options = _text("options", options, binary=False)
     parts = [options] if options else []
-    if with_comments:
+    if _flag("with_comments", with_comments):
         parts.append("comments=0")  # --with-comments
     if favor is not None:
-        if favor not in _FAVOR:
+        if not isinstance(favor, str) or favor not in _FAVOR:
             raise ValueError("favor: %r is not precision, recall or balanced" % (favor,))
         parts.append("favor=" + favor)
     return ",".join(parts) or None
@@ -130,14 +219,14 @@ class Extractor:
                  method=None, options=None, site_rule="host", max_bytes=0):
         self._ex = None
         L.ps_init()
-        if site_rule not in _SITE_RULES:
+        if not isinstance(site_rule, str) or site_rule not in _SITE_RULES:
             raise ValueError("site_rule: %r is not host or host-path1" % (site_rule,))
-        self.method = method or ("template-svm" if templates else "svm")
-        self.model = None if model is None else os.fspath(model)
-        self.templates = None if templates is None else os.fspath(templates)
+        self.method = _text("method", method, binary=False) or ("template-svm" if templates else "svm")
+        self.model = _path("model", model)
+        self.templates = _path("templates", templates)
         self.options = _options(favor, with_comments, options)
         self._site_rule = _SITE_RULES[site_rule]
-        self._max_bytes = int(max_bytes)
+        self._max_bytes = _max_bytes(max_bytes)
         # kept alive for the extractor's life (the config holds pointers)
         self._cfg_strings = (_enc(self.model), _enc(self.templates), _enc(self.options))
         cfg = L.ps_extractor_config(*self._cfg_strings, None)
@@ -197,10 +286,12 @@ class Extractor:
         of the bytes (the message is the library's).
         """
         self._check()
-        if output not in OUTPUTS:
+        if not isinstance(output, str) or output not in OUTPUTS:
             raise ValueError("output: %r is not one of %s" % (output, ", ".join(OUTPUTS)))
         data, cs = _bytes_of(html)
-        if charset is not None:
+        url, id, site = _text("url", url), _text("id", id), _text("site", site)
+        links, images = _flag("links", links), _flag("images", images)
+        if _text("charset", charset) is not None:
             cs = charset
         inp = L.ps_input()
         buf = L.malloc(len(data) + 1)
@@ -343,8 +434,14 @@ class Summary(dict):
 def _batch_config(model, templates, learn_templates, favor, with_comments, method, options,
                   output, workers, max_bytes, page_timeout, keep):
     """(ps_batch_config, extractor or None); @keep collects what must stay alive."""
-    if output not in _BATCH_FORMAT:
+    if not isinstance(output, str) or output not in _BATCH_FORMAT:
         raise ValueError("output: %r is not one of %s" % (output, ", ".join(sorted(_BATCH_FORMAT))))
+    learn_templates = _flag("learn_templates", learn_templates)
+    workers = _whole("workers", workers, 1, 1024)  # pagesift -j
+    max_bytes = _max_bytes(max_bytes)
+    page_timeout = _seconds("page_timeout", page_timeout)
+    model, templates = _path("model", model), _path("templates", templates)
+    method = _text("method", method, binary=False)
     if learn_templates and templates:
         raise ValueError("templates and learn_templates exclude each other")
     opts = _options(favor, with_comments, options)
@@ -352,10 +449,10 @@ def _batch_config(model, templates, learn_templates, favor, with_comments, metho
     cfg = L.ps_batch_config()
     cfg.format = _BATCH_FORMAT[output]
     cfg.site_rule = L.PS_SITE_HOST
-    cfg.max_bytes = int(max_bytes)
-    cfg.workers = max(1, int(workers))
+    cfg.max_bytes = max_bytes
+    cfg.workers = workers
     cfg.quiet = 1
-    cfg.page_timeout = float(page_timeout or 0)
+    cfg.page_timeout = page_timeout or 0.0
     ex = None
     if learn_templates:
         xc = L.ps_extractor_config(_enc(model), None, _enc(opts), None)
@@ -374,10 +471,13 @@ def _batch_config(model, templates, learn_templates, favor, with_comments, metho
 def _source(paths, max_bytes, keep):
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
-    args = [_enc(p) for p in paths]
+    if not isinstance(paths, (list, tuple)):
+        raise TypeError("inputs must be a path or a list of paths, not %s" % type(paths).__name__)
+    max_bytes = _max_bytes(max_bytes)
+    args = [_enc(_path("input", p)) for p in paths]
     arr = (ctypes.c_char_p * max(1, len(args)))(*args)
     keep.append(arr)
-    so = L.ps_source_options(int(max_bytes), 0, L.ps_fold(0, 0, 0))
+    so = L.ps_source_options(max_bytes, 0, L.ps_fold(0, 0, 0))
     err = L.ps_error()
     src = L.ps_source_open(arr, len(args), None, so, err)
     if not src:
@@ -395,12 +495,19 @@ def run(inputs, output_path, *, output="json", model=None, templates=None,
     setup error (model, templates, unreadable output folder); one bad page is
     a failed record, never an exception."""
     keep = []
+    path = _enc(_path("output_path", output_path))
+    if path is None:
+        raise TypeError("output_path must be a path, not None")
     cfg, ex = _batch_config(model, templates, learn_templates, favor, with_comments, method,
                             options, output, workers, max_bytes, page_timeout, keep)
     err = L.ps_error()
-    src = _source(inputs, max_bytes, keep)
+    try:
+        src = _source(inputs, max_bytes, keep)
+    except BaseException:
+        if ex:
+            ex.close()
+        raise
     tmp = ctypes.create_string_buffer(4096)
-    path = _enc(output_path)
     fp = L.ps_atomic_open(path, tmp, 4096, err)
     if not fp:
         L.ps_source_free(src)
@@ -628,9 +735,21 @@ def features(source, url=None, *, gold=None, extended=False, block_tags=None, te
     body, section, div, as pagesift-features); templates: a folder of site
     libraries, applied where they apply; csv_path: also write the CSV there.
     Pages that fail are left out (as the tool reports and skips them)."""
-    opts = L.ps_block_csv_options(int(bool(extended)), int(bool(for_annotation)),
-                                  int(preview_chars), int(min_text),
-                                  float(threshold) if threshold != 0.5 else 0.0)
+    url, templates = _text("url", url), _path("templates", templates)
+    csv_path = _path("csv_path", csv_path)
+    min_text = _whole("min_text", min_text, 0, 10 ** 9)  # pagesift-features --min-text
+    preview_chars = _whole("preview_chars", preview_chars, 0, 10 ** 6)  # --preview (0: none)
+    threshold = _fraction("threshold", threshold, 0.0, 1.0)  # --threshold: (0, 1]
+    if block_tags is not None:
+        if isinstance(block_tags, (str, bytes)) or not isinstance(block_tags, (list, tuple)):
+            raise TypeError("block_tags must be a list of tag names")
+        if not block_tags:
+            raise ValueError("block_tags: empty list")
+        for t in block_tags:
+            _text("block_tags", t, binary=False)
+    opts = L.ps_block_csv_options(int(_flag("extended", extended)),
+                                  int(_flag("for_annotation", for_annotation)),
+                                  preview_chars, min_text, threshold if threshold != 0.5 else 0.0)
     keep = []
     tags_arr = None
     if block_tags:
@@ -761,10 +880,20 @@ def train(data, output, *, features="paper", group="page", balance="undersample"
     groups = {"page": L.PS_GROUP_PAGE, "site": L.PS_GROUP_SITE}
     balances = {"none": L.PS_BALANCE_NONE, "undersample": L.PS_BALANCE_UNDERSAMPLE,
                 "weight": L.PS_BALANCE_WEIGHT}
-    if group not in groups:
+    if not isinstance(group, str) or group not in groups:
         raise ValueError("group: %r is not page or site" % (group,))
-    if balance not in balances:
+    if not isinstance(balance, str) or balance not in balances:
         raise ValueError("balance: %r is not none, undersample or weight" % (balance,))
+    if select not in ("f1", "accuracy"):
+        raise ValueError("select: %r is not f1 or accuracy" % (select,))
+    seed = _whole("seed", seed, 0, 2 ** 64 - 1)  # pagesift-train --seed
+    folds = _whole("folds", folds, 2, 1000)  # --folds
+    threads = _whole("threads", threads, 0, 1024)  # -j (0: every core)
+    cv_max_rows = _whole("cv_max_rows", cv_max_rows, 0, 2 ** 64 - 1, none_ok=True)
+    coarse_fine = _flag("coarse_fine", coarse_fine)
+    output = _path("output", output)
+    if output is None:
+        raise TypeError("output must be a path, not None")
     err = L.ps_error()
     arr = (ctypes.c_char_p * len(paths))(*[_enc(p) for p in paths])
     d = m = None

@@ -362,9 +362,23 @@ def extract_warcs(paths, output_dir, client=None, *, learn_templates=False, temp
     extracted, empty, failed, skipped (read = the other four), bytes, shards,
     shards_resumed, learnt_pages, learnt_sites, and per-shard "files" in
     input order (concatenated, they are the CLI's output for @paths)."""
+    # checked here, on the client, as the CLI checks its options: a bad one
+    # fails the call, not every task on the cluster
+    learn_templates = pagesift._flag("learn_templates", learn_templates)
+    with_comments = pagesift._flag("with_comments", with_comments)
+    model, templates = pagesift._path("model", model), pagesift._path("templates", templates)
+    pagesift._text("method", method, binary=False)
+    pagesift._text("options", options, binary=False)
+    split_bytes = pagesift._whole("split_bytes", split_bytes, 1, 2 ** 63 - 1, none_ok=True)
+    threads = pagesift._whole("threads", threads, 1, 1024)
+    sample_per_site = pagesift._whole("sample_per_site", sample_per_site, 1, 2 ** 31 - 1, none_ok=True)
+    buckets = pagesift._whole("buckets", buckets, 1, 100000, none_ok=True)
+    max_bytes = pagesift._max_bytes(max_bytes)
+    page_timeout = pagesift._seconds("page_timeout", page_timeout)
+    retries = pagesift._whole("retries", retries, 0, 1000)
     if learn_templates and templates:
         raise ValueError("templates and learn_templates exclude each other")
-    out_dir = os.path.abspath(os.fspath(output_dir))
+    out_dir = os.path.abspath(os.fspath(pagesift._path("output_dir", output_dir)))
     shards = shards_of(paths, split_bytes)
     if not shards:
         raise ValueError("no WARC files given")

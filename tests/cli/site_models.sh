@@ -35,6 +35,7 @@ def write(name, keep):
 bbc = sorted({r['page_id'] for r in rows if r['site'] == 'bbc.co.uk'})[:3]
 write('labels.csv', lambda r: (r['site'] == 'bbc.co.uk' and r['page_id'] in bbc) or r['site'] == '163.com')
 write('bbc1.csv', lambda r: r['site'] == 'bbc.co.uk' and r['page_id'] == bbc[0])
+write('163.csv', lambda r: r['site'] == '163.com')
 # no site, no url: --site-of says it
 def anon(r):
     return r['site'] == 'bbc.co.uk' and r['page_id'] == bbc[1]
@@ -66,6 +67,28 @@ pagesift --model "$b" -q "$sample/html/cleanportaleval-bbc.co.uk_news_01.html" >
 # a folder with bundles is not overwritten by --per-site
 pagesift-train --per-site "$t/labels.csv" -o "$t/m" > /dev/null 2> "$t/err"; rc=$?
 [ $rc -eq 2 ] && grep -q -- "--update" "$t/err" || fail "--per-site over a folder with models: exit $rc $(cat "$t/err")"
+
+# two --per-site runs into one new folder at once: the first to take the
+# folder's lock writes, the other finds its bundles under the lock and is
+# refused (issue 32, defect 12: the folder was looked at before the lock,
+# both runs found it empty, both wrote and their sites merged).  The test
+# holds the lock until both runs wait for it, so both have passed any look
+# taken before the lock.
+mkdir "$t/race"
+exec 9> "$t/race/.lock"
+flock 9
+pagesift-train -q --per-site "$t/bbc1.csv" -o "$t/race" > /dev/null 2> "$t/race-a.err" & pa=$!
+pagesift-train -q --per-site "$t/163.csv" -o "$t/race" > /dev/null 2> "$t/race-b.err" & pb=$!
+waiting() { ls -l /proc/"$1"/fd 2>/dev/null | grep -q "race/.lock"; }
+for i in $(seq 600); do waiting $pa && waiting $pb && break; sleep 0.1; done
+waiting $pa && waiting $pb || fail "the two runs did not both reach the folder's lock"
+flock -u 9; exec 9>&-
+wait $pa; ra=$?; wait $pb; rb=$?
+[ "$(echo $ra $rb | tr ' ' '\n' | sort | paste -sd' ')" = "0 2" ] ||
+  fail "two --per-site runs at once: exits $ra and $rb, want one 0 and one 2 ($(cat "$t/race-a.err" "$t/race-b.err"))"
+[ "$(ls "$t/race" | wc -l)" = 1 ] || fail "two --per-site runs at once merged: $(ls "$t/race")"
+cat "$t/race-a.err" "$t/race-b.err" | grep -q "already holds 1 site model: use --update" ||
+  fail "the refused run: $(cat "$t/race-a.err" "$t/race-b.err")"
 
 # --update replaces one site, leaves the other byte for byte
 cp "$t/m/163.com.model" "$t/163.before"

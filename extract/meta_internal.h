@@ -31,6 +31,9 @@ struct _xmlDoc;
 ps_meta_raw *ps_meta_collect(struct _xmlDoc *doc);
 void ps_meta_raw_free(ps_meta_raw *m);
 
+/** PS_SCHEMA_* bits: the schema.org @type names in the ld+json items. */
+unsigned ps_meta_schema_kinds(const ps_meta_raw *m);
+
 /** The page's JSON-LD articleBody (the longest one of an article-typed
  *  object, else of any object), as plain text: tags of an HTML body
  *  removed, a paragraph a line, whitespace collapsed inside a line; NULL

@@ -1501,7 +1501,7 @@ void ps_metadata_free(ps_metadata *md)
     memset(md, 0, sizeof *md);
 }
 
-unsigned ps_page_schema_kinds(const ps_page *page)
+unsigned ps_meta_schema_kinds(const ps_meta_raw *m)
 {
     static const struct {
         const char *name; /* quoted, as a JSON string value */
@@ -1522,7 +1522,6 @@ unsigned ps_page_schema_kinds(const ps_page *page)
         {"\"SearchResultsPage\"", PS_SCHEMA_LIST},
         {"\"OfferCatalog\"", PS_SCHEMA_LIST},
     };
-    const ps_meta_raw *m = page ? page->meta : NULL;
     unsigned bits = 0;
     for (size_t i = 0; m && i < m->n; i++) {
         if (strcmp(m->kv[i].key, "jsonld") != 0)
@@ -1532,4 +1531,9 @@ unsigned ps_page_schema_kinds(const ps_page *page)
                 bits |= TYPES[t].bit;
     }
     return bits;
+}
+
+unsigned ps_page_schema_kinds(const ps_page *page)
+{
+    return page ? page->schema : 0;
 }

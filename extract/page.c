@@ -1376,6 +1376,7 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
         return NULL;
     }
     pg->meta = ps_meta_collect(pg->doc); /* before cleaning removes head and scripts */
+    pg->schema = ps_meta_schema_kinds(pg->meta);
     xmlNodePtr root = xmlDocGetRootElement(pg->doc);
     xmlNodePtr body = find_body(root);
     if (!body && root->next) { /* the body may be in a second root element */

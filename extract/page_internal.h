@@ -26,6 +26,8 @@ struct ps_page {
     char *title;
     struct ps_meta_raw *meta; /**< metadata items collected before cleaning
                                    (extract/metadata.c), NULL if none */
+    unsigned schema;          /**< PS_SCHEMA_* bits of its JSON-LD, read once
+                                   from meta (ps_meta_schema_kinds) */
     htmlDocPtr doc;           /**< cleaned DOM (script, style, ... removed) */
     struct ps_xml_arena *arena; /**< where the parse allocated doc's nodes */
 

@@ -28,6 +28,8 @@ struct ps_page {
                                    (extract/metadata.c), NULL if none */
     unsigned schema;          /**< PS_SCHEMA_* bits of its JSON-LD, read once
                                    from meta (ps_meta_schema_kinds) */
+    float type_prob[8];       /**< page-type probabilities by PS_PTYPE_* slot
+                                   (ps_page_set_type_probs), all 0 until set */
     htmlDocPtr doc;           /**< cleaned DOM (script, style, ... removed) */
     struct ps_xml_arena *arena; /**< where the parse allocated doc's nodes */
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "extract/page_signals.h"
 #include "features/text_stats.h"
 #include "pagesift.h"
 
@@ -42,6 +43,8 @@ enum {
     F_AFTER_IMAGE, F_COPYRIGHT,
     F_REPEAT_TEXT, F_PAGE_MAIN, F_PAGE_LINK,
     F_LD_ARTICLE, F_LD_PRODUCT, F_LD_FORUM, F_LD_LIST,
+    F_TYPE_ARTICLE, F_TYPE_COLLECTION, F_TYPE_DOCUMENTATION, F_TYPE_FORUM, F_TYPE_LISTING,
+    F_TYPE_PRODUCT, F_TYPE_SERVICE,
     N_FEATURES
 };
 
@@ -168,6 +171,16 @@ static const char *const FEATURES[N_FEATURES] = {
     [F_LD_PRODUCT] = "x_ld_product",
     [F_LD_FORUM] = "x_ld_forum",
     [F_LD_LIST] = "x_ld_list",
+    /* ... and the page-type classifier's probability of each type
+     * (pagesift/page_types.h; 0 when the page was not classified: a model
+     * with these features is used with a page-type bundle) */
+    [F_TYPE_ARTICLE] = "x_type_article",
+    [F_TYPE_COLLECTION] = "x_type_collection",
+    [F_TYPE_DOCUMENTATION] = "x_type_documentation",
+    [F_TYPE_FORUM] = "x_type_forum",
+    [F_TYPE_LISTING] = "x_type_listing",
+    [F_TYPE_PRODUCT] = "x_type_product",
+    [F_TYPE_SERVICE] = "x_type_service",
 };
 
 static const char *const TAG_ONEHOT[] = {"body", "section", "div", "article", "main",
@@ -559,7 +572,9 @@ int ps_page_block_features(const ps_page *pg, const int *ids, size_t n_ids, doub
         return -1;
     for (size_t b = 0; b < nb; b++)
         for (size_t k = 0; k < n_ids; k++)
-            out[b * n_ids + k] = value(ids[k], blocks, x, b, tot);
+            out[b * n_ids + k] = ids[k] >= F_TYPE_ARTICLE && ids[k] <= F_TYPE_SERVICE
+                                     ? ps_page_type_prob(pg, PS_PTYPE_ARTICLE + (ids[k] - F_TYPE_ARTICLE))
+                                     : value(ids[k], blocks, x, b, tot);
     free(x);
     return 0;
 }

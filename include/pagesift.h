@@ -1281,6 +1281,10 @@ typedef struct ps_extractor_config {
     const char *site_models_dir;
     size_t site_models_cap;    /**< bytes of site models kept loaded (LRU),
                                     0 = PS_SITE_MODELS_CAP_MB (256 MB) */
+    /** page-type bundle (pagesift/page_types.h, docs/PAGE_TYPES.md): NULL =
+     *  the shipped one when installed (no page types without it), "" =
+     *  none, else this file, which must load */
+    const char *page_types_path;
 } ps_extractor_config;
 
 /** How a block was classified, in ps_extraction.block_class. */
@@ -1313,6 +1317,11 @@ typedef struct ps_extraction {
                                   second stage's for a stacked model), NaN
                                   for a block it did not score (no text of
                                   its own); NULL for methods without a model */
+    char *page_type;         /**< the kind of page (article, collection,
+                                  documentation, forum, listing, product,
+                                  service: the page-type bundle's labels),
+                                  NULL when the extractor has no page types */
+    double page_type_prob;   /**< its probability, 0..1 (0 when NULL) */
 } ps_extraction;
 
 /** Number of registered methods. */

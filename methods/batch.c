@@ -275,6 +275,8 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
         r.text_len = x.len;
         r.blocks_kept = x.blocks_kept;
         r.model = x.model;
+        r.page_type = x.page_type;
+        r.page_type_prob = x.page_type_prob;
         r.blocks_removed = x.blocks_removed;
         r.status = rec_status[j->status];
         r.error = j->status == REC_FAILED ? j->msg : NULL;

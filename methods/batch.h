@@ -47,6 +47,8 @@ typedef struct ps_record {
     const ps_metadata *meta; /**< the page's metadata (title, author, ...);
                                   NULL: every field null, title from `title` */
     const char *model;    /**< "default", "site:KEY", or NULL (no model) */
+    const char *page_type; /**< ps_extraction.page_type, NULL when none */
+    double page_type_prob;
 } ps_record;
 
 /** Append @p r as one JSON line ('\n'-ended): the schema of docs/JSONL.md,

@@ -2,15 +2,35 @@
  * over the method interface of methods/method.h: finds a method by name in
  * the registry, sets it up once, and hands its per-page output back as a
  * ps_extraction. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "methods/method.h"
+#include "pagesift/page_types.h"
 
 struct ps_extractor {
     const ps_method *method;
     void *self;
+    ps_page_types *page_types; /* NULL: no page_type in the results */
 };
+
+/* The page-type bundle of @p cfg: NULL = the shipped one when it is there,
+ * "" = none, else that file (which must load). */
+static int load_page_types(ps_extractor *ex, const ps_extractor_config *cfg, ps_error *err)
+{
+    const char *path = cfg ? cfg->page_types_path : NULL;
+    if (path && !*path)
+        return 0;
+    if (!path) {
+        path = ps_page_types_default_path();
+        if (access(path, R_OK) != 0)
+            return 0;
+    }
+    ex->page_types = ps_page_types_load(path, err);
+    return ex->page_types ? 0 : -1;
+}
 
 _Static_assert((int)PS_CLASS_NOISE == (int)PS_BLOCK_NOISE &&
                    (int)PS_CLASS_CONTENT == (int)PS_BLOCK_CONTENT &&
@@ -63,8 +83,13 @@ ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cf
         return NULL;
     }
     ex->method = m;
+    if (load_page_types(ex, cfg, err) != 0) {
+        free(ex);
+        return NULL;
+    }
     ex->self = m->create(&mc, err);
     if (!ex->self) {
+        ps_page_types_free(ex->page_types);
         free(ex);
         return NULL;
     }
@@ -90,9 +115,21 @@ int ps_extractor_is_stateful(const ps_extractor *ex)
 int ps_extract(ps_extractor *ex, ps_page *page, const char *site, ps_extraction *out, ps_error *err)
 {
     memset(out, 0, sizeof *out);
+    out->page_type_prob = 0;
+    if (ex->page_types) { /* before the method, which may change the page */
+        double prob[64];
+        int t = ps_page_types_count(ex->page_types) <= 64 ? ps_page_types_attach(ex->page_types, page, prob, err)
+                                                          : -1;
+        if (t < 0)
+            return -1;
+        if (!(out->page_type = strdup(ps_page_types_label(ex->page_types, (size_t)t))))
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        out->page_type_prob = prob[t];
+    }
     ps_method_output mo = {0};
     if (ex->method->extract(ex->self, page, site ? site : "", &mo, err) != 0) {
         ps_method_output_free(&mo);
+        ps_extraction_free(out);
         return -1;
     }
     if (!mo.text) { /* a method that found nothing may leave text NULL */
@@ -100,6 +137,7 @@ int ps_extract(ps_extractor *ex, ps_page *page, const char *site, ps_extraction 
         mo.len = 0;
         if (!mo.text) {
             ps_method_output_free(&mo);
+            ps_extraction_free(out);
             return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         }
     }
@@ -173,6 +211,7 @@ void ps_extraction_free(ps_extraction *out)
                            .model = out->model,
                            .block_score = out->block_score};
     ps_method_output_free(&mo);
+    free(out->page_type);
     memset(out, 0, sizeof *out);
 }
 
@@ -181,5 +220,6 @@ void ps_extractor_free(ps_extractor *ex)
     if (!ex)
         return;
     ex->method->destroy(ex->self);
+    ps_page_types_free(ex->page_types);
     free(ex);
 }

@@ -143,7 +143,10 @@ int ps_record_jsonl(ps_buf *b, const ps_record *r)
     if (field(b, "status", r->status, &first) != 0 || field(b, "error", r->error, &first) != 0)
         return -1;
     if (field(b, "charset", r->charset, &first) != 0 || field(b, "origin", r->origin, &first) != 0 ||
-        field(b, "model", r->model, &first) != 0)
+        field(b, "model", r->model, &first) != 0 || field(b, "page_type", r->page_type, &first) != 0)
+        return -1;
+    if (r->page_type ? ps_buf_printf(b, ",\"page_type_prob\":%.3f", r->page_type_prob)
+                     : ps_buf_append(b, ",\"page_type_prob\":null", 22))
         return -1;
     return ps_buf_append(b, "}\n", 2);
 }

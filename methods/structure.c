@@ -977,6 +977,12 @@ int ps_render_into(const ps_page *pg, const ps_extraction *x, const ps_metadata 
         } else {
             x_attr(o, "url", pg->url);
         }
+        if (x && x->page_type) {
+            char pr[16];
+            snprintf(pr, sizeof pr, "%.3f", x->page_type_prob);
+            x_attr(o, "page_type", x->page_type);
+            x_attr(o, "page_type_prob", pr);
+        }
         ps_buf_append(o, ">\n  <main>\n", 11);
         x_blocks(doc->kids, o, 0, 4);
         ps_buf_append(o, "  </main>\n  <comments/>\n</doc>\n", 31);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pagesift/page_types.h"
 #include "pagesift/util.h"
 #include "pagesift.h"
 #include "cli.h"
@@ -43,6 +44,8 @@ static void usage(FILE *f)
           "  -L, --learn-templates    learn the libraries from the input itself first\n"
           "                           (a first pass over all inputs, per site, default\n"
           "                           parameters), then remove them; not with '-'\n"
+          "  -P, --page-types BUNDLE  classify each page (pagesift-train --page-types)\n"
+          "                           first, for the x_type_* columns (0 without it)\n"
           "  -a, --for-annotation     leave the label column empty for an annotator;\n"
           "                           the filled CSV is training input as is\n"
           "  -m, --min-text N         skip blocks with fewer than N own characters\n"
@@ -101,6 +104,7 @@ typedef struct run {
     ps_template_builder *builder; /* --learn-templates, first pass */
     ps_source_options sopt;       /* --fold / --not-fold */
     size_t templated, removed;    /* pages with a library, leaves removed */
+    ps_page_types *types;         /* --page-types: x_type_* from it */
 } run;
 
 static set_stats *set_for(run *r, const char *name)
@@ -146,7 +150,28 @@ static void do_input(run *r, const ps_input *in)
     char site[512];
     ps_step_options so = {.max_bytes = r->po.max_bytes};
     size_t k = 0;
-    int applied = ps_prepare_input(in, r->po.block_tags, r->store, &so, site, sizeof site, &pg, &k, &err);
+    /* --page-types: classified before templates are removed, as ps_extract
+     * classifies before template-svm removes them */
+    int applied = ps_prepare_input(in, r->po.block_tags, r->types ? NULL : r->store, &so, site, sizeof site, &pg,
+                                   &k, &err);
+    if (applied >= 0 && r->types) {
+        if (ps_page_types_attach(r->types, pg, NULL, &err) < 0) {
+            ps_page_free(pg);
+            pg = NULL;
+            applied = -1;
+        } else {
+            const ps_template_lib *lib = r->store && *site ? ps_template_store_get(r->store, site) : NULL;
+            if (ps_template_applies(lib)) {
+                k = ps_template_apply(lib, pg);
+                applied = 1;
+                if (k == (size_t)-1) {
+                    ps_page_free(pg);
+                    pg = NULL;
+                    applied = ps_set_error(&err, PS_ERR_NOMEM, "out of memory removing templates");
+                }
+            }
+        }
+    }
     if (applied < 0) {
         char m[sizeof err.msg];
         memcpy(m, err.msg, sizeof m);
@@ -302,7 +327,8 @@ int main(int argc, char **argv)
         {"templates", required_argument, 0, 'T'}, {"learn-templates", no_argument, 0, 'L'},
         {"quiet", no_argument, 0, 'q'},         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},       {"fold", required_argument, 0, 'F'},
-        {"not-fold", required_argument, 0, 'N'}, {0, 0, 0, 0}};
+        {"not-fold", required_argument, 0, 'N'}, {"page-types", required_argument, 0, 'P'},
+        {0, 0, 0, 0}};
     run r = {0};
     ps_block_csv_options co = {.min_text = 1};
     const char **tags = NULL;
@@ -316,7 +342,7 @@ int main(int argc, char **argv)
         return 3;
     int rc = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":l:xb:am:t:n:o:T:LqhV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":l:xb:am:t:n:o:T:P:LqhV", opts, NULL)) != -1) {
         switch (c) {
         case 'l': lists[n_lists++] = optarg; break;
         case 'x': co.extended = 1; break;
@@ -354,6 +380,16 @@ int main(int argc, char **argv)
         case 'o': out_path = optarg; break;
         case 'q': r.quiet = 1; break;
         case 'T': tpl_dir = optarg; break;
+        case 'P': {
+            ps_error pe = {0};
+            ps_page_types_free(r.types);
+            if (!(r.types = ps_page_types_load(optarg, &pe))) {
+                fprintf(stderr, "pagesift-features: --page-types: %s\n", pe.msg);
+                rc = pe.code == PS_ERR_IO ? 3 : 1;
+                goto out;
+            }
+            break;
+        }
         case 'L': learn = 1; break;
         case 'F':
         case 'N': {
@@ -462,6 +498,7 @@ int main(int argc, char **argv)
                 r.removed);
     rc = bad || r.failed ? 1 : 0;
 out:
+    ps_page_types_free(r.types);
     ps_template_store_free(r.store);
     free(r.sets);
     free(tags);

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "pagesift.h"
+#include "pagesift/page_types.h"
 #include "pagesift/site_models.h"
 #include "pagesift/util.h"
 #include "cli.h"
@@ -21,6 +22,7 @@ static void usage(FILE *f)
           "  or:  pagesift-train --upgrade OLD.model -o MODEL\n"
           "  or:  pagesift-train --per-site [-m BASE] [--site-of HOST] CSV... -o DIR\n"
           "  or:  pagesift-train --update DIR [-m BASE] [--site-of HOST] CSV...\n"
+          "  or:  pagesift-train --page-types [-k N] [-s N] DATASET... -o MODEL\n"
           "Train the block classifier (RBF SVM) from feature CSVs written by\n"
           "pagesift-features (annotator-filled ones too): pick C and gamma by grouped\n"
           "k-fold cross-validation over a grid, train on all rows, write the model\n"
@@ -79,6 +81,19 @@ static void usage(FILE *f)
           "                           its site column (ps_input_site: pagesift's key)\n"
           "      --site-weights LIST  candidate weights of a site's rows (default\n"
           "                           1,3,10,30; a site with one labelled page gets 3)\n"
+          "\n"
+          "Page types (docs/PAGE_TYPES.md): the page-type classifier from data sets\n"
+          "(folders with an index.tsv) whose index has a page_type column; pages\n"
+          "without one are left out.  A multi-class RBF SVM over the page signals,\n"
+          "C and gamma chosen by k-fold CV grouped by site (-k, default 5) on\n"
+          "accuracy, the final model with probabilities (-s seeds them).  stdout: the\n"
+          "CV accuracy, per type precision, recall and the confusion matrix.\n"
+          "      --page-types         train it into -o MODEL (models/page-types.model is\n"
+          "                           the shipped one: scripts/train-page-types); pages\n"
+          "                           are parsed with the block tags of -m BASE (default:\n"
+          "                           the shipped model), as extraction parses them\n"
+          "      --fold K/N, --not-fold K/N  only the pages of site fold K of N, or those\n"
+          "                           not in it (docs/INPUTS.md), of every data set\n"
           "\n"
           "  -v, --verbose            a line on stderr per finished grid point (also\n"
           "                           when stderr is not a terminal)\n"
@@ -407,6 +422,85 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
     return rc ? rc : failed ? 1 : 0;
 }
 
+/* --page-types: the page-type classifier from data sets with a page_type
+ * column (library: ps_page_types_train). */
+static int train_page_types(const char *out, char *const *dirs, size_t n, const ps_train_options *o,
+                            int folds_given, const char *base_model, const ps_fold *pages)
+{
+    if (!out || n == 0) {
+        fprintf(stderr, "pagesift-train: --page-types takes data set folders and -o MODEL\n");
+        return 2;
+    }
+    /* pages are parsed as extraction parses them: with the block model's tags */
+    ps_error err = {0};
+    const char *bp = base_model ? base_model : ps_model_default_path();
+    ps_model *base = ps_model_load(bp, &err);
+    if (!base) {
+        fprintf(stderr, "pagesift-train: %s\n", err.msg);
+        return 1;
+    }
+    const char *bt = ps_model_info(base, "block_tags");
+    char *tags_text = bt ? strdup(bt) : NULL;
+    const char **tags = tags_text ? ps_split_list(tags_text) : NULL;
+    ps_model_free(base);
+    ps_page_types_train_options po = {.folds = folds_given ? (unsigned)o->folds : 5,
+                                      .seed = (unsigned)o->seed,
+                                      .verbose = o->verbose,
+                                      .block_tags = tags,
+                                      .pages = *pages};
+    ps_buf b = {0};
+    ps_page_types_cv cv = {0};
+    if (!o->quiet)
+        fprintf(stderr, "pagesift-train: page types: reading %zu data set%s, then a %u-fold grid by site\n", n,
+                n == 1 ? "" : "s", po.folds);
+    int trc = ps_page_types_train((const char *const *)dirs, n, &po, &b, &cv, &err) != 0 ||
+              ps_write_file_atomic(out, b.data, b.len, &err) != 0;
+    free(tags);
+    free(tags_text);
+    if (trc) {
+        ps_buf_free(&b);
+        fprintf(stderr, "pagesift-train: %s\n", err.msg);
+        return err.code == PS_ERR_IO ? 3 : 1;
+    }
+    ps_page_types *m = ps_page_types_parse(b.data, b.len, out, &err);
+    ps_buf_free(&b);
+    if (!m) {
+        fprintf(stderr, "pagesift-train: %s\n", err.msg);
+        return 1;
+    }
+    /* the CV, per type: recall and precision from the confusion matrix */
+    char conf[4096];
+    size_t k = ps_page_types_count(m);
+    unsigned *c = calloc(k * k + 1, sizeof *c);
+    const char *p = ps_page_types_info(m, "cv_confusion", conf, sizeof conf);
+    for (size_t i = 0; p && c && i < k * k; i++) {
+        char *e;
+        c[i] = (unsigned)strtoul(p, &e, 10);
+        p = *e ? e + 1 : e;
+    }
+    printf("page types: %zu pages, %u-fold CV by site: accuracy %.4f (log2 C %d, log2 gamma %d)\n", cv.pages,
+           po.folds, cv.accuracy, cv.log2_c, cv.log2_gamma);
+    printf("%-14s %6s %9s %6s  predicted as:", "type", "pages", "precision", "recall");
+    for (size_t j = 0; j < k; j++)
+        printf(" %.4s", ps_page_types_label(m, j));
+    printf("\n");
+    for (size_t i = 0; c && i < k; i++) {
+        unsigned row = 0, col = 0;
+        for (size_t j = 0; j < k; j++) {
+            row += c[i * k + j];
+            col += c[j * k + i];
+        }
+        printf("%-14s %6u %9.3f %6.3f  %*s", ps_page_types_label(m, i), row,
+               col ? (double)c[i * k + i] / col : 0.0, row ? (double)c[i * k + i] / row : 0.0, 13, "");
+        for (size_t j = 0; j < k; j++)
+            printf(" %4u", c[i * k + j]);
+        printf("\n");
+    }
+    free(c);
+    ps_page_types_free(m);
+    return 0;
+}
+
 static int parse_range(const char *s, double *a, double *b, double *step)
 {
     char *e;
@@ -427,7 +521,7 @@ static int parse_range(const char *s, double *a, double *b, double *step)
 int main(int argc, char **argv)
 {
     enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP, O_UPGRADE,
-           O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW };
+           O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_PAGETYPES, O_FOLD, O_NOTFOLD };
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'},   {"features", required_argument, 0, 'f'},
         {"balance", required_argument, 0, 'b'},  {"seed", required_argument, 0, 's'},
@@ -440,14 +534,16 @@ int main(int argc, char **argv)
         {"upgrade", required_argument, 0, O_UPGRADE},
         {"per-site", no_argument, 0, O_PERSITE}, {"update", required_argument, 0, O_UPDATE},
         {"model", required_argument, 0, 'm'}, {"site-of", required_argument, 0, O_SITEOF},
-        {"site-weights", required_argument, 0, O_SITEW},
+        {"site-weights", required_argument, 0, O_SITEW}, {"page-types", no_argument, 0, O_PAGETYPES},
+        {"fold", required_argument, 0, O_FOLD}, {"not-fold", required_argument, 0, O_NOTFOLD},
         {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
     ps_train_options o;
     ps_train_options_init(&o);
     const char *out = NULL, *features = "paper", *grid_csv = NULL, *grid_svg = NULL, *upgrade = NULL;
     const char *update = NULL, *base_model = NULL, *site_of = NULL, *site_weights = NULL;
-    int per_site = 0;
+    int per_site = 0, page_types = 0, folds_given = 0;
+    ps_fold page_fold = {0};
     ps_train_group group = PS_GROUP_PAGE;
     int stamp = 0, c;
     char *e;
@@ -473,6 +569,7 @@ int main(int argc, char **argv)
             }
             break;
         case 'k':
+            folds_given = 1;
             o.folds = (int)strtol(optarg, &e, 10);
             if (e == optarg || *e || o.folds < 2 || o.folds > 1000) {
                 fprintf(stderr, "pagesift-train: --folds: '%s' is not a number from 2 to 1000\n", optarg);
@@ -538,6 +635,17 @@ int main(int argc, char **argv)
         case O_STAMP: stamp = 1; break;
         case O_UPGRADE: upgrade = optarg; break;
         case O_PERSITE: per_site = 1; break;
+        case O_PAGETYPES: page_types = 1; break;
+        case O_FOLD:
+        case O_NOTFOLD: {
+            ps_error fe = {0};
+            if (ps_fold_parse(optarg, &page_fold, &fe) != 0) {
+                fprintf(stderr, "pagesift-train: --%s: %s\n", c == O_FOLD ? "fold" : "not-fold", fe.msg);
+                return 2;
+            }
+            page_fold.complement = c == O_NOTFOLD;
+            break;
+        }
         case O_UPDATE: update = optarg; break;
         case 'm': base_model = optarg; break;
         case O_SITEOF: site_of = optarg; break;
@@ -549,6 +657,12 @@ int main(int argc, char **argv)
         default: return ps_cli_bad_option("pagesift-train", c, argv);
         }
     }
+    if (page_fold.n && !page_types) {
+        fprintf(stderr, "pagesift-train: --fold and --not-fold go with --page-types\n");
+        return 2;
+    }
+    if (page_types)
+        return train_page_types(out, argv + optind, (size_t)(argc - optind), &o, folds_given, base_model, &page_fold);
     if (upgrade) {
         if (!out || optind < argc) {
             fprintf(stderr, "pagesift-train: --upgrade takes one bundle and -o MODEL, no CSV\n");

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "pagesift.h"
+#include "pagesift/page_types.h"
 
 enum { N_CAND = 3 };
 
@@ -120,4 +121,28 @@ const char *ps_model_default_searched(void)
 {
     pthread_once(&once, find_candidates);
     return searched;
+}
+
+/* The page-type bundle ships beside the block model: page-types.model in
+ * the folder of ps_model_default_path's file. */
+static pthread_once_t pt_once = PTHREAD_ONCE_INIT;
+static char pt_path[PATH_MAX + 64];
+
+static void find_page_types(void)
+{
+    const char *m = ps_model_default_path();
+    const char *slash = strrchr(m, '/');
+    if (slash)
+        snprintf(pt_path, sizeof pt_path, "%.*s/page-types.model", (int)(slash - m), m);
+    else
+        snprintf(pt_path, sizeof pt_path, "page-types.model");
+}
+
+const char *ps_page_types_default_path(void)
+{
+    const char *env = getenv("PAGESIFT_PAGE_TYPES");
+    if (env && *env)
+        return env;
+    pthread_once(&pt_once, find_page_types);
+    return pt_path;
 }

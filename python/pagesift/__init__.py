@@ -377,6 +377,8 @@ class Extractor:
             "charset": L.ps_page_decoding(page).contents.charset.decode("ascii", "replace"),
             "origin": None,
             "model": x.model.decode("utf-8", "replace") if x.model else None,
+            "page_type": x.page_type.decode("utf-8", "replace") if x.page_type else None,
+            "page_type_prob": float("%.3f" % x.page_type_prob) if x.page_type else None,
         }
 
 

@@ -55,13 +55,14 @@ class ps_extraction(ctypes.Structure):
         ("text", c_void_p), ("len", c_size_t), ("title", c_void_p), ("date", c_void_p),
         ("blocks_kept", c_uint32), ("blocks_removed", c_uint32),
         ("block_class", c_void_p), ("leaf_kept", c_void_p), ("model", c_char_p),
-        ("block_score", c_void_p),
+        ("block_score", c_void_p), ("page_type", c_char_p), ("page_type_prob", c_double),
     ]
 
 
 class ps_extractor_config(ctypes.Structure):
     _fields_ = [("model_path", c_char_p), ("templates_dir", c_char_p), ("options", c_char_p),
-                ("templates", c_void_p), ("site_models_dir", c_char_p), ("site_models_cap", c_size_t)]
+                ("templates", c_void_p), ("site_models_dir", c_char_p), ("site_models_cap", c_size_t),
+                ("page_types_path", c_char_p)]
 
 
 class ps_step_options(ctypes.Structure):

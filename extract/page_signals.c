@@ -1,0 +1,411 @@
+/* extract/page_signals.c — what kind of page this is, as numbers: the
+ * signals the page-type classifier (train/page_types.c) reads.
+ *
+ * Each signal is of the whole page, cheap and language-neutral: what its
+ * JSON-LD and URL say, how many of a few telling elements it has (article,
+ * pre, form, th, time, ...), class and id words of shops, threads, cards
+ * and docs, how its text is spread (one main block, or a group of repeated
+ * siblings holding most of it), and prices in its text.  Counts are given
+ * as log(1 + n) so an RBF kernel sees comparable scales.  One walk over the
+ * cleaned DOM plus one over the blocks and one over the leaves: a page costs
+ * O(nodes + text).  The list, with what each measures, is SIGNALS[] below;
+ * a model names the signals it was trained on, so the list may grow at the
+ * end but an entry is never renamed or given another meaning. */
+#include <ctype.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "extract/page_internal.h"
+#include "extract/page_signals.h"
+
+enum {
+    S_LD_ARTICLE, S_LD_PRODUCT, S_LD_FORUM, S_LD_LIST, S_LD_QA,
+    S_URL_DEPTH, S_URL_DATE, S_URL_QUERY, S_URL_PRODUCT, S_URL_FORUM, S_URL_DOCS, S_URL_LIST,
+    S_URL_ARTICLE, S_URL_SERVICE,
+    S_ARTICLE, S_PRE, S_CODE, S_FORM, S_INPUT, S_TH, S_LI, S_H2, S_H3, S_TIME, S_IMG,
+    S_PROP_PRICE, S_PROP_COMMENT,
+    S_CLS_PRODUCT, S_CLS_POST, S_CLS_COMMENT, S_CLS_CARD, S_CLS_DOCS,
+    S_TEXT, S_TEXT_DENSITY, S_LINK, S_MAIN, S_PRICES,
+    S_REP_SHARE, S_REP_ITEMS, S_REP_GROUPS,
+    N_SIGNALS
+};
+
+static const char *const SIGNALS[N_SIGNALS] = {
+    /* the page's JSON-LD names (ps_page_schema_kinds), 0/1 */
+    [S_LD_ARTICLE] = "p_ld_article", [S_LD_PRODUCT] = "p_ld_product", [S_LD_FORUM] = "p_ld_forum",
+    [S_LD_LIST] = "p_ld_list", [S_LD_QA] = "p_ld_qa",
+    /* its URL: log(1 + path segments), a date in the path, a query, and
+     * words of the path (whole tokens, any case): product, p, dp, item,
+     * shop ...; forum, thread, topic, t, community, questions ...; docs,
+     * api, reference, guide, manual, wiki ...; category, tag, search,
+     * collections, archive ...; blog, news, article, story, post ...;
+     * services, pricing, about, solutions, contact ... (0/1 each) */
+    [S_URL_DEPTH] = "p_url_depth", [S_URL_DATE] = "p_url_date", [S_URL_QUERY] = "p_url_query",
+    [S_URL_PRODUCT] = "p_url_product", [S_URL_FORUM] = "p_url_forum", [S_URL_DOCS] = "p_url_docs",
+    [S_URL_LIST] = "p_url_list", [S_URL_ARTICLE] = "p_url_article", [S_URL_SERVICE] = "p_url_service",
+    /* elements, log(1 + count): article, pre, code, form, input and button,
+     * th, li, h2, h3, time, img */
+    [S_ARTICLE] = "p_article", [S_PRE] = "p_pre", [S_CODE] = "p_code", [S_FORM] = "p_form",
+    [S_INPUT] = "p_input", [S_TH] = "p_th", [S_LI] = "p_li", [S_H2] = "p_h2", [S_H3] = "p_h3",
+    [S_TIME] = "p_time", [S_IMG] = "p_img",
+    /* microdata, log(1 + elements): itemprop price/offers/priceCurrency;
+     * itemprop or itemtype of a comment, answer or post */
+    [S_PROP_PRICE] = "p_prop_price", [S_PROP_COMMENT] = "p_prop_comment",
+    /* elements whose class or id holds a word of: a shop (product, price,
+     * cart, sku, offer), a thread (post, thread, reply, topic, forum,
+     * message), comments, cards (card, tile, item, grid, teaser, result),
+     * docs (docs, toc, api, highlight, markdown, sphinx); log(1 + count) */
+    [S_CLS_PRODUCT] = "p_cls_product", [S_CLS_POST] = "p_cls_post", [S_CLS_COMMENT] = "p_cls_comment",
+    [S_CLS_CARD] = "p_cls_card", [S_CLS_DOCS] = "p_cls_docs",
+    /* its text: log(1 + characters), log(1 + characters per leaf), link
+     * characters / characters, the largest block's own non-link characters
+     * / characters (an article's body holds most of its page), log(1 +
+     * prices) (a currency sign or code beside a number) */
+    [S_TEXT] = "p_text", [S_TEXT_DENSITY] = "p_text_density", [S_LINK] = "p_link", [S_MAIN] = "p_main",
+    [S_PRICES] = "p_prices",
+    /* repeated siblings (blocks of one parent and shape, ps_block_shape, at
+     * least 3): the share of the page's text in the group holding most,
+     * log(1 + its members), log(1 + such groups) */
+    [S_REP_SHARE] = "p_rep_share", [S_REP_ITEMS] = "p_rep_items", [S_REP_GROUPS] = "p_rep_groups",
+};
+
+size_t ps_page_signal_count(void)
+{
+    return N_SIGNALS;
+}
+
+const char *ps_page_signal_name(size_t i)
+{
+    return i < N_SIGNALS ? SIGNALS[i] : NULL;
+}
+
+int ps_page_signal_lookup(const char *name)
+{
+    for (size_t i = 0; name && i < N_SIGNALS; i++)
+        if (strcmp(SIGNALS[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* ---- the URL ---------------------------------------------------------- */
+
+static int in_list(const char *tok, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(tok, *list) == 0)
+            return 1;
+    return 0;
+}
+
+static void url_signals(const char *url, double *s)
+{
+    static const char *const PRODUCT[] = {"product", "products", "p", "dp", "item", "items", "shop", "store",
+                                          "buy", "sku", "produkt", "produit", "producto", NULL};
+    static const char *const FORUM[] = {"forum", "forums", "thread", "threads", "topic", "topics", "t",
+                                        "community", "discussion", "discussions", "questions", "question",
+                                        "q", "board", "boards", "viewtopic", "showthread", NULL};
+    static const char *const DOCS[] = {"doc", "docs", "documentation", "api", "reference", "guide", "guides",
+                                       "manual", "wiki", "learn", "help", "kb", "tutorial", "tutorials",
+                                       "howto", "sdk", NULL};
+    static const char *const LIST[] = {"category", "categories", "tag", "tags", "search", "collections",
+                                       "collection", "archive", "archives", "list", "c", "browse", "page",
+                                       "catalog", "shop-all", "all", "results", NULL};
+    static const char *const ARTICLE[] = {"blog", "news", "article", "articles", "story", "stories", "post",
+                                          "posts", "insights", "press", "magazine", NULL};
+    static const char *const SERVICE[] = {"services", "service", "pricing", "about", "solutions", "features",
+                                          "contact", "plans", "company", "careers", "team", "industries",
+                                          NULL};
+    if (!url || !*url)
+        return;
+    const char *p = strstr(url, "://");
+    p = p ? p + 3 : url;
+    p += strcspn(p, "/?#"); /* past the host */
+    int segs = 0, date = 0;
+    char tok[32];
+    size_t tl = 0;
+    for (const char *c = p;; c++) {
+        if (*c == '?')
+            s[S_URL_QUERY] = 1;
+        if (*c == '/' && c[1] && c[1] != '?' && c[1] != '#')
+            segs += 1;
+        if (*c && isalnum((unsigned char)*c)) {
+            if (tl < sizeof tok - 1)
+                tok[tl++] = (char)tolower((unsigned char)*c);
+            continue;
+        }
+        if (tl) {
+            tok[tl] = 0;
+            if (tl == 4 && (memcmp(tok, "19", 2) == 0 || memcmp(tok, "20", 2) == 0) &&
+                isdigit((unsigned char)tok[2]) && isdigit((unsigned char)tok[3]))
+                date = 1;
+            s[S_URL_PRODUCT] = s[S_URL_PRODUCT] || in_list(tok, PRODUCT);
+            s[S_URL_FORUM] = s[S_URL_FORUM] || in_list(tok, FORUM);
+            s[S_URL_DOCS] = s[S_URL_DOCS] || in_list(tok, DOCS);
+            s[S_URL_LIST] = s[S_URL_LIST] || in_list(tok, LIST);
+            s[S_URL_ARTICLE] = s[S_URL_ARTICLE] || in_list(tok, ARTICLE);
+            s[S_URL_SERVICE] = s[S_URL_SERVICE] || in_list(tok, SERVICE);
+            tl = 0;
+        }
+        if (!*c || *c == '#')
+            break;
+    }
+    s[S_URL_DEPTH] = log1p(segs);
+    s[S_URL_DATE] = date;
+}
+
+/* ---- the DOM ---------------------------------------------------------- */
+
+/* Words looked for inside class and id values (cls) and itemprop and
+ * itemtype values (!cls), lower case, anywhere in the value; bit = the
+ * signal's bit in attr_signals. */
+static const struct stem {
+    const char *s;
+    unsigned char len, cls, bit;
+} STEMS[] = {
+    {"product", 7, 1, 1}, {"price", 5, 1, 1}, {"cart", 4, 1, 1}, {"sku", 3, 1, 1}, {"offer", 5, 1, 1},
+    {"post", 4, 1, 2}, {"thread", 6, 1, 2}, {"reply", 5, 1, 2}, {"topic", 5, 1, 2}, {"forum", 5, 1, 2},
+    {"message", 7, 1, 2}, {"comment", 7, 1, 4}, {"card", 4, 1, 8}, {"tile", 4, 1, 8}, {"item", 4, 1, 8},
+    {"grid", 4, 1, 8}, {"teaser", 6, 1, 8}, {"result", 6, 1, 8}, {"docs", 4, 1, 16}, {"toc", 3, 1, 16},
+    {"api", 3, 1, 16}, {"highlight", 9, 1, 16}, {"markdown", 8, 1, 16}, {"sphinx", 6, 1, 16},
+    {"price", 5, 0, 32}, {"offers", 6, 0, 32}, {"comment", 7, 0, 64}, {"answer", 6, 0, 64},
+    {"socialmediaposting", 18, 0, 64}, {"forumposting", 12, 0, 64},
+};
+
+/* The bits of the stems of kind @p cls found in the lower-cased value @p v
+ * (@p n bytes): one pass, each position tried only against the stems
+ * starting with its letter. */
+/* STEMS by first letter: stem_at[c] lists the indices of the stems starting
+ * with c (at most 8), made once. */
+static unsigned char stem_at[256][8], stem_n[256];
+static pthread_once_t stem_once = PTHREAD_ONCE_INIT;
+
+static void index_stems(void)
+{
+    for (size_t k = 0; k < sizeof STEMS / sizeof *STEMS; k++) {
+        unsigned char c = (unsigned char)STEMS[k].s[0];
+        if (stem_n[c] < sizeof stem_at[c])
+            stem_at[c][stem_n[c]++] = (unsigned char)k;
+    }
+}
+
+static unsigned stem_bits(const char *v, size_t n, int cls)
+{
+    pthread_once(&stem_once, index_stems);
+    unsigned bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)v[i];
+        for (unsigned j = 0; j < stem_n[c]; j++) {
+            const struct stem *st = &STEMS[stem_at[c][j]];
+            if (st->cls == cls && n - i >= st->len && memcmp(v + i, st->s, st->len) == 0)
+                bits |= st->bit;
+        }
+    }
+    return bits;
+}
+
+static void attr_signals(xmlNodePtr el, double *cnt)
+{
+    unsigned hit = 0;
+    for (xmlAttrPtr a = el->properties; a; a = a->next) {
+        const char *n = (const char *)a->name;
+        int cls = strcmp(n, "class") == 0 || strcmp(n, "id") == 0;
+        int prop = strcmp(n, "itemprop") == 0 || strcmp(n, "itemtype") == 0;
+        if ((!cls && !prop) || !a->children || !a->children->content)
+            continue;
+        char v[256];
+        size_t k = 0;
+        for (const char *c = (const char *)a->children->content; *c && k < sizeof v - 1; c++)
+            v[k++] = (char)tolower((unsigned char)*c);
+        hit |= stem_bits(v, k, cls);
+    }
+    cnt[S_CLS_PRODUCT] += (hit & 1) != 0;
+    cnt[S_CLS_POST] += (hit & 2) != 0;
+    cnt[S_CLS_COMMENT] += (hit & 4) != 0;
+    cnt[S_CLS_CARD] += (hit & 8) != 0;
+    cnt[S_CLS_DOCS] += (hit & 16) != 0;
+    cnt[S_PROP_PRICE] += (hit & 32) != 0;
+    cnt[S_PROP_COMMENT] += (hit & 64) != 0;
+}
+
+static void dom_signals(xmlNodePtr root, double *cnt)
+{
+    static const struct {
+        const char *tag;
+        int sig;
+    } TAGS[] = {{"article", S_ARTICLE}, {"pre", S_PRE},  {"code", S_CODE}, {"form", S_FORM},
+                {"input", S_INPUT},     {"button", S_INPUT}, {"th", S_TH}, {"li", S_LI},
+                {"h2", S_H2},           {"h3", S_H3},     {"time", S_TIME}, {"img", S_IMG}};
+    /* iterative pre-order walk: pages nest deeper than a C stack likes */
+    xmlNodePtr n = root;
+    while (n) {
+        if (n->type == XML_ELEMENT_NODE) {
+            const char *name = (const char *)n->name;
+            for (size_t i = 0; i < sizeof TAGS / sizeof *TAGS; i++)
+                if (name[0] == TAGS[i].tag[0] && strcmp(name, TAGS[i].tag) == 0) {
+                    cnt[TAGS[i].sig] += 1;
+                    break;
+                }
+            if (n->properties)
+                attr_signals(n, cnt);
+            if (n->children) {
+                n = n->children;
+                continue;
+            }
+        }
+        while (n && n != root && !n->next)
+            n = n->parent;
+        if (!n || n == root)
+            break;
+        n = n->next;
+    }
+}
+
+/* ---- the text ---------------------------------------------------------- */
+
+/* Prices in @p s: a currency sign or code next to a digit (spaces between
+ * allowed): "$19.99", "19,99 €", "USD 5".  One pass. */
+static unsigned count_prices(const char *s)
+{
+    static const char *const SIGNS[] = {"$", "\xe2\x82\xac" /* € */, "\xc2\xa3" /* £ */,
+                                        "\xc2\xa5" /* ¥ */, "\xe2\x82\xb9" /* ₹ */, "USD", "EUR",
+                                        "GBP", NULL};
+    unsigned n = 0;
+    for (const char *p = s; (p = strpbrk(p, "$\xe2\xc2UEG")) != NULL;) {
+        size_t l = 0;
+        for (const char *const *sg = SIGNS; *sg && !l; sg++)
+            if (strncmp(p, *sg, strlen(*sg)) == 0)
+                l = strlen(*sg);
+        if (!l) {
+            p++;
+            continue;
+        }
+        const char *a = p + l;
+        while (*a == ' ')
+            a++;
+        const char *b = p;
+        while (b > s && b[-1] == ' ')
+            b--;
+        n += isdigit((unsigned char)*a) || (b > s && isdigit((unsigned char)b[-1]));
+        p += l;
+    }
+    return n;
+}
+
+typedef struct group_row {
+    uint64_t key;   /* parent and shape */
+    uint32_t chars; /* text of the member's subtree */
+} group_row;
+
+static int cmp_group(const void *a, const void *b)
+{
+    uint64_t x = ((const group_row *)a)->key, y = ((const group_row *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+static int text_signals(const ps_page *pg, double *s)
+{
+    double chars = pg->totals.text_chars;
+    s[S_TEXT] = log1p(chars);
+    size_t leaves = 0;
+    unsigned prices = 0;
+    for (size_t i = 0; i < pg->n_leaves; i++) {
+        if (pg->leaves[i].removed || !pg->leaves[i].chars)
+            continue;
+        leaves++;
+        prices += count_prices(pg->leaves[i].text);
+    }
+    s[S_TEXT_DENSITY] = log1p(chars / (double)(leaves + 1));
+    s[S_LINK] = pg->totals.link_chars / (chars + 1);
+    s[S_PRICES] = log1p(prices);
+    size_t nb = pg->n_blocks;
+    if (!nb)
+        return 0;
+    double main = 0;
+    uint32_t *sub = malloc(nb * sizeof *sub);
+    group_row *rows = malloc(nb * sizeof *rows);
+    if (!sub || !rows) {
+        free(sub);
+        free(rows);
+        return -1;
+    }
+    for (size_t i = 0; i < nb; i++) {
+        const ps_counts *c = &pg->blocks[i].own;
+        sub[i] = c->text_chars;
+        double own = (double)c->text_chars - c->link_chars;
+        if (own > main)
+            main = own;
+    }
+    for (size_t i = nb; i-- > 1;) /* blocks are in document order: children after parents */
+        if (pg->blocks[i].parent >= 0)
+            sub[pg->blocks[i].parent] += sub[i];
+    size_t nr = 0;
+    for (size_t i = 0; i < nb; i++)
+        if (pg->blocks[i].parent >= 0)
+            rows[nr++] = (group_row){ps_block_shape(&pg->blocks[i]) * 0x9e3779b97f4a7c15ull +
+                                         (uint64_t)pg->blocks[i].parent,
+                                     sub[i]};
+    qsort(rows, nr, sizeof *rows, cmp_group);
+    double best = 0, best_items = 0, groups = 0;
+    for (size_t i = 0; i < nr;) {
+        size_t j = i;
+        double t = 0;
+        for (; j < nr && rows[j].key == rows[i].key; j++)
+            t += rows[j].chars;
+        if (j - i >= 3) {
+            groups += 1;
+            if (t > best) {
+                best = t;
+                best_items = (double)(j - i);
+            }
+        }
+        i = j;
+    }
+    free(sub);
+    free(rows);
+    s[S_MAIN] = main / (chars + 1);
+    s[S_REP_SHARE] = best / (chars + 1);
+    s[S_REP_ITEMS] = log1p(best_items);
+    s[S_REP_GROUPS] = log1p(groups);
+    return 0;
+}
+
+int ps_page_signals(const ps_page *pg, double *s)
+{
+    memset(s, 0, N_SIGNALS * sizeof *s);
+    unsigned k = pg->schema;
+    s[S_LD_ARTICLE] = (k & PS_SCHEMA_ARTICLE) != 0;
+    s[S_LD_PRODUCT] = (k & PS_SCHEMA_PRODUCT) != 0;
+    s[S_LD_FORUM] = (k & PS_SCHEMA_FORUM) != 0;
+    s[S_LD_LIST] = (k & PS_SCHEMA_LIST) != 0;
+    s[S_LD_QA] = (k & PS_SCHEMA_QA) != 0;
+    url_signals(pg->url, s);
+    xmlNodePtr root = pg->doc ? xmlDocGetRootElement(pg->doc) : NULL;
+    if (root)
+        dom_signals(root, s);
+    static const int COUNTS[] = {S_ARTICLE, S_PRE, S_CODE, S_FORM, S_INPUT, S_TH, S_LI, S_H2, S_H3,
+                                 S_TIME, S_IMG, S_PROP_PRICE, S_PROP_COMMENT, S_CLS_PRODUCT,
+                                 S_CLS_POST, S_CLS_COMMENT, S_CLS_CARD, S_CLS_DOCS};
+    for (size_t i = 0; i < sizeof COUNTS / sizeof *COUNTS; i++)
+        s[COUNTS[i]] = log1p(s[COUNTS[i]]);
+    return text_signals(pg, s);
+}
+
+/* ---- the page type, once classified (train/page_types.c) ----------------- */
+
+void ps_page_set_type_probs(ps_page *pg, const char *const *labels, const double *prob, size_t n)
+{
+    static const char *const SLOTS[PS_PTYPE_SLOTS] = {"article", "collection", "documentation", "forum",
+                                                      "listing", "product", "service"};
+    memset(pg->type_prob, 0, sizeof pg->type_prob);
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < PS_PTYPE_SLOTS; k++)
+            if (strcmp(labels[i], SLOTS[k]) == 0)
+                pg->type_prob[k] = (float)prob[i];
+}
+
+double ps_page_type_prob(const ps_page *pg, int slot)
+{
+    return slot >= 0 && slot < PS_PTYPE_SLOTS ? pg->type_prob[slot] : 0;
+}

@@ -1,0 +1,76 @@
+/*
+ * pagesift/page_types.h — the page-type classifier: which kind of page a
+ * page is (wcxb-dev's seven: article, collection, documentation, forum,
+ * listing, product, service), with a probability (train/page_types.c,
+ * docs/PAGE_TYPES.md).  Extraction uses it through ps_extractor_config's
+ * page_types_path and reports ps_extraction.page_type; this header is for
+ * programs that classify or train.
+ */
+#ifndef PAGESIFT_PAGE_TYPES_H
+#define PAGESIFT_PAGE_TYPES_H
+
+#include "pagesift.h"
+#include "pagesift/util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ps_page_types ps_page_types;
+
+/** Load a page-type bundle (docs/MODEL_FORMAT.md, "Page-type bundles"),
+ *  checking its checksum and that this pagesift computes its signals. */
+PS_EXPORT ps_page_types *ps_page_types_load(const char *path, ps_error *err);
+/** The same from @p len bytes in memory; @p name names it in errors. */
+PS_EXPORT ps_page_types *ps_page_types_parse(const char *text, size_t len, const char *name, ps_error *err);
+PS_EXPORT void ps_page_types_free(ps_page_types *m);
+/** Number of page types, and the name of type @p i (NULL past the end). */
+PS_EXPORT size_t ps_page_types_count(const ps_page_types *m);
+PS_EXPORT const char *ps_page_types_label(const ps_page_types *m, size_t i);
+/** A header value of the bundle (cv_accuracy, cv_confusion, ...) copied
+ *  into @p out (cap bytes); NULL when it has no such key. */
+PS_EXPORT const char *ps_page_types_info(const ps_page_types *m, const char *key, char *out, size_t cap);
+/** Classify @p page: @p prob (may be NULL) gets ps_page_types_count()
+ *  probabilities in label order, summing to 1.  Returns the most likely
+ *  type's index, or -1 with err set.  Thread-safe on a shared model. */
+PS_EXPORT int ps_page_types_classify(const ps_page_types *m, const ps_page *page, double *prob,
+                                     ps_error *err);
+/** ps_page_types_classify, and note the probabilities in @p page for the
+ *  block features x_type_* (a model trained with them reads them):
+ *  ps_extract does it before the method runs, pagesift-features
+ *  --page-types before the features are computed. */
+PS_EXPORT int ps_page_types_attach(const ps_page_types *m, ps_page *page, double *prob, ps_error *err);
+/** The shipped page-type bundle: page-types.model beside the shipped model
+ *  (ps_model_default_path's folder; PAGESIFT_PAGE_TYPES when set). */
+PS_EXPORT const char *ps_page_types_default_path(void);
+
+/** Training options.  Zero-initialise. */
+typedef struct ps_page_types_train_options {
+    unsigned folds;                /**< CV folds grouped by site (ps_dataset_page_fold), 0 = 5 */
+    unsigned seed;                 /**< libsvm's probability CV (srand), 0 is a seed too */
+    const char *const *block_tags; /**< to parse pages with, NULL = ps_default_block_tags */
+    int verbose;                   /**< print the grid and skipped pages to stderr */
+    ps_fold pages;                 /**< only these pages of every set (n = 0: all), e.g.
+                                        the other folds' for a fold's own model */
+} ps_page_types_train_options;
+
+/** What the cross-validation found at the chosen grid point. */
+typedef struct ps_page_types_cv {
+    double accuracy; /**< pages right / pages, pooled over the folds */
+    size_t pages;    /**< labelled pages read */
+    int log2_c, log2_gamma;
+} ps_page_types_cv;
+
+/** Train on the pages of the data sets @p dirs with a page_type column
+ *  (pages without one are left out): choose C and gamma on a grid by CV
+ *  accuracy, train on every page with probabilities, write the bundle text
+ *  into @p bundle (replaced).  @p cv (may be NULL) gets the CV figures;
+ *  the bundle's cv_confusion line has the confusion matrix. */
+PS_EXPORT int ps_page_types_train(const char *const *dirs, size_t n_dirs,
+                                  const ps_page_types_train_options *opt, ps_buf *bundle,
+                                  ps_page_types_cv *cv, ps_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,248 @@
+/* tests/test_page_types.c — the page signals (extract/page_signals.c) on
+ * small hand-written pages, and the page-type classifier (train/
+ * page_types.c): trained on a generated data set of product and article
+ * pages, it tells new ones apart; a damaged bundle is refused; the
+ * probabilities reach the block features x_type_*. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+#include "extract/page_signals.h"
+#include "pagesift/page_types.h"
+
+static double sig(const ps_page *pg, const char *name)
+{
+    double s[64];
+    assert_true(ps_page_signal_count() <= 64);
+    assert_int_equal(ps_page_signals(pg, s), 0);
+    int i = ps_page_signal_lookup(name);
+    assert_true(i >= 0);
+    return s[i];
+}
+
+static ps_page *parse_url(const char *html, const char *url)
+{
+    ps_page_options po = {.url = url};
+    ps_error err = {0};
+    ps_page *pg = ps_page_parse(html, strlen(html), &po, &err);
+    assert_non_null(pg);
+    return pg;
+}
+
+static void test_signals_json_ld_and_url(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_url("<html><head><script type=\"application/ld+json\">"
+                            "{\"@type\": \"DiscussionForumPosting\", \"headline\": \"Help\"}</script></head>"
+                            "<body><p>My printer does not print.</p></body></html>",
+                            "https://example.org/community/thread/12345?page=2");
+    assert_true(sig(pg, "p_ld_forum") == 1);
+    assert_true(sig(pg, "p_ld_product") == 0);
+    assert_true(sig(pg, "p_url_forum") == 1);   /* "community", "thread" */
+    assert_true(sig(pg, "p_url_query") == 1);
+    assert_true(sig(pg, "p_url_product") == 0);
+    assert_true(fabs(sig(pg, "p_url_depth") - log1p(3)) < 1e-9);
+    ps_page_free(pg);
+
+    /* whole words of the path only: "/products/" yes, "/productivity-tips/" no */
+    pg = parse_url("<html><body><p>x</p></body></html>", "https://shop.example/products/red-shoe");
+    assert_true(sig(pg, "p_url_product") == 1);
+    ps_page_free(pg);
+    pg = parse_url("<html><body><p>x</p></body></html>", "https://blog.example/2024/05/productivity-tips");
+    assert_true(sig(pg, "p_url_product") == 0);
+    assert_true(sig(pg, "p_url_date") == 1);
+    ps_page_free(pg);
+}
+
+static void test_signals_elements_and_text(void **state)
+{
+    (void)state;
+    /* a docs page: code blocks; a price and shop classes */
+    ps_page *pg = parse_str("<html><body><div class=\"docs-content\"><h2>Install</h2>"
+                            "<pre>pip install x</pre><pre>x --help</pre><pre>x run</pre>"
+                            "<p>Costs $19.99 or 18,50 \xe2\x82\xac a year; 2024 was cheaper.</p>"
+                            "<div class=\"product-price\">USD 5</div></div></body></html>");
+    assert_true(fabs(sig(pg, "p_pre") - log1p(3)) < 1e-9);
+    assert_true(fabs(sig(pg, "p_h2") - log1p(1)) < 1e-9);
+    assert_true(fabs(sig(pg, "p_prices") - log1p(3)) < 1e-9); /* $19.99, 18,50 €, USD 5; not 2024 */
+    assert_true(fabs(sig(pg, "p_cls_docs") - log1p(1)) < 1e-9);
+    assert_true(fabs(sig(pg, "p_cls_product") - log1p(1)) < 1e-9);
+    ps_page_free(pg);
+}
+
+static void test_signals_repeated_group(void **state)
+{
+    (void)state;
+    /* ten cards of one shape (digits in the class do not count) hold
+     * nearly all the text: a listing's shape */
+    char html[8192] = "<html><body><div class=\"grid\">";
+    for (int i = 0; i < 10; i++) {
+        char card[256];
+        snprintf(card, sizeof card,
+                 "<div class=\"card card-%d\"><h3>Item number %d</h3><p>A short teaser of item %d.</p></div>", i, i,
+                 i);
+        strcat(html, card);
+    }
+    strcat(html, "</div><p>Footer.</p></body></html>");
+    ps_page *pg = parse_str(html);
+    assert_true(sig(pg, "p_rep_share") > 0.9);
+    assert_true(fabs(sig(pg, "p_rep_items") - log1p(10)) < 1e-9);
+    assert_true(sig(pg, "p_main") < 0.2); /* no single block holds the page */
+    ps_page_free(pg);
+
+    /* an article: one body holds it */
+    pg = parse_str("<html><body><article><p>One long paragraph of an article body, with many words in it, "
+                   "telling a story from its beginning to its end, as articles do.</p></article>"
+                   "<p>Footer.</p></body></html>");
+    assert_true(sig(pg, "p_rep_share") == 0);
+    assert_true(sig(pg, "p_main") > 0.8);
+    ps_page_free(pg);
+}
+
+/* ---- a classifier trained on generated pages ------------------------------ */
+
+static void product_page(char *buf, size_t cap, int i)
+{
+    snprintf(buf, cap,
+             "<html><head><title>Gadget %d</title><script type=\"application/ld+json\">"
+             "{\"@type\": \"Product\", \"name\": \"Gadget %d\", \"offers\": {\"@type\": \"Offer\"}}</script>"
+             "</head><body><nav><a href=\"/\">Home</a> <a href=\"/shop\">Shop</a></nav>"
+             "<div class=\"product-detail\"><h1>Gadget %d</h1><span class=\"price\">$%d.99</span>"
+             "<form><button class=\"add-to-cart\">Add to cart</button><input name=\"qty\"></form>"
+             "<ul><li>Colour: red</li><li>Weight: %d g</li><li>Size: M</li></ul></div></body></html>",
+             i, i, i, 10 + i, 100 + i);
+}
+
+static void article_page(char *buf, size_t cap, int i)
+{
+    snprintf(buf, cap,
+             "<html><head><title>Story %d</title><script type=\"application/ld+json\">"
+             "{\"@type\": \"NewsArticle\", \"headline\": \"Story %d\"}</script></head>"
+             "<body><nav><a href=\"/\">Home</a></nav><article><h1>Story %d</h1><time>2024-05-0%d</time>"
+             "<p>The council met on Tuesday to discuss the new plans for the river bank, which residents have "
+             "asked about for years. Many spoke, and most agreed that something had to change soon.</p>"
+             "<p>A decision is expected next month, after a second round of talks with the %d groups that "
+             "asked to be heard, the chair said.</p></article></body></html>",
+             i, i, i, 1 + i % 9, i);
+}
+
+/* A data set of n product and n article pages, one site each, in @p dir. */
+static void make_dataset(const char *dir, int n)
+{
+    char path[512], html[4096];
+    snprintf(path, sizeof path, "%s/html", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/gold", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/index.tsv", dir);
+    FILE *idx = fopen(path, "w");
+    assert_non_null(idx);
+    fprintf(idx, "id\turl\tsite\tlang\tpage_type\n");
+    for (int i = 0; i < 2 * n; i++) {
+        int product = i % 2 == 0;
+        char id[32];
+        snprintf(id, sizeof id, "p%03d", i);
+        if (product)
+            product_page(html, sizeof html, i);
+        else
+            article_page(html, sizeof html, i);
+        fprintf(idx, "%s\thttps://site%d.example/%s/%d\tsite%d.example\ten\t%s\n", id, i,
+                product ? "products" : "news/2024", i, i, product ? "product" : "article");
+        snprintf(path, sizeof path, "%s/html/%s.html", dir, id);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(html, f);
+        fclose(f);
+        snprintf(path, sizeof path, "%s/gold/%s.txt", dir, id);
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fputs("gold\n", f);
+        fclose(f);
+    }
+    fclose(idx);
+}
+
+static void test_train_classify_refuse(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pagesift-test-page-types-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    make_dataset(dir, 15);
+    const char *dirs[] = {dir};
+    ps_page_types_train_options opt = {.folds = 3, .seed = 1};
+    ps_buf b = {0};
+    ps_page_types_cv cv = {0};
+    ps_error err = {0};
+    assert_int_equal(ps_page_types_train(dirs, 1, &opt, &b, &cv, &err), 0);
+    assert_int_equal(cv.pages, 30);
+    assert_true(cv.accuracy >= 0.9); /* the two kinds are far apart */
+
+    ps_page_types *m = ps_page_types_parse(b.data, b.len, "test bundle", &err);
+    assert_non_null(m);
+    assert_int_equal(ps_page_types_count(m), 2);
+    assert_string_equal(ps_page_types_label(m, 0), "article");
+    assert_string_equal(ps_page_types_label(m, 1), "product");
+    char v[64];
+    assert_non_null(ps_page_types_info(m, "cv_group_by", v, sizeof v));
+    assert_string_equal(v, "site");
+
+    /* new pages, of sites it never saw */
+    char html[4096];
+    double prob[2];
+    product_page(html, sizeof html, 77);
+    ps_page *pg = parse_url(html, "https://elsewhere.example/products/77");
+    assert_int_equal(ps_page_types_classify(m, pg, prob, &err), 1);
+    assert_true(prob[1] > 0.5 && fabs(prob[0] + prob[1] - 1) < 1e-6);
+    /* attached, the probabilities are the x_type_* block features */
+    assert_int_equal(ps_page_types_attach(m, pg, NULL, &err), 1);
+    int ids[2] = {ps_feature_lookup("x_type_product"), ps_feature_lookup("x_type_article")};
+    assert_true(ids[0] >= 0 && ids[1] >= 0);
+    size_t nb;
+    ps_page_blocks(pg, &nb);
+    double *f = calloc(nb * 2, sizeof *f);
+    assert_int_equal(ps_page_block_features(pg, ids, 2, f), 0);
+    for (size_t i = 0; i < nb; i++) {
+        assert_true(fabs(f[i * 2] - prob[1]) < 1e-6);
+        assert_true(fabs(f[i * 2 + 1] - prob[0]) < 1e-6);
+    }
+    free(f);
+    ps_page_free(pg);
+    article_page(html, sizeof html, 78);
+    pg = parse_url(html, "https://elsewhere.example/news/2024/78");
+    assert_int_equal(ps_page_types_classify(m, pg, NULL, &err), 0);
+    ps_page_free(pg);
+    ps_page_types_free(m);
+
+    /* a changed digit is refused by the checksum; a cut bundle by its structure */
+    char *bad = malloc(b.len);
+    memcpy(bad, b.data, b.len);
+    char *g = strstr(bad, "\ngamma ");
+    assert_non_null(g);
+    g[7] = g[7] == '1' ? '2' : '1';
+    assert_null(ps_page_types_parse(bad, b.len, "bad", &err));
+    assert_non_null(strstr(err.msg, "checksum"));
+    assert_null(ps_page_types_parse(b.data, b.len / 2, "cut", &err));
+    assert_non_null(strstr(err.msg, "truncated"));
+    /* a block model bundle is not a page-type bundle */
+    assert_null(ps_page_types_parse("pagesift-model 2\n", 17, "block", &err));
+    assert_non_null(strstr(err.msg, "not a page-type bundle"));
+    free(bad);
+    ps_buf_free(&b);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_signals_json_ld_and_url),
+        cmocka_unit_test(test_signals_elements_and_text),
+        cmocka_unit_test(test_signals_repeated_group),
+        cmocka_unit_test(test_train_classify_refuse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -23,9 +23,9 @@ static int load_page_types(ps_extractor *ex, const ps_extractor_config *cfg, ps_
     const char *path = cfg ? cfg->page_types_path : NULL;
     if (path && !*path)
         return 0;
-    if (!path) {
+    if (!path) { /* $PAGESIFT_PAGE_TYPES=none: none, as --page-types none */
         path = ps_page_types_default_path();
-        if (access(path, R_OK) != 0)
+        if (strcmp(path, "none") == 0 || access(path, R_OK) != 0)
             return 0;
     }
     ex->page_types = ps_page_types_load(path, err);

@@ -49,6 +49,10 @@
  * fill_chars=N (default 0: the fill takes blocks of at least N characters),
  * fill_lead=N (default 100: a block shorter than N characters, without
  * sub-blocks, only when the next block with text is content),
+ * grid_shift=X (default 0.75, 0 = off) and grid_gate=P (default 0.5): on
+ * a page the page-type classifier (pagesift/page_types.h) calls a listing,
+ * collection or service page with probability g >= P, the threshold goes
+ * down by X * g (no page type: no change).
  * headline=0|1, fallback=0|1 and comments=0|1 (default 1): the second
  * passes of methods/block_passes.c over the SVM's classes (keep content
  * only inside the block holding >= X of it; inside the block holding the
@@ -73,6 +77,7 @@
 
 #include "extract/meta_internal.h"
 #include "methods/block_classifier.h"
+#include "extract/page_signals.h"
 #include "methods/block_passes.h"
 #include "methods/method.h"
 #include "methods/method_options.h"
@@ -89,6 +94,12 @@
  * 000) it left the gold sets unchanged and gave trafilatura-eval +0.001
  * (held out and under 5-fold cross-validation). */
 #define ARTICLE_BODY_SHARE 0.5
+/* The grid rule (options grid_shift, grid_gate; classes() below): chosen
+ * on wcxb-dev under site-grouped 5-fold CV and the seven other sets held
+ * out (docs/QUALITY.md, "Page types, second round"): wcxb-dev 0.835 ->
+ * 0.846, every other set within its seed spread. */
+#define GRID_SHIFT 0.75
+#define GRID_GATE 0.5
 
 typedef struct tsvm {
     ps_block_classifier *clf;           /* the model (methods/block_classifier.h) */
@@ -101,6 +112,10 @@ typedef struct tsvm {
                                            library was applied (0: off) */
     double threshold;                   /* content: SVM score above it */
     double article_body;                /* JSON-LD fallback share (0: off) */
+    double grid_shift;                  /* threshold lowered by this times the
+                                           page's probability of being a listing,
+                                           collection or service page ... */
+    double grid_gate;                   /* ... when that is at least this */
 } tsvm;
 
 static void tsvm_destroy(void *self)
@@ -124,14 +139,16 @@ static int parse_options(tsvm *t, const char *method, const char *opts, ps_error
     double *fill = ps_block_passes_at(&t->passes, "fill");
     const double fill_default = *fill;
     *fill = NAN; /* given or not: favor sets it when not */
-    ps_method_opt table[5 + PS_BLOCK_PASSES_MAX] = {
+    ps_method_opt table[7 + PS_BLOCK_PASSES_MAX] = {
         {"favor", PS_OPT_CHOICE, &favor, 0, 0, favors},
         {"threshold", PS_OPT_DOUBLE, &threshold, -10, 10, NULL},
         {"min_pages", PS_OPT_INT, &t->min_pages, 0, 1e9, NULL},
         {"focus_templated", PS_OPT_DOUBLE, &t->focus_templated, 0, 1, NULL},
         {"article_body", PS_OPT_DOUBLE, &t->article_body, 0, 1, NULL},
+        {"grid_shift", PS_OPT_DOUBLE, &t->grid_shift, 0, 5, NULL},
+        {"grid_gate", PS_OPT_DOUBLE, &t->grid_gate, 0, 1, NULL},
     };
-    size_t n = 5;
+    size_t n = 7;
     for (size_t i = 0; ps_block_pass_table[i].key; i++) {
         const ps_block_pass *r = &ps_block_pass_table[i];
         table[n++] = (ps_method_opt){r->key, r->type, &t->passes.value[i], r->min, r->max, NULL};
@@ -171,6 +188,8 @@ static void *create_common(const ps_method_config *cfg, int use_templates, ps_er
     t->passes = ps_block_passes_default();
     t->min_pages = -1;
     t->article_body = ARTICLE_BODY_SHARE;
+    t->grid_shift = GRID_SHIFT;
+    t->grid_gate = GRID_GATE;
     if (parse_options(t, use_templates ? "template-svm" : "svm", cfg->options, err) != 0) {
         tsvm_destroy(t);
         return NULL;
@@ -325,6 +344,16 @@ static int classes(const tsvm *t, work *w, ps_method_output *out, ps_error *err)
     }
     for (size_t i = 0; i < w->nl; i++)
         removed[w->leaves[i].block] += w->leaves[i].removed;
+    /* the grid rule: on a page the page-type classifier calls a listing, a
+     * collection or a service page, whose items and sections the SVM scores
+     * low one by one, the threshold goes down by grid_shift times that
+     * probability when it is at least grid_gate (docs/PAGE_TYPES.md; a page
+     * not classified: probabilities 0) */
+    double threshold = t->threshold;
+    double g = ps_page_type_prob(w->page, PS_PTYPE_LISTING) + ps_page_type_prob(w->page, PS_PTYPE_COLLECTION) +
+               ps_page_type_prob(w->page, PS_PTYPE_SERVICE);
+    if (t->grid_shift > 0 && g > 0 && g >= t->grid_gate)
+        threshold -= t->grid_shift * g;
     for (size_t b = 0; b < nb; b++) {
         const ps_block *bl = &w->blocks[b];
         int cls;
@@ -333,7 +362,7 @@ static int classes(const tsvm *t, work *w, ps_method_output *out, ps_error *err)
             if (bl->n_leaves)
                 out->blocks_removed++;
         } else {
-            cls = w->score[b] > t->threshold ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;
+            cls = w->score[b] > threshold ? PS_BLOCK_CONTENT : PS_BLOCK_NOISE;
             if (cls == PS_BLOCK_CONTENT)
                 out->blocks_kept++;
             else

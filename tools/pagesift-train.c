@@ -22,7 +22,7 @@ static void usage(FILE *f)
           "  or:  pagesift-train --upgrade OLD.model -o MODEL\n"
           "  or:  pagesift-train --per-site [-m BASE] [--site-of HOST] CSV... -o DIR\n"
           "  or:  pagesift-train --update DIR [-m BASE] [--site-of HOST] CSV...\n"
-          "  or:  pagesift-train --page-types [-k N] [-s N] DATASET... -o MODEL\n"
+          "  or:  pagesift-train --page-types [-k N] [-s N] DATASET[=TYPE]... -o MODEL\n"
           "Train the block classifier (RBF SVM) from feature CSVs written by\n"
           "pagesift-features (annotator-filled ones too): pick C and gamma by grouped\n"
           "k-fold cross-validation over a grid, train on all rows, write the model\n"
@@ -92,6 +92,10 @@ static void usage(FILE *f)
           "                           the shipped one: scripts/train-page-types); pages\n"
           "                           are parsed with the block tags of -m BASE (default:\n"
           "                           the shipped model), as extraction parses them\n"
+          "      DATASET=TYPE         every page of that set is a TYPE (a set without the\n"
+          "                           column, e.g. dragnet=article)\n"
+          "      --max-pages N        at most N pages of each DATASET=TYPE set, evenly\n"
+          "                           spread over its index\n"
           "      --fold K/N, --not-fold K/N  only the pages of site fold K of N, or those\n"
           "                           not in it (docs/INPUTS.md), of every data set\n"
           "\n"
@@ -425,7 +429,7 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
 /* --page-types: the page-type classifier from data sets with a page_type
  * column (library: ps_page_types_train). */
 static int train_page_types(const char *out, char *const *dirs, size_t n, const ps_train_options *o,
-                            int folds_given, const char *base_model, const ps_fold *pages)
+                            int folds_given, const char *base_model, const ps_fold *pages, size_t max_pages)
 {
     if (!out || n == 0) {
         fprintf(stderr, "pagesift-train: --page-types takes data set folders and -o MODEL\n");
@@ -447,7 +451,8 @@ static int train_page_types(const char *out, char *const *dirs, size_t n, const 
                                       .seed = (unsigned)o->seed,
                                       .verbose = o->verbose,
                                       .block_tags = tags,
-                                      .pages = *pages};
+                                      .pages = *pages,
+                                      .max_per_set = max_pages};
     ps_buf b = {0};
     ps_page_types_cv cv = {0};
     if (!o->quiet)
@@ -521,7 +526,7 @@ static int parse_range(const char *s, double *a, double *b, double *step)
 int main(int argc, char **argv)
 {
     enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP, O_UPGRADE,
-           O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_PAGETYPES, O_FOLD, O_NOTFOLD };
+           O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_PAGETYPES, O_FOLD, O_NOTFOLD, O_MAXPAGES };
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'},   {"features", required_argument, 0, 'f'},
         {"balance", required_argument, 0, 'b'},  {"seed", required_argument, 0, 's'},
@@ -536,6 +541,7 @@ int main(int argc, char **argv)
         {"model", required_argument, 0, 'm'}, {"site-of", required_argument, 0, O_SITEOF},
         {"site-weights", required_argument, 0, O_SITEW}, {"page-types", no_argument, 0, O_PAGETYPES},
         {"fold", required_argument, 0, O_FOLD}, {"not-fold", required_argument, 0, O_NOTFOLD},
+        {"max-pages", required_argument, 0, O_MAXPAGES},
         {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
     ps_train_options o;
@@ -544,6 +550,7 @@ int main(int argc, char **argv)
     const char *update = NULL, *base_model = NULL, *site_of = NULL, *site_weights = NULL;
     int per_site = 0, page_types = 0, folds_given = 0;
     ps_fold page_fold = {0};
+    unsigned long long max_pages = 0;
     ps_train_group group = PS_GROUP_PAGE;
     int stamp = 0, c;
     char *e;
@@ -636,6 +643,13 @@ int main(int argc, char **argv)
         case O_UPGRADE: upgrade = optarg; break;
         case O_PERSITE: per_site = 1; break;
         case O_PAGETYPES: page_types = 1; break;
+        case O_MAXPAGES:
+            max_pages = strtoull(optarg, &e, 10);
+            if (e == optarg || *e) {
+                fprintf(stderr, "pagesift-train: --max-pages: '%s' is not a number\n", optarg);
+                return 2;
+            }
+            break;
         case O_FOLD:
         case O_NOTFOLD: {
             ps_error fe = {0};
@@ -662,7 +676,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (page_types)
-        return train_page_types(out, argv + optind, (size_t)(argc - optind), &o, folds_given, base_model, &page_fold);
+        return train_page_types(out, argv + optind, (size_t)(argc - optind), &o, folds_given, base_model, &page_fold,
+                                (size_t)max_pages);
     if (upgrade) {
         if (!out || optind < argc) {
             fprintf(stderr, "pagesift-train: --upgrade takes one bundle and -o MODEL, no CSV\n");

@@ -421,12 +421,40 @@ int ps_page_types_train(const char *const *dirs, size_t n_dirs, const ps_page_ty
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     /* the labels: every page_type value, sorted */
     for (size_t d = 0; !rc && d < n_dirs; d++) {
-        if (!(sets[d] = ps_dataset_load(dirs[d], err))) {
+        /* "DIR=TYPE": every page of that set is of TYPE */
+        const char *eq = strrchr(dirs[d], '=');
+        const char *slash = strrchr(dirs[d], '/');
+        char *path = eq && (!slash || eq > slash) ? strndup(dirs[d], (size_t)(eq - dirs[d])) : strdup(dirs[d]);
+        if (!path) {
+            rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            break;
+        }
+        sets[d] = ps_dataset_load(path, err);
+        free(path);
+        if (!sets[d]) {
             rc = -1;
             break;
         }
         if (opt && opt->pages.n)
             ps_dataset_filter(sets[d], &opt->pages);
+        if (eq && (!slash || eq > slash) && eq[1])
+            for (size_t i = 0; !rc && i < sets[d]->n_pages; i++) {
+                char *t = strdup(eq + 1);
+                if (!t) {
+                    rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+                    break;
+                }
+                free(sets[d]->pages[i].page_type);
+                sets[d]->pages[i].page_type = t;
+            }
+        /* a DIR=TYPE set: at most max_per_set pages, evenly spread over its order */
+        size_t np = sets[d]->n_pages, mx = opt ? opt->max_per_set : 0;
+        if (eq && (!slash || eq > slash) && mx && np > mx)
+            for (size_t i = 0; i < np; i++)
+                if (((i + 1) * mx) / np == (i * mx) / np) {
+                    free(sets[d]->pages[i].page_type);
+                    sets[d]->pages[i].page_type = NULL; /* not picked: left out */
+                }
         for (size_t i = 0; i < sets[d]->n_pages; i++) {
             const char *t = sets[d]->pages[i].page_type;
             if (!t || !*t)

@@ -52,6 +52,8 @@ typedef struct ps_page_types_train_options {
     int verbose;                   /**< print the grid and skipped pages to stderr */
     ps_fold pages;                 /**< only these pages of every set (n = 0: all), e.g.
                                         the other folds' for a fold's own model */
+    size_t max_per_set;            /**< at most this many pages of a "DIR=TYPE" set,
+                                        evenly spread over its order (0 = all) */
 } ps_page_types_train_options;
 
 /** What the cross-validation found at the chosen grid point. */
@@ -62,7 +64,8 @@ typedef struct ps_page_types_cv {
 } ps_page_types_cv;
 
 /** Train on the pages of the data sets @p dirs with a page_type column
- *  (pages without one are left out): choose C and gamma on a grid by CV
+ *  (pages without one are left out; "DIR=TYPE" makes every page of DIR a
+ *  TYPE, for a set without the column, e.g. "dragnet=article"): choose C and gamma on a grid by CV
  *  accuracy, train on every page with probabilities, write the bundle text
  *  into @p bundle (replaced).  @p cv (may be NULL) gets the CV figures;
  *  the bundle's cv_confusion line has the confusion matrix. */

@@ -86,13 +86,20 @@ static int dir_is_empty(const char *path)
     return empty;
 }
 
-/* One folder (its parent exists); an existing folder is fine. */
-static int make_dir(const char *path, ps_error *err)
+/* One folder (its parent exists); an existing folder is fine.  A symbolic
+ * link is refused (lstat) unless @p top (the -o folder itself, named by the
+ * user): rewriting a workspace whose pages/ linked elsewhere wrote the
+ * pages there (issue 32, defect 7). */
+static int make_dir(const char *path, int top, ps_error *err)
 {
     if (mkdir(path, 0777) == 0 || errno == EEXIST) {
         struct stat st;
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        if ((top ? stat(path, &st) : lstat(path, &st)) == 0 && S_ISDIR(st.st_mode))
             return 0;
+        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+            return ps_set_error(err, PS_ERR_IO,
+                                "%s: is a symbolic link; a workspace's folders must be real folders "
+                                "(nothing is written through a link)", path);
         return ps_set_error(err, PS_ERR_IO, "%s: exists and is not a folder", path);
     }
     return ps_set_error(err, PS_ERR_IO, "%s: cannot create the folder: %s", path, strerror(errno));
@@ -425,13 +432,13 @@ ps_annotate *ps_annotate_new(const char *dir, const ps_annotate_options *opt, ps
         }
     }
     char sub[4096];
-    if (make_dir(dir, err))
+    if (make_dir(dir, 1, err))
         goto fail;
     snprintf(sub, sizeof sub, "%s/pages", dir);
-    if (make_dir(sub, err))
+    if (make_dir(sub, 0, err))
         goto fail;
     snprintf(sub, sizeof sub, "%s/data", dir);
-    if (make_dir(sub, err))
+    if (make_dir(sub, 0, err))
         goto fail;
     if (a->opt.templates_dir && !(a->store = ps_template_store_open(a->opt.templates_dir, err)))
         goto fail;
@@ -906,7 +913,7 @@ int ps_annotate_finish(ps_annotate *a, ps_error *err)
         goto done;
     char sub[4096];
     snprintf(sub, sizeof sub, "%s/assets", a->dir);
-    if (make_dir(sub, err) ||
+    if (make_dir(sub, 0, err) ||
         write_file(a, "assets/annotate.js", ps_annotate_asset_page_js, strlen(ps_annotate_asset_page_js), err) ||
         write_file(a, "assets/index.js", ps_annotate_asset_index_js, strlen(ps_annotate_asset_index_js), err))
         goto done;

@@ -269,6 +269,37 @@ static int is_load_attr(const char *name)
     return 0;
 }
 
+/* Elements whose start tag switches a browser's tokenizer into a raw text
+ * state: <plaintext> for the rest of the file (the workspace's own scripts
+ * after the page became text and the annotation panel never ran: issue 32,
+ * defect 13), <xmp>, <noembed>, <noframes> up to their end tag (the text
+ * libxml2 escapes in them would show as "&lt;").  The copy shown renames
+ * them (the node stays: it may be a block that is marked): the ones shown
+ * as preformatted text become <pre>, the ones a browser never shows a
+ * hidden <div>; data-ps-was keeps the name.  (script, style, iframe,
+ * noscript are dropped above; textarea and title the page model removes;
+ * RCDATA ones would be closed by the end tag libxml2 writes anyway.) */
+static void neutralise_raw_text(xmlNodePtr el)
+{
+    static const char *const pre[] = {"plaintext", "xmp", "listing", NULL};
+    static const char *const hidden[] = {"noembed", "noframes", "textarea", "title", NULL};
+    const char *name = (const char *)el->name, *to = NULL;
+    for (const char *const *k = pre; *k && !to; k++)
+        if (ps_ascii_casecmp(name, *k) == 0)
+            to = "pre";
+    for (const char *const *k = hidden; *k && !to; k++)
+        if (ps_ascii_casecmp(name, *k) == 0)
+            to = "div";
+    if (!to)
+        return;
+    xmlChar *was = xmlStrdup(el->name);
+    xmlNodeSetName(el, (const xmlChar *)to);
+    xmlSetProp(el, (const xmlChar *)"data-ps-was", was);
+    if (to[0] == 'd')
+        xmlSetProp(el, (const xmlChar *)"hidden", (const xmlChar *)"");
+    xmlFree(was);
+}
+
 static void sanitise(xmlNodePtr node)
 {
     xmlNodePtr cur = node->children;
@@ -307,6 +338,7 @@ static void sanitise(xmlNodePtr node)
                 xmlSetProp(cur, (const xmlChar *)"data-ps-src", moved);
                 xmlFree(moved);
             }
+            neutralise_raw_text(cur); /* after the attributes: data-ps-was is ours */
             sanitise(cur);
         } else if (cur->type == XML_COMMENT_NODE || cur->type == XML_PI_NODE) {
             xmlUnlinkNode(cur);

@@ -86,13 +86,20 @@ static int dir_is_empty(const char *path)
     return empty;
 }
 
-/* One folder (its parent exists); an existing folder is fine. */
-static int make_dir(const char *path, ps_error *err)
+/* One folder (its parent exists); an existing folder is fine.  A symbolic
+ * link is refused (lstat) unless @p top (the -o folder itself, named by the
+ * user): rewriting a workspace whose pages/ linked elsewhere wrote the
+ * pages there (issue 32, defect 7). */
+static int make_dir(const char *path, int top, ps_error *err)
 {
     if (mkdir(path, 0777) == 0 || errno == EEXIST) {
         struct stat st;
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        if ((top ? stat(path, &st) : lstat(path, &st)) == 0 && S_ISDIR(st.st_mode))
             return 0;
+        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+            return ps_set_error(err, PS_ERR_IO,
+                                "%s: is a symbolic link; a workspace's folders must be real folders "
+                                "(nothing is written through a link)", path);
         return ps_set_error(err, PS_ERR_IO, "%s: exists and is not a folder", path);
     }
     return ps_set_error(err, PS_ERR_IO, "%s: cannot create the folder: %s", path, strerror(errno));
@@ -262,6 +269,37 @@ static int is_load_attr(const char *name)
     return 0;
 }
 
+/* Elements whose start tag switches a browser's tokenizer into a raw text
+ * state: <plaintext> for the rest of the file (the workspace's own scripts
+ * after the page became text and the annotation panel never ran: issue 32,
+ * defect 13), <xmp>, <noembed>, <noframes> up to their end tag (the text
+ * libxml2 escapes in them would show as "&lt;").  The copy shown renames
+ * them (the node stays: it may be a block that is marked): the ones shown
+ * as preformatted text become <pre>, the ones a browser never shows a
+ * hidden <div>; data-ps-was keeps the name.  (script, style, iframe,
+ * noscript are dropped above; textarea and title the page model removes;
+ * RCDATA ones would be closed by the end tag libxml2 writes anyway.) */
+static void neutralise_raw_text(xmlNodePtr el)
+{
+    static const char *const pre[] = {"plaintext", "xmp", "listing", NULL};
+    static const char *const hidden[] = {"noembed", "noframes", "textarea", "title", NULL};
+    const char *name = (const char *)el->name, *to = NULL;
+    for (const char *const *k = pre; *k && !to; k++)
+        if (ps_ascii_casecmp(name, *k) == 0)
+            to = "pre";
+    for (const char *const *k = hidden; *k && !to; k++)
+        if (ps_ascii_casecmp(name, *k) == 0)
+            to = "div";
+    if (!to)
+        return;
+    xmlChar *was = xmlStrdup(el->name);
+    xmlNodeSetName(el, (const xmlChar *)to);
+    xmlSetProp(el, (const xmlChar *)"data-ps-was", was);
+    if (to[0] == 'd')
+        xmlSetProp(el, (const xmlChar *)"hidden", (const xmlChar *)"");
+    xmlFree(was);
+}
+
 static void sanitise(xmlNodePtr node)
 {
     xmlNodePtr cur = node->children;
@@ -300,6 +338,7 @@ static void sanitise(xmlNodePtr node)
                 xmlSetProp(cur, (const xmlChar *)"data-ps-src", moved);
                 xmlFree(moved);
             }
+            neutralise_raw_text(cur); /* after the attributes: data-ps-was is ours */
             sanitise(cur);
         } else if (cur->type == XML_COMMENT_NODE || cur->type == XML_PI_NODE) {
             xmlUnlinkNode(cur);
@@ -425,13 +464,13 @@ ps_annotate *ps_annotate_new(const char *dir, const ps_annotate_options *opt, ps
         }
     }
     char sub[4096];
-    if (make_dir(dir, err))
+    if (make_dir(dir, 1, err))
         goto fail;
     snprintf(sub, sizeof sub, "%s/pages", dir);
-    if (make_dir(sub, err))
+    if (make_dir(sub, 0, err))
         goto fail;
     snprintf(sub, sizeof sub, "%s/data", dir);
-    if (make_dir(sub, err))
+    if (make_dir(sub, 0, err))
         goto fail;
     if (a->opt.templates_dir && !(a->store = ps_template_store_open(a->opt.templates_dir, err)))
         goto fail;
@@ -906,7 +945,7 @@ int ps_annotate_finish(ps_annotate *a, ps_error *err)
         goto done;
     char sub[4096];
     snprintf(sub, sizeof sub, "%s/assets", a->dir);
-    if (make_dir(sub, err) ||
+    if (make_dir(sub, 0, err) ||
         write_file(a, "assets/annotate.js", ps_annotate_asset_page_js, strlen(ps_annotate_asset_page_js), err) ||
         write_file(a, "assets/index.js", ps_annotate_asset_index_js, strlen(ps_annotate_asset_index_js), err))
         goto done;

@@ -3,12 +3,17 @@
  * write the labels straight into the workspace folder.
  *
  * Bounded on purpose: listens on 127.0.0.1 only; one connection at a time;
- * a request head of at most 16 KB read within 10 s; bodies of at most
- * 256 MB; GET paths of [A-Za-z0-9._/-] only, no segment starting with '.',
- * resolved with realpath and required to stay inside the folder; the Host
- * header must name this server (a DNS-rebinding page cannot reach it) and
- * /save needs the header X-Pagesift: save, which a page of another origin
- * cannot send without a CORS preflight that this server never grants. */
+ * each request whole — head, body and response — within 10 s of its
+ * accept (a deadline for the request, not a timeout per read: before, a
+ * client sending a header line every second held the server for 68 s;
+ * issue 32, defect 7); a head of at most 16 KB; bodies of at most 256 MB;
+ * GET paths of [A-Za-z0-9._/-] only, no segment starting with '.',
+ * resolved with realpath and required to stay inside the folder; exactly
+ * one Host header, naming this server (a DNS-rebinding page cannot reach
+ * it; two Host headers, or two Content-Length, are refused whatever their
+ * order) and /save needs the header X-Pagesift: save, which a page of
+ * another origin cannot send without a CORS preflight that this server
+ * never grants. */
 #define _DEFAULT_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
@@ -38,13 +43,50 @@ typedef struct req {
     char xps[32];
     size_t content_length;
     int has_length;
+    int has_host;
 } req;
+
+/* The deadline of the request being served (CLOCK_MONOTONIC seconds). */
+static double request_deadline;
+
+/* Wait until @p fd is ready for @p events or the request's deadline has
+ * passed: 1 ready, 0 deadline (or error). */
+static int wait_fd(int fd, short events)
+{
+    for (;;) {
+        double left = request_deadline - ps_now();
+        if (left <= 0)
+            return 0;
+        struct pollfd pfd = {.fd = fd, .events = events};
+        int r = poll(&pfd, 1, (int)(left * 1000) + 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        return r > 0;
+    }
+}
+
+/* recv under the request's deadline: -1 when it has passed. */
+static ssize_t recv_dl(int fd, void *buf, size_t n)
+{
+    for (;;) {
+        if (!wait_fd(fd, POLLIN))
+            return -1;
+        ssize_t r = recv(fd, buf, n, MSG_DONTWAIT);
+        if (r < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+            continue;
+        return r;
+    }
+}
 
 static int send_all(int fd, const void *p, size_t n)
 {
     const char *c = p;
     while (n) {
-        ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
+        if (!wait_fd(fd, POLLOUT))
+            return -1;
+        ssize_t w = send(fd, c, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+            continue;
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
@@ -97,9 +139,7 @@ static ssize_t read_head(int fd, char *buf, size_t cap, size_t *got)
 {
     *got = 0;
     while (*got < cap - 1) {
-        ssize_t r = recv(fd, buf + *got, cap - 1 - *got, 0);
-        if (r < 0 && errno == EINTR)
-            continue;
+        ssize_t r = recv_dl(fd, buf + *got, cap - 1 - *got);
         if (r <= 0)
             return -1;
         *got += (size_t)r;
@@ -137,11 +177,16 @@ static int parse_head(char *buf, req *r)
             char *v = colon + 1;
             while (*v == ' ' || *v == '\t')
                 v++;
-            if (ps_ascii_casecmp(p, "host") == 0)
+            if (ps_ascii_casecmp(p, "host") == 0) {
+                if (r->has_host++)
+                    return -1; /* two Host headers: which one names the server is ambiguous */
                 snprintf(r->host, sizeof r->host, "%s", v);
+            }
             else if (ps_ascii_casecmp(p, "x-pagesift") == 0)
                 snprintf(r->xps, sizeof r->xps, "%s", v);
             else if (ps_ascii_casecmp(p, "content-length") == 0) {
+                if (r->has_length)
+                    return -1; /* two lengths: refused, as RFC 9112 allows */
                 char *end;
                 errno = 0;
                 unsigned long long n = strtoull(v, &end, 10);
@@ -253,9 +298,7 @@ static void save(int fd, const char *root, const char *body, size_t len, FILE *l
 
 static void handle(int fd, const char *root, int port, FILE *log)
 {
-    struct timeval tv = {.tv_sec = IO_TIMEOUT_S};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    request_deadline = ps_now() + IO_TIMEOUT_S;
     char *buf = malloc(HEAD_MAX);
     if (!buf)
         return;
@@ -294,9 +337,7 @@ static void handle(int fd, const char *root, int port, FILE *log)
                     have = r.content_length;
                 memcpy(body, buf + hl, have);
                 while (have < r.content_length) {
-                    ssize_t n = recv(fd, body + have, r.content_length - have, 0);
-                    if (n < 0 && errno == EINTR)
-                        continue;
+                    ssize_t n = recv_dl(fd, body + have, r.content_length - have);
                     if (n <= 0)
                         break;
                     have += (size_t)n;

@@ -56,6 +56,29 @@ int ps_instream_unread(ps_instream *s, const void *data, size_t n);
 const char *ps_instream_error(const ps_instream *s);
 int ps_instream_truncated(const ps_instream *s);
 
+/** Corrupt gzip data met in resync mode. */
+typedef struct ps_instream_damage {
+    int pending;
+    int not_member;        /**< bytes that do not start a gzip member (no data of one lost) */
+    uint64_t out_from;     /**< uncompressed offset where the damaged member began */
+    uint64_t out_at;       /**< uncompressed offset where the damage was found */
+    uint64_t suspect_from; /**< bytes from here may be wrong (out_from for a CRC or length
+                                mismatch, found after the member's data; else out_at) */
+    uint64_t raw_from, raw_to; /**< compressed: the damaged member, the next one (or the end) */
+    char msg[200];
+} ps_instream_damage;
+/** Resync mode (the WARC reader's): corrupt gzip data, or bytes between
+ *  members that are not a member, no longer end the input with an error:
+ *  the stream ends there (reads return no more bytes, as at the end of the
+ *  input) until the caller takes the damage, then goes on at the next gzip
+ *  member (magic 1f 8b 08, searched from the damaged member's start; the
+ *  last HIST_CAP compressed bytes of a member are kept for that). */
+void ps_instream_set_resync(ps_instream *s, int on);
+/** The damage the stream stopped at, or NULL. */
+const ps_instream_damage *ps_instream_damage_pending(const ps_instream *s);
+/** Forget the pending damage: reading goes on at the next member. */
+void ps_instream_damage_take(ps_instream *s);
+
 /* ---- warc.c: WARC records -------------------------------------------- */
 
 typedef struct ps_warc ps_warc;

@@ -14,6 +14,7 @@
 
 enum {
     RAW_CAP = 128 * 1024,   /* compressed bytes read at once */
+    HIST_CAP = 1 << 20,     /* compressed bytes of the current member kept (resync) */
     OUT_CAP = 256 * 1024,   /* uncompressed buffer (grows only for peeks) */
     N_MEMBERS = 64          /* recent gzip member starts remembered */
 };
@@ -39,6 +40,11 @@ struct ps_instream {
     uint64_t offset;     /* uncompressed offset of buf[pos] */
     member_start members[N_MEMBERS];
     size_t n_members;    /* total recorded (ring) */
+    int resync;          /* corrupt gzip: skip to the next member (see set_resync) */
+    int barrier;         /* a damage not yet taken: reads end here */
+    uint64_t member_raw; /* compressed offset of the current member */
+    uint64_t member_out; /* its first uncompressed offset */
+    ps_instream_damage damage;
     char err[256];
     char *name;
 };
@@ -76,18 +82,116 @@ static uint64_t raw_offset(const ps_instream *s)
     return s->raw_pos + (uint64_t)(s->z.next_in - s->raw);
 }
 
-/* Refill s->raw when it is used up; returns 0 at EOF, -1 on error. */
+/* Bytes in s->raw (consumed or not). */
+static size_t raw_len(const ps_instream *s)
+{
+    return (size_t)(s->z.next_in - s->raw) + s->z.avail_in;
+}
+
+/* Read more compressed bytes after the unconsumed ones, keeping the last
+ * @p keep consumed ones in front of them (the current member's, for a
+ * resync).  Returns the count read, 0 at EOF, -1 on error. */
+static ssize_t more_raw(ps_instream *s, size_t keep)
+{
+    size_t used = (size_t)(s->z.next_in - s->raw), have = raw_len(s);
+    if (keep > used)
+        keep = used;
+    size_t from = used - keep;
+    if (from) {
+        memmove(s->raw, s->raw + from, have - from);
+        s->raw_pos += from;
+    }
+    s->z.next_in = s->raw + keep;
+    ssize_t n = read_raw(s, s->raw + (have - from), RAW_CAP + HIST_CAP - (have - from) < RAW_CAP
+                                                        ? RAW_CAP + HIST_CAP - (have - from) : RAW_CAP);
+    if (n > 0)
+        s->z.avail_in += (uInt)n;
+    return n;
+}
+
+/* Refill s->raw when it is used up; returns 0 at EOF, -1 on error.  In
+ * resync mode the current member's compressed bytes (up to HIST_CAP) stay
+ * in front, so a damaged member can be searched for the next one. */
 static int refill_raw(ps_instream *s)
 {
     if (s->z.avail_in)
         return 1;
-    s->raw_pos += (uint64_t)(s->z.next_in - s->raw);
-    ssize_t n = read_raw(s, s->raw, RAW_CAP);
-    if (n <= 0)
-        return (int)n;
-    s->z.next_in = s->raw;
-    s->z.avail_in = (uInt)n;
-    return 1;
+    size_t keep = 0;
+    if (s->resync && s->in_member) {
+        uint64_t end = s->raw_pos + raw_len(s);
+        keep = s->member_raw >= s->raw_pos ? (size_t)(end - s->member_raw) : raw_len(s);
+        if (keep > HIST_CAP)
+            keep = HIST_CAP;
+    }
+    ssize_t n = more_raw(s, keep);
+    return n <= 0 ? (int)n : 1;
+}
+
+/* Resync mode: the next gzip member magic (1f 8b 08, reserved flag bits
+ * clear) at or after compressed offset @p from (or the earliest byte still
+ * held); the input is positioned there.  Returns 1 when found, 0 when the
+ * file ends first (all consumed), -1 on a read error. */
+static int seek_member(ps_instream *s, uint64_t from)
+{
+    for (;;) {
+        size_t have = raw_len(s);
+        size_t i = from > s->raw_pos ? (size_t)(from - s->raw_pos) : 0;
+        for (; i + 4 <= have; i++) {
+            const unsigned char *m = memchr(s->raw + i, 0x1f, have - 3 - i);
+            if (!m)
+                break;
+            i = (size_t)(m - s->raw);
+            if (m[1] == 0x8b && m[2] == 0x08 && !(m[3] & 0xe0)) {
+                s->z.next_in = s->raw + i;
+                s->z.avail_in = (uInt)(have - i);
+                return 1;
+            }
+        }
+        /* keep the last 3 bytes (a magic cut by the buffer's end) */
+        s->z.next_in = s->raw + have;
+        s->z.avail_in = 0;
+        from = s->raw_pos + have - (have < 3 ? have : 3);
+        ssize_t n = more_raw(s, have < 3 ? have : 3);
+        if (n < 0)
+            return -1;
+        if (n == 0) {
+            s->z.next_in = s->raw + raw_len(s);
+            s->z.avail_in = 0;
+            return 0;
+        }
+    }
+}
+
+/* Resync mode: corrupt gzip data (@p what) in the member that began at
+ * member_raw / member_out.  Noted as a damage (reads end here until it is
+ * taken), and the input moves to the next member. */
+static int damaged(ps_instream *s, const char *what, int check_error, int not_member)
+{
+    uint64_t at_raw = raw_offset(s), out_at = s->offset + (s->end - s->pos);
+    ps_instream_damage *d = &s->damage;
+    d->not_member = not_member;
+    d->out_from = s->member_out;
+    d->out_at = out_at;
+    d->suspect_from = check_error ? s->member_out : out_at;
+    d->raw_from = s->member_raw;
+    snprintf(d->msg, sizeof d->msg, "corrupt gzip data: %s at compressed offset %llu", what,
+             (unsigned long long)at_raw);
+    s->in_member = 0;
+    int r = seek_member(s, s->member_raw + 1);
+    if (r < 0)
+        return -1;
+    d->raw_to = s->raw_pos + (uint64_t)(s->z.next_in - s->raw);
+    size_t n = strlen(d->msg);
+    if (r)
+        snprintf(d->msg + n, sizeof d->msg - n, "; skipped to the next gzip member at offset %llu",
+                 (unsigned long long)d->raw_to);
+    else
+        snprintf(d->msg + n, sizeof d->msg - n, "; no gzip member after it");
+    d->pending = 1;
+    s->barrier = 1;
+    if (!r)
+        s->eof = 1;
+    return 0;
 }
 
 /* Inflate into buf[end..cap); returns bytes produced, 0 at the end, -1 on
@@ -95,7 +199,7 @@ static int refill_raw(ps_instream *s)
 static ssize_t fill_gzip(ps_instream *s)
 {
     size_t before = s->end;
-    while (s->end == before) {
+    while (s->end == before && !s->barrier) {
         int r = refill_raw(s);
         if (r < 0)
             return -1;
@@ -106,7 +210,26 @@ static ssize_t fill_gzip(ps_instream *s)
             return 0;
         }
         if (!s->in_member) {
-            note_member(s, s->offset + (s->end - s->pos), raw_offset(s));
+            if (s->resync) { /* a member starts with its magic, else it is damage */
+                while (s->z.avail_in < 4) {
+                    ssize_t n = more_raw(s, 0);
+                    if (n < 0)
+                        return -1;
+                    if (n == 0)
+                        break;
+                }
+                const unsigned char *m = s->z.next_in;
+                if (s->z.avail_in < 4 || m[0] != 0x1f || m[1] != 0x8b || m[2] != 0x08 || (m[3] & 0xe0)) {
+                    s->member_raw = raw_offset(s);
+                    s->member_out = s->offset + (s->end - s->pos);
+                    if (damaged(s, "bytes that are not a gzip member", 0, 1) < 0)
+                        return -1;
+                    break;
+                }
+            }
+            s->member_raw = raw_offset(s);
+            s->member_out = s->offset + (s->end - s->pos);
+            note_member(s, s->member_out, s->member_raw);
             if (inflateReset(&s->z) != Z_OK)
                 return fail(s, "%s: %s", "inflateReset failed");
             s->in_member = 1;
@@ -119,9 +242,15 @@ static ssize_t fill_gzip(ps_instream *s)
             s->in_member = 0;
         } else if ((zr != Z_OK && zr != Z_BUF_ERROR) ||
                    (zr == Z_BUF_ERROR && s->z.avail_in && s->z.avail_out)) {
+            const char *zm = s->z.msg ? s->z.msg : "inflate failed";
+            if (s->resync && zr != Z_MEM_ERROR) {
+                int check = !strcmp(zm, "incorrect data check") || !strcmp(zm, "incorrect length check");
+                if (damaged(s, zm, check, 0) < 0)
+                    return -1;
+                break;
+            }
             char d[160];
-            snprintf(d, sizeof d, "%s at compressed offset %llu",
-                     s->z.msg ? s->z.msg : "inflate failed",
+            snprintf(d, sizeof d, "%s at compressed offset %llu", zm,
                      (unsigned long long)raw_offset(s));
             return fail(s, "%s: corrupt gzip data: %s", d);
         }
@@ -132,6 +261,8 @@ static ssize_t fill_gzip(ps_instream *s)
 /* Add bytes at buf[end]; returns the count, 0 at the end, -1 on error. */
 static ssize_t fill(ps_instream *s)
 {
+    if (s->barrier)
+        return 0;
     if (s->eof)
         return s->err[0] ? -1 : 0;
     if (s->pos == s->end) {
@@ -159,7 +290,7 @@ static int init_gzip(ps_instream *s)
     if (inflateInit2(&s->z, 15 + 32) != Z_OK)
         return fail(s, "%s: %s", "cannot initialise zlib");
     s->z_live = 1;
-    s->raw = malloc(RAW_CAP);
+    s->raw = malloc(RAW_CAP + HIST_CAP);
     if (!s->raw)
         return fail(s, "%s: %s", "out of memory");
     /* the sniffed bytes in buf are compressed: move them to raw */
@@ -231,6 +362,18 @@ uint64_t ps_instream_file_offset(const ps_instream *s)
 }
 const char *ps_instream_error(const ps_instream *s) { return s->err; }
 int ps_instream_truncated(const ps_instream *s) { return s->truncated; }
+void ps_instream_set_resync(ps_instream *s, int on) { s->resync = on; }
+
+const ps_instream_damage *ps_instream_damage_pending(const ps_instream *s)
+{
+    return s->damage.pending ? &s->damage : NULL;
+}
+
+void ps_instream_damage_take(ps_instream *s)
+{
+    s->damage.pending = 0;
+    s->barrier = 0;
+}
 
 int64_t ps_instream_member_offset(const ps_instream *s, uint64_t off)
 {

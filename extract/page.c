@@ -1405,6 +1405,7 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     b.block_tags = opt->block_tags ? opt->block_tags : ps_default_block_tags;
     b.deadline = opt->deadline;
     pg->block_tags_key = ps_block_tags_key(b.block_tags);
+    pg->deadline = opt->deadline;
     int rc = walk(&b, body ? body : root);
     if (rc == 0 && b.hidden_bytes > b.runtext.len) {
         /* More hidden text than shown: the content is what a script reveals

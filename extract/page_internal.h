@@ -50,6 +50,8 @@ struct ps_page {
 
     ps_counts totals;
     uint64_t block_tags_key;  /**< ps_block_tags_key of the tags it was built with */
+    double deadline;          /**< ps_page_options.deadline of the parse: later
+                                   steps on the page (templates) check it too */
 };
 
 /** Kind of an HTML element for the page model, a bit set. */

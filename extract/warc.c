@@ -17,8 +17,19 @@
  *     newline before the next "WARC/1." line; zeros; a gzip member of
  *     padding): one skipped input counting the bytes, then the next record
  *     (blank lines are separators and skipped silently);
+ *   - a Content-Length larger than the block kept in memory (an absurd
+ *     length, or one past the end of the file): while the block is streamed
+ *     past, a "WARC/1.0" or "WARC/1.1" line right after a blank line (the
+ *     record separator) ends it: the record fails and reading resumes at
+ *     that header (a record that holds a WARC file of its own and is larger
+ *     than the page cap is thus split: its inner records come out too);
  *   - a file cut inside a record: the cut record fails ("truncated"), end;
- *   - corrupt gzip data: a failed input with zlib's message, end of file. */
+ *   - corrupt gzip data or bytes between gzip members that are not a member
+ *     (instream.c's resync mode): the record the damage falls in fails with
+ *     zlib's message (or, between records, one input reports the bytes
+ *     skipped), and reading goes on at the next gzip member (magic 1f 8b
+ *     08).  So every intact record after any damage still comes out, and
+ *     records read = extracted + empty + failed + skipped. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdlib.h>
@@ -74,6 +85,7 @@ ps_warc *ps_warc_new(ps_instream *s, const char *name, size_t max_bytes)
         return NULL;
     }
     w->s = s;
+    ps_instream_set_resync(s, 1);
     w->max_bytes = max_bytes ? max_bytes : PS_DEFAULT_MAX_BYTES;
     return w;
 }
@@ -130,6 +142,19 @@ static int stream_failed(ps_warc *w, ps_input *in)
     return 1;
 }
 
+/* Gzip damage the stream stopped at: @p in fails with zlib's message, and
+ * reading goes on at the next gzip member.  0 when there is none. */
+static int damage_fail(ps_warc *w, ps_input *in)
+{
+    const ps_instream_damage *d = ps_instream_damage_pending(w->s);
+    if (!d)
+        return 0;
+    ps_input_fail(in, PS_ERR_FORMAT, "%s: %s", in->origin, d->msg);
+    in->skipped = 0;
+    ps_instream_damage_take(w->s);
+    return 1;
+}
+
 /* Skip to the next line starting with "WARC/1." and push it back. */
 static void resync_forward(ps_warc *w, int at_line_start)
 {
@@ -155,6 +180,29 @@ static size_t find_record_start(const char *b, size_t n)
             break;
         p = (size_t)(hit - b);
         if (p + 7 <= n && b[p - 1] == '\n' && !memcmp(hit, "WARC/1.", 7))
+            return p;
+    }
+    return 0;
+}
+
+/* Offset of the first "WARC/1.0" or "WARC/1.1" line right after a blank
+ * line (a record separator) in b[0..n), at least @p min; 0 when none. */
+static size_t find_separator_record(const char *b, size_t n, size_t min)
+{
+    if (min < 2)
+        min = 2;
+    for (size_t p = min; p + 10 <= n; p++) {
+        const char *hit = memmem(b + p, n - p, "WARC/1.", 7);
+        if (!hit)
+            break;
+        p = (size_t)(hit - b);
+        if (p + 10 > n)
+            break;
+        if (b[p - 1] == '\n' && b[p - 2] == '\n' && (b[p + 7] == '0' || b[p + 7] == '1') &&
+            (b[p + 8] == '\n' || (b[p + 8] == '\r' && b[p + 9] == '\n')))
+            return p;
+        if (b[p - 1] == '\n' && b[p - 2] == '\r' && p >= 4 && b[p - 3] == '\n' && b[p - 4] == '\r' &&
+            (b[p + 7] == '0' || b[p + 7] == '1') && (b[p + 8] == '\n' || (b[p + 8] == '\r' && b[p + 9] == '\n')))
             return p;
     }
     return 0;
@@ -316,12 +364,17 @@ static int check_trailer(ps_warc *w)
 
 /* Read the block: all of it into w->block when it is at most @p cap bytes,
  * else its first HTTP_HEADER_SLACK bytes and stream past the rest.  *got
- * gets the bytes consumed, *last the last one.  Returns -1 when out of
- * memory. */
-static int read_block(ps_warc *w, uint64_t length, size_t cap, int *complete, int *last, uint64_t *got_total)
+ * gets the bytes consumed, *last the last one.  A block streamed past ends
+ * early at a record header after a blank line (find_separator_record): the
+ * bytes from there are pushed back and *overrun is set.  Returns -1 when
+ * out of memory. */
+static int read_block(ps_warc *w, uint64_t length, size_t cap, int *complete, int *last, uint64_t *got_total,
+                      int *overrun)
 {
+    enum { LOOK = 16, CHUNK = 1 << 20 };
     size_t keep = length <= cap ? (size_t)length : (cap < HTTP_HEADER_SLACK ? cap : HTTP_HEADER_SLACK);
     *complete = length <= cap;
+    *overrun = 0;
     w->block.len = 0;
     if (ps_buf_reserve(&w->block, keep))
         return -1;
@@ -329,14 +382,49 @@ static int read_block(ps_warc *w, uint64_t length, size_t cap, int *complete, in
     w->block.len = got;
     w->block.data[got] = '\0';
     uint64_t total = got;
-    while (got == keep && total < length) {
+    if (*complete) {
+        *got_total = total;
+        return 0;
+    }
+    size_t p = find_separator_record(w->block.data, got, 0);
+    if (p) {
+        ps_instream_unread(w->s, w->block.data + p, got - p);
+        w->block.len = p;
+        w->block.data[p] = '\0';
+        *got_total = p;
+        *overrun = 1;
+        return 0;
+    }
+    if (got < keep) {
+        *got_total = total;
+        return 0;
+    }
+    /* stream past the rest, looking at each chunk with the last LOOK bytes
+     * before it */
+    char *scan = malloc(LOOK + CHUNK);
+    if (!scan)
+        return -1;
+    size_t look = got < LOOK ? got : LOOK;
+    memcpy(scan, w->block.data + got - look, look);
+    while (total < length) {
         uint64_t rest = length - total;
-        size_t chunk = rest > (1u << 20) ? (1u << 20) : (size_t)rest;
-        size_t n = ps_instream_read(w->s, NULL, chunk, last);
+        size_t chunk = rest > CHUNK ? CHUNK : (size_t)rest;
+        size_t n = ps_instream_read(w->s, scan + look, chunk, last);
+        p = find_separator_record(scan, look + n, 0);
+        if (p) {
+            ps_instream_unread(w->s, scan + p, look + n - p);
+            total += n - (look + n - p);
+            *overrun = 1;
+            break;
+        }
         total += n;
         if (n < chunk)
             break;
+        size_t l = look + n < LOOK ? look + n : LOOK;
+        memmove(scan, scan + look + n - l, l);
+        look = l;
     }
+    free(scan);
     *got_total = total;
     return 0;
 }
@@ -384,13 +472,21 @@ static int read_record_body(ps_warc *w, const warc_fields *f, ps_input *in)
     size_t cap = !page ? KEEP_BLOCK
                : w->max_bytes > SIZE_MAX - HTTP_HEADER_SLACK - 1 ? SIZE_MAX - 1
                : w->max_bytes + HTTP_HEADER_SLACK;
-    int complete, last = '\n';
+    int complete, last = '\n', overrun;
     uint64_t got;
-    if (read_block(w, f->length, cap, &complete, &last, &got))
+    if (read_block(w, f->length, cap, &complete, &last, &got, &overrun))
         return -1;
+    if (overrun) {
+        ps_input_fail(in, PS_ERR_FORMAT,
+                      "%s: Content-Length %" PRIu64 " runs over the next record (a WARC header after %" PRIu64
+                      " bytes of the block); skipped to that record", in->origin, f->length, got);
+        return 1;
+    }
     if (got < f->length) {
         if (ps_instream_error(w->s)[0])
             return stream_failed(w, in);
+        if (damage_fail(w, in))
+            return 1;
         if (complete && find_record_start(w->block.data, w->block.len))
             goto bad_length; /* the length ran over the next record */
         w->done = 1;
@@ -477,6 +573,26 @@ int ps_warc_next(ps_warc *w, ps_input *in, ps_error *err)
     warc_fields f = {0};
     uint64_t start;
     int r = read_version_line(w, &start);
+    const ps_instream_damage *d = ps_instream_damage_pending(w->s);
+    if (d && (r != 1 || w->line.data[w->line.len - 1] != '\n')) {
+        /* the stream stopped at gzip damage before a whole version line */
+        if (default_identity(w, start, in))
+            goto nomem;
+        char *o = malloc(strlen(w->name) + 32);
+        if (!o)
+            goto nomem;
+        sprintf(o, "%s@offset %" PRIu64, w->name, d->raw_from); /* the damaged member's */
+        free(in->origin);
+        in->origin = o;
+        if (d->not_member && !(r == 1 && w->line.len)) { /* no byte of a record lost */
+            in->skipped = 1;
+            snprintf(in->msg, sizeof in->msg, "%s", d->msg);
+            ps_instream_damage_take(w->s);
+        } else {
+            damage_fail(w, in);
+        }
+        return 1;
+    }
     if (r == 0 && !ps_instream_truncated(w->s)) {
         w->done = 1;
         return 0;
@@ -516,7 +632,9 @@ int ps_warc_next(ps_warc *w, ps_input *in, ps_error *err)
         return stream_failed(w, in);
     if (r == -1 || parse_fields(w, &f) || fill_identity(&f, start, in))
         goto nomem;
-    if (r == 0) {
+    if (r == 0 && damage_fail(w, in)) {
+        /* gzip damage inside the header: reading goes on at the next member */
+    } else if (r == 0) {
         w->done = 1;
         ps_input_fail(in, PS_ERR_FORMAT, "%s: truncated: the file ends inside the record header", in->origin);
     } else if (r == -2) {
@@ -527,6 +645,15 @@ int ps_warc_next(ps_warc *w, ps_input *in, ps_error *err)
         r = read_record_body(w, &f, in);
         if (r < 0)
             goto nomem;
+        /* the record read whole, but the gzip member it came from failed its
+         * check after its data (or the damage met at its end): it fails */
+        d = ps_instream_damage_pending(w->s);
+        if (d && d->suspect_from < ps_instream_offset(w->s)) {
+            if (in->status == PS_OK)
+                damage_fail(w, in);
+            else
+                ps_instream_damage_take(w->s); /* one failure for the record */
+        }
     }
     fields_free(&f);
     if (w->block.cap > KEEP_BLOCK)

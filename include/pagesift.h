@@ -812,16 +812,24 @@ typedef struct ps_template_match {
     uint32_t distance;       /**< edit distance to it */
 } ps_template_match;
 
+/** Returned by the template matching calls below when the page's deadline
+ *  (ps_page_options.deadline of its parse) passed while its leaves were
+ *  matched: nothing is removed then, and the page should fail with
+ *  PS_ERR_TIMEOUT. */
+#define PS_TEMPLATE_TIMEOUT ((size_t)-2)
+
 /** Match every leaf of @p page against @p lib under @p rules without
  *  changing the page; out[i] describes leaf i (ps_page_leaves order, n
- *  leaves).  Returns the number of leaves with verdict PS_TPL_REMOVE, or
- *  (size_t)-1 when out of memory.  Thread-safe for distinct pages. */
+ *  leaves).  Returns the number of leaves with verdict PS_TPL_REMOVE,
+ *  (size_t)-1 when out of memory, or PS_TEMPLATE_TIMEOUT.  Thread-safe for
+ *  distinct pages. */
 PS_EXPORT size_t ps_template_match_page(const ps_template_lib *lib, const ps_page *page,
                               ps_template_rules rules, ps_template_match *out);
 
 /** Remove (ps_page_remove_leaf) every leaf of @p page that the library's
  *  rules (ps_template_lib_info.params.rules) say to remove; returns how many
- *  were removed ((size_t)-1 when out of memory: nothing is removed then).
+ *  were removed ((size_t)-1 when out of memory, PS_TEMPLATE_TIMEOUT when the
+ *  page's deadline passed: nothing is removed then).
  *  Does not modify @p lib: thread-safe for distinct pages. */
 PS_EXPORT size_t ps_template_apply(const ps_template_lib *lib, ps_page *page);
 

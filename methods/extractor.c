@@ -175,10 +175,12 @@ int ps_prepare_input(const ps_input *in, const char *const *block_tags,
     if (!ps_template_applies(lib))
         return 0;
     size_t k = ps_template_apply(lib, *page);
-    if (k == (size_t)-1) {
+    if (k == (size_t)-1 || k == PS_TEMPLATE_TIMEOUT) {
         ps_page_free(*page);
         *page = NULL;
-        return ps_set_error(err, PS_ERR_NOMEM, "out of memory removing templates");
+        return k == PS_TEMPLATE_TIMEOUT
+                   ? ps_set_error(err, PS_ERR_TIMEOUT, "the page took longer than its time limit (site templates)")
+                   : ps_set_error(err, PS_ERR_NOMEM, "out of memory removing templates");
     }
     if (removed)
         *removed = k;

@@ -285,7 +285,10 @@ static int apply_templates(const tsvm *t, work *w, const char *site, ps_error *e
         if (info.pages < (t->min_pages ? (uint64_t)t->min_pages : info.params.n1))
             return 0;
     }
-    if (ps_template_apply(lib, w->page) == (size_t)-1)
+    size_t k = ps_template_apply(lib, w->page);
+    if (k == PS_TEMPLATE_TIMEOUT)
+        return ps_set_error(err, PS_ERR_TIMEOUT, "the page took longer than its time limit (site templates)");
+    if (k == (size_t)-1)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory applying the templates");
     *ps_block_passes_at(&w->passes, "focus") = t->focus_templated; /* templates took the chrome away */
     return 0;

@@ -35,13 +35,14 @@ typedef struct tpl_item {
     uint32_t batches;
     uint32_t stamp;       /**< last page that counted (page frequency) */
     uint32_t next_exact;  /**< chain of the exact index, UINT32_MAX ends */
-    uint32_t next_band;   /**< chain of the (tag, length) bucket */
+    uint32_t next_band;   /**< chain of the (tag, length) index */
 } tpl_item;
 
-/** An open-addressing table of (key, head item). */
+/** An open-addressing table of (key, head item, items in the chain). */
 typedef struct tpl_table {
     uint64_t *keys;
     uint32_t *heads;
+    uint32_t *counts;
     size_t cap;           /**< power of two, 0 when empty */
     size_t used;
 } tpl_table;
@@ -57,7 +58,11 @@ typedef struct tpl_set {
     uint32_t *grams;      /**< chars - 2 sorted 3-gram hashes per text of TPL_GRAM_MIN+ */
     size_t n_grams, cap_grams;
     tpl_table exact;      /**< hash(tag, text) -> chain */
-    tpl_table band;       /**< hash(tag, chars) -> chain */
+    tpl_table band;       /**< hash(tag, chars) -> chain, with its length */
+    tpl_table seg;        /**< hash(tag, chars, segment i, its code points) -> chain of seg_nodes */
+    uint32_t *seg_item;   /**< item of each segment node */
+    uint32_t *seg_next;   /**< next node of the same key, UINT32_MAX ends */
+    size_t n_seg, cap_seg;
 } tpl_set;
 
 /** A query: one leaf, decoded once. */
@@ -85,7 +90,9 @@ void tpl_query_init(tpl_query *q, const char *tag, const char *text, uint32_t by
 
 /** The item similar to @p q: the exact one, else the closest by edit
  *  distance among the items of the same tag in the length band (ties: the
- *  oldest item), or -1.  *dist gets the distance. */
+ *  oldest item), or -1.  *dist gets the distance.  The result is the same
+ *  whichever candidates are looked at first; a length with many items is
+ *  searched through the segment index (tpl_set.c), never scanned. */
 long tpl_set_find(const tpl_set *s, tpl_query *q, unsigned *dist);
 
 /** A query made of item @p i of @p s (valid while @p s is unchanged). */

@@ -3,12 +3,28 @@
  *
  * Finding the item similar to a leaf never scans the set:
  *   1. exact index: hash of (tag, text) -> chain of items;
- *   2. texts of more than 8 code points may differ by floor(min(len)/8)
- *      edits, so only lengths M with |L - M| <= floor(min(L, M)/8) can
- *      match; the band index maps (tag, length bucket) -> chain (buckets
- *      of 1/16 to 1/32 of the length above 32 characters), and each candidate
- *      passes a character-histogram lower bound before the banded edit
- *      distance (edit_distance.c) runs with early exit. */
+ *   2. texts of more than 8 code points may differ by k = floor(min(L, M)/8)
+ *      edits, so only lengths M with |L - M| <= k can match; the length
+ *      index maps (tag, M) -> chain of the items of that length, with its
+ *      size;
+ *   3. a length with more items than a segment search costs is searched
+ *      through the segment index instead of scanned (issue 32, defect 3:
+ *      10 pages of N distinct leaves of one length took 7 / 30 / 130 s to
+ *      learn for N = 2k / 4k / 8k, every leaf walking every item).  Each
+ *      item of M code points is cut into floor(M/8) + 1 segments (of 4 to
+ *      8 code points) and indexed by (tag, M, i, the segment's code
+ *      points).  Within k <= floor(M/8) edits at least one segment is left
+ *      whole (pigeonhole), and an edit before it shifts it by one, so it
+ *      occurs in the query at p_i + a with |a| + |L - M - a| <= k: looking
+ *      up the query's substrings at those places finds every item that can
+ *      match (PassJoin, Li et al. 2011).  When those chains hold more items
+ *      than the length (texts made of a few recurring words), the length
+ *      is scanned instead: never more work than step 2 alone;
+ *   4. each candidate passes a character-histogram lower bound and a
+ *      3-gram count bound before the banded edit distance (edit_distance.c)
+ *      runs with early exit.
+ * The closest candidate wins (ties: the oldest item), so the result does
+ * not depend on which candidates are found or in which order. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,29 +42,47 @@ static uint64_t mix(uint64_t x)
     return x;
 }
 
-/* Length buckets of the band index: exact below 32 characters, above that
- * 16 buckets per power of two (a bucket spans 1/16 to 1/32 of the length),
- * so a query visits a handful of buckets whatever its length. */
-static uint32_t length_bucket(uint32_t m)
-{
-    if (m < 32)
-        return m;
-    int lvl = 31 - __builtin_clz(m);
-    return 1024u + ((uint32_t)lvl << 4) + ((m >> (lvl - 4)) & 15);
-}
-
-/* The first length of the bucket after the one holding @p m. */
-static uint32_t next_bucket_start(uint32_t m)
-{
-    if (m < 32)
-        return m + 1;
-    int lvl = 31 - __builtin_clz(m);
-    return ((m >> (lvl - 4)) + 1) << (lvl - 4);
-}
-
 static uint64_t band_key(uint64_t tag_hash, uint32_t chars)
 {
-    return mix(tag_hash ^ ((uint64_t)length_bucket(chars) * 0x9E3779B97F4A7C15ULL));
+    return mix(tag_hash ^ ((uint64_t)chars * 0x9E3779B97F4A7C15ULL));
+}
+
+/* ---- segments (step 3 above) --------------------------------------------- */
+
+#define SEG_BASE 0x100000001B3ULL /* polynomial hash of code points, mod 2^64 */
+
+/* Segments of an M-code-point text: floor(M/8) + 1, so that within
+ * k <= floor(M/8) edits at least one is left whole. */
+static uint32_t seg_count(uint32_t M)
+{
+    return M / 8 + 1;
+}
+
+/* Segment @p i of an M-code-point text: start and length (the first ones
+ * floor(M / n) long, the last M % n one more). */
+static void seg_span(uint32_t M, uint32_t i, uint32_t *start, uint32_t *len)
+{
+    uint32_t n = seg_count(M), base = M / n, longer = M % n, shorter = n - longer;
+    if (i < shorter) {
+        *start = i * base;
+        *len = base;
+    } else {
+        *start = shorter * base + (i - shorter) * (base + 1);
+        *len = base + 1;
+    }
+}
+
+static uint64_t seg_hash(const uint32_t *cps, uint32_t len)
+{
+    uint64_t h = 0;
+    for (uint32_t j = 0; j < len; j++)
+        h = h * SEG_BASE + cps[j] + 1;
+    return h;
+}
+
+static uint64_t seg_key(uint64_t tag_hash, uint32_t M, uint32_t i, uint64_t h)
+{
+    return mix(mix(tag_hash ^ ((uint64_t)M << 32 | i)) ^ h);
 }
 
 static unsigned hist_bucket(uint32_t cp)
@@ -74,9 +108,11 @@ static int table_grow(tpl_table *t)
     size_t ncap = t->cap ? t->cap * 2 : 64;
     uint64_t *nk = malloc(ncap * sizeof *nk);
     uint32_t *nh = malloc(ncap * sizeof *nh);
-    if (!nk || !nh) {
+    uint32_t *nc = malloc(ncap * sizeof *nc);
+    if (!nk || !nh || !nc) {
         free(nk);
         free(nh);
+        free(nc);
         return -1;
     }
     memset(nh, 0xFF, ncap * sizeof *nh);
@@ -88,11 +124,14 @@ static int table_grow(tpl_table *t)
             j = (j + 1) & (ncap - 1);
         nk[j] = t->keys[i];
         nh[j] = t->heads[i];
+        nc[j] = t->counts[i];
     }
     free(t->keys);
     free(t->heads);
+    free(t->counts);
     t->keys = nk;
     t->heads = nh;
+    t->counts = nc;
     t->cap = ncap;
     return 0;
 }
@@ -106,8 +145,10 @@ static int table_push(tpl_table *t, uint64_t key, uint32_t idx, uint32_t *next)
     uint32_t *slot = table_slot(t, key);
     if (*slot == NONE) {
         t->keys[slot - t->heads] = key;
+        t->counts[slot - t->heads] = 0;
         t->used++;
     }
+    t->counts[slot - t->heads]++;
     *next = *slot;
     *slot = idx;
     return 0;
@@ -117,6 +158,28 @@ static uint32_t table_get(const tpl_table *t, uint64_t key)
 {
     uint32_t *slot = table_slot(t, key);
     return slot ? *slot : NONE;
+}
+
+/* The head of @p key's chain, *count its length. */
+static uint32_t table_get_count(const tpl_table *t, uint64_t key, uint32_t *count)
+{
+    uint32_t *slot = table_slot(t, key);
+    *count = slot && *slot != NONE ? t->counts[slot - t->heads] : 0;
+    return slot ? *slot : NONE;
+}
+
+static void table_reset(tpl_table *t)
+{
+    if (t->cap)
+        memset(t->heads, 0xFF, t->cap * sizeof *t->heads);
+    t->used = 0;
+}
+
+static void table_free(tpl_table *t)
+{
+    free(t->keys);
+    free(t->heads);
+    free(t->counts);
 }
 
 /* ---- the set ------------------------------------------------------------- */
@@ -133,11 +196,10 @@ void tpl_set_clear(tpl_set *s)
     s->n_cps = 0;
     s->n_hist = 0;
     s->n_grams = 0;
-    if (s->exact.cap)
-        memset(s->exact.heads, 0xFF, s->exact.cap * sizeof *s->exact.heads);
-    if (s->band.cap)
-        memset(s->band.heads, 0xFF, s->band.cap * sizeof *s->band.heads);
-    s->exact.used = s->band.used = 0;
+    s->n_seg = 0;
+    table_reset(&s->exact);
+    table_reset(&s->band);
+    table_reset(&s->seg);
 }
 
 void tpl_set_free(tpl_set *s)
@@ -147,10 +209,11 @@ void tpl_set_free(tpl_set *s)
     free(s->cps);
     free(s->hist);
     free(s->grams);
-    free(s->exact.keys);
-    free(s->exact.heads);
-    free(s->band.keys);
-    free(s->band.heads);
+    table_free(&s->exact);
+    table_free(&s->band);
+    table_free(&s->seg);
+    free(s->seg_item);
+    free(s->seg_next);
     memset(s, 0, sizeof *s);
 }
 
@@ -246,6 +309,81 @@ static unsigned hist_bound(const uint16_t *a, const uint16_t *b)
     return (l1 + 1) / 2;
 }
 
+/* Whether item @p i (of the query's tag, M code points) is within the
+ * threshold of @p q and closer than the best so far: then it becomes the
+ * best (ties: the oldest). */
+static void consider(const tpl_set *s, tpl_query *q, uint32_t i, long *best, unsigned *best_d)
+{
+    const tpl_item *it = &s->items[i];
+    const uint32_t L = q->chars, M = it->chars;
+    if ((long)i == *best)
+        return; /* found again through another segment */
+    unsigned k = (M < L ? M : L) / 8;
+    if (*best >= 0 && *best_d < k)
+        k = *best_d; /* only as close or closer can win */
+    if ((M < L ? L - M : M - L) > k)
+        return;
+    if (hist_bound(q->hist, s->hist + it->hist_off) > k)
+        return;
+    if (M >= TPL_GRAM_MIN && L >= TPL_GRAM_MIN) {
+        size_t longest = M > L ? M : L;
+        if (longest > 2 + 3 * (size_t)k) {
+            query_grams(q);
+            if (q->grams_ready &&
+                !grams_share(q->grams, L - 2, s->grams + it->gram_off, M - 2, longest - 2 - 3 * (size_t)k))
+                return;
+        }
+    }
+    unsigned d = tpl_edit_distance(q->cps, L, s->cps + it->cp_off, M, k);
+    if (d <= k && (*best < 0 || d < *best_d || (d == *best_d && (long)i < *best))) {
+        *best = (long)i;
+        *best_d = d;
+    }
+}
+
+/* Step 3: the items of length @p M that hold one of their segments whole
+ * in the query where an alignment within the threshold would put it.
+ * @p pre is the query's prefix hashes (pre[x] of cps[0..x)), @p pw the
+ * powers of SEG_BASE.  When the chains of the segments looked up hold more
+ * than @p scan items (texts made of a few recurring words share most
+ * segments), nothing is done and 0 returned: scanning the length is
+ * cheaper.  Else 1. */
+static int find_by_segments(const tpl_set *s, tpl_query *q, uint32_t M, const uint64_t *pre,
+                            const uint64_t *pw, uint32_t scan, long *best, unsigned *best_d)
+{
+    const uint32_t L = q->chars, n = seg_count(M);
+    const long k = (long)((M < L ? M : L) / 8), delta = (long)L - (long)M;
+    /* shift a of a segment left whole: |a| + |delta - a| <= k */
+    const long amin = (delta - k) >= 0 ? (delta - k + 1) / 2 : -((k - delta) / 2);
+    const long amax = (delta + k) >= 0 ? (delta + k) / 2 : -((-(delta + k) + 1) / 2);
+    for (int pass = 0; pass < 2; pass++) {
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t start, len;
+            seg_span(M, i, &start, &len);
+            for (long a = amin; a <= amax; a++) {
+                long x = (long)start + a;
+                if (x < 0 || x + (long)len > (long)L)
+                    continue;
+                uint64_t h = pre[x + len] - pre[x] * pw[len];
+                uint32_t count;
+                uint32_t nd = table_get_count(&s->seg, seg_key(q->tag_hash, M, i, h), &count);
+                if (pass == 0) {
+                    if ((total += count) > scan)
+                        return 0;
+                    continue;
+                }
+                for (; nd != NONE; nd = s->seg_next[nd]) {
+                    uint32_t it = s->seg_item[nd];
+                    if (s->items[it].chars == M && same_tag(s, &s->items[it], q))
+                        consider(s, q, it, best, best_d);
+                }
+            }
+        }
+    }
+    return 1;
+}
+
 long tpl_set_find(const tpl_set *s, tpl_query *q, unsigned *dist)
 {
     *dist = 0;
@@ -264,45 +402,80 @@ long tpl_set_find(const tpl_set *s, tpl_query *q, unsigned *dist)
     while (lo - 1 > TPL_EXACT_ONLY_CHARS && L - (lo - 1) <= (lo - 1) / 8)
         lo--;
     uint32_t hi = L + L / 8;
-    /* the closest item wins (ties: the oldest), so the result does not
-     * depend on the order of the chains */
     long best = -1;
     unsigned best_d = 0;
-    for (uint32_t start = lo; start <= hi; start = next_bucket_start(start)) {
-        for (uint32_t i = table_get(&s->band, band_key(q->tag_hash, start)); i != NONE;
-             i = s->items[i].next_band) {
-            const tpl_item *it = &s->items[i];
-            const uint32_t M = it->chars;
-            if (M < lo || M > hi || length_bucket(M) != length_bucket(start) || !same_tag(s, it, q))
-                continue;
-            unsigned k = (M < L ? M : L) / 8;
-            if (best >= 0 && best_d < k)
-                k = best_d; /* only as close or closer can win */
-            if ((M < L ? L - M : M - L) > k)
-                continue;
-            if (hist_bound(q->hist, s->hist + it->hist_off) > k)
-                continue;
-            if (M >= TPL_GRAM_MIN && L >= TPL_GRAM_MIN) {
-                size_t longest = M > L ? M : L;
-                if (longest > 2 + 3 * (size_t)k) {
-                    query_grams(q);
-                    if (q->grams_ready &&
-                        !grams_share(q->grams, L - 2, s->grams + it->gram_off, M - 2, longest - 2 - 3 * (size_t)k))
-                        continue;
+    uint64_t stackpre[513], pw[64];
+    uint64_t *pre = NULL;
+    for (uint32_t M = lo; M <= hi; M++) {
+        uint32_t count;
+        uint32_t head = table_get_count(&s->band, band_key(q->tag_hash, M), &count);
+        if (!count)
+            continue;
+        /* a segment search looks up seg_count(M) segments at k + 1 places */
+        uint64_t k = (M < L ? M : L) / 8;
+        if ((uint64_t)count > 4 * (uint64_t)seg_count(M) * (k + 1)) {
+            if (!pre) {
+                pre = L + 1 <= 513 ? stackpre : malloc((L + 1) * sizeof *pre);
+                if (pre) {
+                    pre[0] = 0;
+                    for (uint32_t x = 0; x < L; x++)
+                        pre[x + 1] = pre[x] * SEG_BASE + q->cps[x] + 1;
+                    pw[0] = 1;
+                    for (int j = 1; j < 64; j++)
+                        pw[j] = pw[j - 1] * SEG_BASE;
                 }
             }
-            unsigned d = tpl_edit_distance(q->cps, L, s->cps + it->cp_off, M, k);
-            if (d <= k && (best < 0 || d < best_d || (d == best_d && (long)i < best))) {
-                best = (long)i;
-                best_d = d;
-            }
+            /* segments are at most 8 code points long (M / seg_count(M) < 8) */
+            if (pre && find_by_segments(s, q, M, pre, pw, count, &best, &best_d))
+                continue;
+        }
+        for (uint32_t i = head; i != NONE; i = s->items[i].next_band) {
+            const tpl_item *it = &s->items[i];
+            if (it->chars == M && same_tag(s, it, q))
+                consider(s, q, i, &best, &best_d);
         }
     }
+    if (pre && pre != stackpre)
+        free(pre);
     if (best >= 0) {
         *dist = best_d;
         return best;
     }
     return -1;
+}
+
+/* Index the segments of item @p idx (chars > 8, code points stored). */
+static int add_segments(tpl_set *s, uint32_t idx)
+{
+    const tpl_item *it = &s->items[idx];
+    uint32_t M = it->chars, n = seg_count(M);
+    if (s->n_seg + n > s->cap_seg) {
+        size_t ncap = s->cap_seg ? s->cap_seg * 2 : 1024;
+        while (ncap < s->n_seg + n)
+            ncap *= 2;
+        if (ncap >= NONE)
+            return -1;
+        uint32_t *ni = realloc(s->seg_item, ncap * sizeof *ni);
+        if (!ni)
+            return -1;
+        s->seg_item = ni;
+        uint32_t *nn = realloc(s->seg_next, ncap * sizeof *nn);
+        if (!nn)
+            return -1;
+        s->seg_next = nn;
+        s->cap_seg = ncap;
+    }
+    const uint32_t *cps = s->cps + it->cp_off;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t start, len;
+        seg_span(M, i, &start, &len);
+        uint32_t node = (uint32_t)s->n_seg;
+        s->seg_item[node] = idx;
+        if (table_push(&s->seg, seg_key(it->tag_hash, M, i, seg_hash(cps + start, len)), node, &s->seg_next[node]) < 0)
+            return -1;
+        s->n_seg++;
+    }
+    return 0;
 }
 
 long tpl_set_add(tpl_set *s, tpl_query *q, uint32_t freq)
@@ -375,7 +548,8 @@ long tpl_set_add(tpl_set *s, tpl_query *q, uint32_t freq)
             memcpy(s->grams + s->n_grams, q->grams, ng * sizeof *q->grams);
             s->n_grams += ng;
         }
-        if (table_push(&s->band, band_key(q->tag_hash, q->chars), (uint32_t)s->n, &it->next_band) < 0)
+        if (table_push(&s->band, band_key(q->tag_hash, q->chars), (uint32_t)s->n, &it->next_band) < 0 ||
+            add_segments(s, (uint32_t)s->n) < 0)
             return -1;
     } else {
         it->next_band = NONE;

@@ -452,6 +452,8 @@ static void test_warc_length_past_end(void **state)
     ps_buf_free(&file);
 }
 
+/* Scrambled deflate data in member 2: that record fails with zlib's
+ * message and reading goes on at member 3 (before: the file ended there). */
 static void test_warc_corrupt_gzip(void **state)
 {
     (void)state;
@@ -470,15 +472,114 @@ static void test_warc_corrupt_gzip(void **state)
     inputs r;
     read_all(&r, tpath("bad.warc.gz"));
     assert_int_equal(r.end, 0);
-    assert_int_equal(r.n, 2);
+    assert_int_equal(r.n, 3);
     assert_page(&r.in[0], "c1", "http://c/1", PAGE1);
     assert_int_equal(r.in[1].status, PS_ERR_FORMAT);
     assert_non_null(strstr(r.in[1].msg, "bad.warc.gz"));
     assert_non_null(strstr(r.in[1].msg, "gzip"));
+    assert_page(&r.in[2], "c3", "http://c/3", PAGE3);
     free_all(&r);
     for (int i = 0; i < 3; i++)
         ps_buf_free(&rec[i]);
     ps_buf_free(&file);
+}
+
+/* Issue 32, defect 4: one bad record lost the rest of the file.  Six
+ * records, one fault each time; every record the fault does not touch must
+ * come out, and the damage is one input (failed, or skipped for bytes
+ * between records):
+ *   - Content-Length: 999999999999999 in record 2 (plain and gzip; before:
+ *     "truncated", records 3..5 lost), also with a block of 1.1 MB so that
+ *     the next header is found while streaming, across the 1 MiB chunk;
+ *   - 5 000 garbage bytes between gzip members 2 and 3 (before: "incorrect
+ *     header check", the rest lost);
+ *   - gzip member 2 cut in half (the next member follows the cut). */
+static void test_warc_resync_every_damage(void **state)
+{
+    (void)state;
+    const char *h = "HTTP/1.1 200 OK\r\nContent-Type: text/html";
+    const char *pages[6] = {PAGE1, PAGE2, PAGE3, PAGE1, PAGE2, PAGE3};
+    /* a body that puts the next record's "WARC/1.1" 3 bytes before the end
+     * of the kept 64 KiB plus the first streamed chunk of 1 MiB */
+    size_t hl = strlen(h) + 4, at = 65536 + 1048576 - 3;
+    size_t blen = at - 4 - hl;
+    char *bigbody = malloc(blen + 1);
+    assert_non_null(bigbody);
+    memset(bigbody, 'x', blen);
+    memcpy(bigbody, "<html><body><p>", 15);
+    bigbody[blen] = '\0';
+    for (int variant = 0; variant < 6; variant++) {
+        int gz = variant != 0 && variant != 4;
+        ps_buf rec[6] = {{0}}, file = {0};
+        for (int i = 0; i < 6; i++) {
+            char uuid[8], uri[32];
+            snprintf(uuid, sizeof uuid, "r%d", i);
+            snprintf(uri, sizeof uri, "http://r/%d", i);
+            const char *body = (variant >= 4 && i == 2) ? bigbody : pages[i];
+            warc_response(&rec[i], uuid, uri, h, body, strlen(body), 0);
+        }
+        if (variant <= 1 || variant >= 4) { /* the absurd length */
+            ps_buf b = {0};
+            char *cl = strstr(rec[2].data, "Content-Length: ");
+            assert_non_null(cl);
+            ps_buf_append(&b, rec[2].data, (size_t)(cl - rec[2].data));
+            ps_buf_printf(&b, "Content-Length: 999999999999999");
+            char *eol = strstr(cl, "\r\n");
+            ps_buf_append(&b, eol, rec[2].len - (size_t)(eol - rec[2].data));
+            ps_buf_free(&rec[2]);
+            rec[2] = b;
+        }
+        for (int i = 0; i < 6; i++) {
+            if (!gz) {
+                ps_buf_append(&file, rec[i].data, rec[i].len);
+                continue;
+            }
+            size_t m = file.len;
+            gzip_append(&file, rec[i].data, rec[i].len);
+            if (variant == 2 && i == 2) { /* garbage after member 2 */
+                for (int k = 0; k < 5000; k++)
+                    ps_buf_append(&file, (const char[]){(char)(k * 37 + 11)}, 1);
+            }
+            if (variant == 3 && i == 2) /* member 2 cut in half */
+                file.len = m + (file.len - m) / 2;
+        }
+        static const char *names[] = {"huge.warc", "huge.warc.gz", "junk2.warc.gz", "cutm.warc.gz",
+                                      "hugebig.warc", "hugebig.warc.gz"};
+        const char *name = names[variant];
+        write_bytes(tpath(name), file.data, file.len);
+        inputs r;
+        read_all(&r, tpath(name));
+        assert_int_equal(r.end, 0);
+        size_t want = variant == 2 ? 7 : 6;
+        if (r.n != want) {
+            for (size_t i = 0; i < r.n; i++)
+                fprintf(stderr, "  %zu: %s %d %s\n", i, r.in[i].id, r.in[i].status, r.in[i].msg);
+            fail_msg("%s: %zu inputs, want %zu", name, r.n, want);
+        }
+        size_t j = 0;
+        for (int i = 0; i < 6; i++, j++) {
+            char uuid[8], uri[32];
+            snprintf(uuid, sizeof uuid, "r%d", i);
+            snprintf(uri, sizeof uri, "http://r/%d", i);
+            if (i == 2 && variant != 2) {
+                assert_int_equal(r.in[j].status, PS_ERR_FORMAT);
+                assert_non_null(strstr(r.in[j].msg, variant == 3 ? "gzip" : "Content-Length 999999999999999"));
+                continue;
+            }
+            assert_page(&r.in[j], uuid, uri, pages[i]);
+            if (variant == 2 && i == 2) {
+                j++;
+                assert_int_equal(r.in[j].skipped, 1);
+                if (!strstr(r.in[j].msg, "not a gzip member"))
+                    fail_msg("garbage between members: '%s'", r.in[j].msg);
+            }
+        }
+        free_all(&r);
+        for (int i = 0; i < 6; i++)
+            ps_buf_free(&rec[i]);
+        ps_buf_free(&file);
+    }
+    free(bigbody);
 }
 
 /* Chunked transfer coding, gzip and deflate content coding. */
@@ -1006,6 +1107,7 @@ int main(void)
         cmocka_unit_test(test_warc_wrong_length),
         cmocka_unit_test(test_warc_length_past_end),
         cmocka_unit_test(test_warc_corrupt_gzip),
+        cmocka_unit_test(test_warc_resync_every_damage),
         cmocka_unit_test(test_warc_http_codings),
         cmocka_unit_test(test_warc_not_a_warc),
         cmocka_unit_test(test_max_bytes),

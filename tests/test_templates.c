@@ -11,6 +11,7 @@
 
 #include "tests/test_util.h"
 #include "common/util.h"
+#include "extract/page_internal.h"
 #include "templates/measure.h"
 
 static ps_page *page_of(const char *body)
@@ -750,6 +751,217 @@ static void test_cleanportaleval_bar(void **state)
     ps_dataset_free(ds);
 }
 
+/* ---- issue 32, defect 3: near-linear matching, the page deadline -------- */
+
+static unsigned long rng_state = 1;
+static unsigned rnd(unsigned n)
+{
+    rng_state = rng_state * 6364136223846793005UL + 1442695040888963407UL;
+    return (unsigned)((rng_state >> 33) % n);
+}
+
+static void random_text(char *t, size_t len, unsigned alphabet)
+{
+    for (size_t i = 0; i < len; i++)
+        t[i] = (char)('a' + rnd(alphabet));
+    t[len] = '\0';
+}
+
+/* A page of <p> leaves, the texts given. */
+static ps_page *page_of_texts(char (*texts)[64], size_t n)
+{
+    ps_buf b = {0};
+    ps_buf_printf(&b, "<html><head><meta charset=utf-8></head><body>");
+    for (size_t i = 0; i < n; i++)
+        ps_buf_printf(&b, "<p>%s</p>", texts[i]);
+    ps_buf_printf(&b, "</body></html>");
+    ps_error err = {0};
+    ps_page *pg = ps_page_parse(b.data, b.len, NULL, &err);
+    ps_buf_free(&b);
+    assert_non_null(pg);
+    return pg;
+}
+
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A library of the @p n texts (3 pages holding them all). */
+static ps_template_store *store_of_texts(char (*texts)[64], size_t n)
+{
+    ps_error err = {0};
+    ps_template_builder *b = ps_template_builder_new(NULL);
+    ps_page *pg = page_of_texts(texts, n);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(ps_template_builder_add(b, "big", pg, &err), 0);
+    ps_page_free(pg);
+    return ps_template_builder_finish(b);
+}
+
+/* Learning 10 pages of N distinct leaves of one length, and applying a
+ * library of N such entries to a page of N other leaves, at N and 4N: CPU
+ * time must grow less than 8x (near-linear; the old length-band scan took
+ * 16x: learning 7 / 30 / 130 s at N = 2k / 4k / 8k, applying 0.17 / 0.58 /
+ * 2.3 / 9.3 s at N = 2k .. 16k). */
+static void test_scaling(void **state)
+{
+    (void)state;
+    const size_t sizes[2] = {1000, 4000};
+    double learn[2], apply[2];
+    for (int s = 0; s < 2; s++) {
+        size_t n = sizes[s];
+        char (*t)[64] = malloc(n * sizeof *t);
+        assert_non_null(t);
+        ps_page *pages[10];
+        for (int p = 0; p < 10; p++) {
+            for (size_t i = 0; i < n; i++)
+                random_text(t[i], 30, 26);
+            pages[p] = page_of_texts(t, n);
+        }
+        ps_error err = {0};
+        ps_template_builder *b = ps_template_builder_new(NULL);
+        double t0 = cpu_seconds();
+        for (int p = 0; p < 10; p++)
+            assert_int_equal(ps_template_builder_add(b, "s", pages[p], &err), 0);
+        learn[s] = cpu_seconds() - t0;
+        ps_template_builder_free(b);
+        for (int p = 0; p < 10; p++)
+            ps_page_free(pages[p]);
+        /* applying */
+        ps_template_store *st = store_of_texts(t, n);
+        const ps_template_lib *lib = ps_template_store_get(st, "big");
+        assert_non_null(lib);
+        for (size_t i = 0; i < n; i++)
+            random_text(t[i], 30, 26);
+        ps_page *pg = page_of_texts(t, n);
+        size_t nl;
+        ps_page_leaves(pg, &nl);
+        ps_template_match *m = calloc(nl, sizeof *m);
+        t0 = cpu_seconds();
+        assert_int_equal(ps_template_match_page(lib, pg, PS_TEMPLATE_RULES_PAPER, m), 0);
+        apply[s] = cpu_seconds() - t0;
+        free(m);
+        ps_page_free(pg);
+        ps_template_store_free(st);
+        free(t);
+    }
+    fprintf(stderr, "learning 10 pages: N=%zu %.3f s, N=%zu %.3f s; applying: %.3f s, %.3f s\n", sizes[0],
+            learn[0], sizes[1], learn[1], apply[0], apply[1]);
+    if (learn[1] > 8 * learn[0] + 0.05)
+        fail_msg("learning grows %.1fx for 4x the leaves", learn[1] / learn[0]);
+    if (apply[1] > 8 * apply[0] + 0.05)
+        fail_msg("applying grows %.1fx for 4x the leaves", apply[1] / apply[0]);
+}
+
+/* The segment index finds exactly what a scan finds: pages of leaves that
+ * are library entries with 0..7 random edits (a small alphabet, 600
+ * entries per length so that lengths are searched by segments), matched
+ * and checked against the plain distance to every entry (the closest
+ * within floor(min / 8), ties the oldest). */
+static void test_segment_index_exact(void **state)
+{
+    (void)state;
+    rng_state = 32;
+    const size_t n = 1800, q = 600;
+    char (*t)[64] = malloc((n + q) * sizeof *t);
+    assert_non_null(t);
+    for (size_t i = 0; i < n; i++)
+        random_text(t[i], 38 + rnd(5), 4);
+    ps_template_store *st = store_of_texts(t, n);
+    const ps_template_lib *lib = ps_template_store_get(st, "big");
+    assert_non_null(lib);
+    ps_template_lib_info info;
+    ps_template_lib_get_info(lib, &info);
+    char (*qt)[64] = t + n;
+    for (size_t j = 0; j < q; j++) {
+        char *x = qt[j];
+        strcpy(x, t[rnd((unsigned)n)]);
+        unsigned edits = rnd(8);
+        for (unsigned e = 0; e < edits; e++) {
+            size_t len = strlen(x), at = rnd((unsigned)len);
+            unsigned op = rnd(3);
+            if (op == 0)
+                x[at] = (char)('a' + rnd(4));
+            else if (op == 1 && len > 30)
+                memmove(x + at, x + at + 1, len - at);
+            else if (len < 60) {
+                memmove(x + at + 1, x + at, len - at + 1);
+                x[at] = (char)('a' + rnd(4));
+            }
+        }
+    }
+    ps_page *pg = page_of_texts(qt, q);
+    size_t nl;
+    const ps_leaf *l = ps_page_leaves(pg, &nl);
+    assert_int_equal(nl, q);
+    ps_template_match *m = calloc(nl, sizeof *m);
+    ps_template_match_page(lib, pg, PS_TEMPLATE_RULES_PAPER, m);
+    size_t matched = 0;
+    for (size_t j = 0; j < nl; j++) {
+        size_t lj = strlen(l[j].text);
+        long best = -1;
+        unsigned best_d = 0;
+        for (size_t e = 0; e < info.n_entries; e++) {
+            ps_template_entry en;
+            ps_template_lib_entry(lib, e, &en);
+            size_t le = strlen(en.text), mn = le < lj ? le : lj;
+            unsigned k = mn <= 8 ? 0 : (unsigned)(mn / 8);
+            unsigned d = naive_distance(l[j].text, en.text);
+            if (d <= k && (best < 0 || d < best_d)) {
+                best = (long)e;
+                best_d = d;
+            }
+        }
+        if (best < 0) {
+            assert_int_equal(m[j].entry, -1);
+            continue;
+        }
+        matched++;
+        if (m[j].entry != best || m[j].distance != best_d)
+            fail_msg("leaf %zu '%s': entry %d at %u, the scan finds %ld at %u", j, l[j].text, m[j].entry,
+                     m[j].distance, best, best_d);
+    }
+    fprintf(stderr, "%zu of %zu leaves matched, as the scan\n", matched, nl);
+    assert_true(matched > q / 4 && matched < q);
+    free(m);
+    ps_page_free(pg);
+    ps_template_store_free(st);
+    free(t);
+}
+
+/* Applying is under the page's deadline: past it, PS_TEMPLATE_TIMEOUT and
+ * nothing removed (before: applying ran to its end, 9.3 s with
+ * --page-timeout 3). */
+static void test_apply_deadline(void **state)
+{
+    (void)state;
+    ps_template_store *s = store_of("<div><a href=/>Home</a> <a href=/w>World news</a></div>"
+                                    "<div><h1>Headline number %d</h1><p>Body %d of the article.</p></div>");
+    const ps_template_lib *lib = ps_template_store_get(s, "ex");
+    char body[8192] = "";
+    for (int i = 0; i < 40; i++)
+        strcat(body, "<div><a href=/>Home</a> <a href=/w>World news</a></div>");
+    ps_page *pg = page_of(body);
+    pg->deadline = ps_now() - 1; /* parsed with a deadline that has passed since */
+    size_t n;
+    ps_page_leaves(pg, &n);
+    ps_template_match *m = calloc(n, sizeof *m);
+    assert_true(ps_template_match_page(lib, pg, PS_TEMPLATE_RULES_PAPER, m) == PS_TEMPLATE_TIMEOUT);
+    assert_true(ps_template_apply_rules(lib, pg, PS_TEMPLATE_RULES_PAPER) == PS_TEMPLATE_TIMEOUT);
+    size_t len;
+    char *text = ps_page_text(pg, NULL, &len);
+    assert_non_null(strstr(text, "World news")); /* nothing removed */
+    free(text);
+    pg->deadline = ps_now() + 60;
+    assert_int_equal(ps_template_apply_rules(lib, pg, PS_TEMPLATE_RULES_PAPER), 80);
+    free(m);
+    ps_page_free(pg);
+    ps_template_store_free(s);
+}
+
 int main(void)
 {
     ps_init();
@@ -767,6 +979,9 @@ int main(void)
         cmocka_unit_test(test_inline_link_kept),
         cmocka_unit_test(test_apply_threads),
         cmocka_unit_test(test_cleanportaleval_bar),
+        cmocka_unit_test(test_scaling),
+        cmocka_unit_test(test_segment_index_exact),
+        cmocka_unit_test(test_apply_deadline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,7 +26,7 @@ from . import _lib as L
 
 __all__ = [
     "extract", "Extractor", "iter_warc", "Records", "run", "Summary", "features", "train",
-    "Error", "ModelError", "PageError", "InputError", "version", "methods", "OUTPUTS",
+    "Error", "ModelError", "PageError", "InputError", "ClosedError", "version", "methods", "OUTPUTS",
 ]
 
 OUTPUTS = ("text", "markdown", "json", "xml", "clean-html")
@@ -51,6 +51,11 @@ class Error(Exception):
 class ModelError(Error):
     """The model bundle or template library cannot be loaded (missing,
     truncated, foreign, other version): the CLI's exit code 3."""
+
+
+class ClosedError(Error, ValueError):
+    """A call on an Extractor that is closed (or being closed by another
+    thread).  A ValueError too, as before."""
 
 
 class PageError(Error):
@@ -218,6 +223,12 @@ class Extractor:
     def __init__(self, model=None, templates=None, *, favor=None, with_comments=False,
                  method=None, options=None, site_rule="host", max_bytes=0):
         self._ex = None
+        # calls in flight (extract, block_tags) under _cv: close() waits for
+        # them to end before it frees the library's extractor, and a call
+        # after close() (or while it waits) raises ClosedError
+        self._cv = threading.Condition(threading.Lock())
+        self._users = 0
+        self._closing = False
         L.ps_init()
         if not isinstance(site_rule, str) or site_rule not in _SITE_RULES:
             raise ValueError("site_rule: %r is not host or host-path1" % (site_rule,))
@@ -241,23 +252,48 @@ class Extractor:
     @property
     def block_tags(self):
         """The block tags pages are parsed with (the model's)."""
-        self._check()
-        tags = L.ps_extractor_block_tags(self._ex)
-        out, i = [], 0
-        while tags[i]:
-            out.append(tags[i].decode())
-            i += 1
-        return out
+        ex = self._enter()
+        try:
+            tags = L.ps_extractor_block_tags(ex)
+            out, i = [], 0
+            while tags[i]:
+                out.append(tags[i].decode())
+                i += 1
+            return out
+        finally:
+            self._leave()
+
+    def _enter(self):
+        """Count a call in flight; the library's extractor, or ClosedError."""
+        with self._cv:
+            if not self._ex or self._closing:
+                raise ClosedError("the Extractor is closed")
+            self._users += 1
+            return self._ex
+
+    def _leave(self):
+        with self._cv:
+            self._users -= 1
+            if not self._users:
+                self._cv.notify_all()
 
     def _check(self):
-        if not self._ex:
-            raise ValueError("the Extractor is closed")
+        if not self._ex or self._closing:
+            raise ClosedError("the Extractor is closed")
 
     def close(self):
-        """Free the library's extractor (also done when it is collected)."""
-        if self._ex:
-            L.ps_extractor_free(self._ex)
-            self._ex = None
+        """Free the library's extractor (also done when it is collected).
+        Calls in flight in other threads end first (close waits for them);
+        calls made after close, or while it waits, raise ClosedError.
+        Closing twice does nothing."""
+        with self._cv:
+            if not self._ex:
+                return
+            self._closing = True
+            while self._users:
+                self._cv.wait()
+            ex, self._ex = self._ex, None
+            L.ps_extractor_free(ex)
 
     def __enter__(self):
         return self
@@ -293,6 +329,13 @@ class Extractor:
         links, images = _flag("links", links), _flag("images", images)
         if _text("charset", charset) is not None:
             cs = charset
+        ex = self._enter()
+        try:
+            return self._extract(ex, data, cs, url, id, site, output, links, images)
+        finally:
+            self._leave()
+
+    def _extract(self, ex, data, cs, url, id, site, output, links, images):
         inp = L.ps_input()
         buf = L.malloc(len(data) + 1)
         if not buf:
@@ -313,9 +356,9 @@ class Extractor:
         try:
             if self._lock:
                 with self._lock:
-                    rc = L.ps_extract_input(self._ex, inp, so, site, 512, ctypes.byref(page), x, err)
+                    rc = L.ps_extract_input(ex, inp, so, site, 512, ctypes.byref(page), x, err)
             else:
-                rc = L.ps_extract_input(self._ex, inp, so, site, 512, ctypes.byref(page), x, err)
+                rc = L.ps_extract_input(ex, inp, so, site, 512, ctypes.byref(page), x, err)
             if rc != 0:
                 _raise(err, PageError)
             if output == "text":

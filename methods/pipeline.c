@@ -253,13 +253,15 @@ int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+    /* The workers first: once the reader runs, its reads of big inputs take
+     * address space a worker's stack then may not get (under ulimit -v a
+     * run failed "cannot start threads" or not, by timing). */
     unsigned started = 0;
+    for (; started < nw; started++)
+        if (pthread_create(&workers[started], NULL, worker_main, &s) != 0)
+            break;
     pthread_t reader;
-    int reader_ok = pthread_create(&reader, NULL, reader_main, &s) == 0;
-    if (reader_ok)
-        for (; started < nw; started++)
-            if (pthread_create(&workers[started], NULL, worker_main, &s) != 0)
-                break;
+    int reader_ok = started > 0 && pthread_create(&reader, NULL, reader_main, &s) == 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!reader_ok || started == 0) {
         ps_error e;

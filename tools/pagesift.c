@@ -98,7 +98,7 @@ static void usage(FILE *f)
         "                          probability) JSON Lines and XML report (default:\n"
         "                          $PAGESIFT_PAGE_TYPES, else page-types.model beside\n"
         "                          the shipped model when there); none: no page types\n"
-        "                          (about 7 % faster, docs/PAGE_TYPES.md)\n"
+        "                          (about 4 % faster, docs/PAGE_TYPES.md)\n"
         "      --site-rule RULE    site key of a URL: host (default) or host+path1\n"
         "      --models DIR        per-site models (pagesift-train --per-site): a page\n"
         "                          whose site has a bundle in DIR is classified with\n"

@@ -523,7 +523,12 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
     char spare[2048];
     const char *data = j->out.data ? j->out.data : "";
     size_t len = j->out.len;
-    if (j->status == REC_FAILED && len == 0 && !(cfg->output_dir && cfg->format != PS_FORMAT_JSONL)) {
+    /* a failed single page in text: nothing on standard output, the message
+     * is on standard error (`pagesift nope.html > out.txt` leaves out.txt
+     * empty) */
+    int no_record = cfg->format == PS_FORMAT_TEXT && !cfg->text_headers && !cfg->output_dir;
+    if (j->status == REC_FAILED && len == 0 && !no_record &&
+        !(cfg->output_dir && cfg->format != PS_FORMAT_JSONL)) {
         last_resort_record(cfg, j, spare, sizeof spare);
         data = spare;
         len = strlen(spare);

@@ -3,6 +3,7 @@
  * HTML view.  The work is in the library (ps_batch_run, methods/batch.c);
  * this is option parsing, setup errors and the summary. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -147,6 +148,7 @@ static void usage(FILE *f)
         "                          temporary files of a run killed while writing\n"
         "                          (ID.txt.tmp.RUN.XXXXXX) are removed first, not\n"
         "                          those of a run still writing (DIR/.pagesift-run.RUN)\n"
+        "                          (a run with every page done says so, exit 0)\n"
         "      --fail-fast         stop at the first record that cannot be written\n"
         "                          (default: that record fails, the run goes on)\n"
         "  -q, --quiet             no progress, no per-page error lines, no summary\n"
@@ -158,6 +160,9 @@ static void usage(FILE *f)
         "a summary goes to standard error (not for a single page): records read =\n"
         "extracted + empty + failed + skipped.  On a terminal, progress shows pages\n"
         "done of the total (when known), rate, time left and failures so far.\n"
+        "A single page that fails writes nothing on standard output (the message\n"
+        "is on standard error); one whose result is empty says so on standard\n"
+        "error.\n"
         "\n"
         "SIGINT (Ctrl-C) or SIGTERM stops a run cleanly: no more input is read,\n"
         "pages being extracted finish, every finished record is written whole\n"
@@ -301,6 +306,21 @@ static int is_collection(const char *arg)
     size_t n = strlen(arg);
     return (n >= 5 && strcmp(arg + n - 5, ".warc") == 0) ||
            (n >= 8 && strcmp(arg + n - 8, ".warc.gz") == 0);
+}
+
+/* Does the output folder hold a page's output (a file not starting with
+ * '.', not a temporary one)?  A resumed run that skipped every input and
+ * finds outputs there is complete. */
+static int has_outputs(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int found = 0;
+    while (d && !found && (e = readdir(d)))
+        found = e->d_name[0] != '.' && !strstr(e->d_name, ".tmp.");
+    if (d)
+        closedir(d);
+    return found;
 }
 
 int main(int argc, char **argv)
@@ -656,6 +676,17 @@ int main(int argc, char **argv)
                                       : "");
         }
         return 128 + got_signal;
+    }
+    if (rc == 0 && single && n.read == 1 && n.empty == 1 && !bc.quiet)
+        fprintf(stderr, "pagesift: %s: no main text found (the result is empty)\n",
+                n_args ? args[0] : "standard input");
+    if (rc == 0 && n.read == n.skipped && n.skipped && bc.skip_existing &&
+        has_outputs(bc.output_dir)) { /* a finished run, resumed: nothing left */
+        if (!bc.quiet)
+            fprintf(stderr, "pagesift: nothing left to do: every page's output is in %s already "
+                            "(--skip-existing; %zu record%s skipped)\n", bc.output_dir, n.skipped,
+                    n.skipped == 1 ? "" : "s");
+        return 0;
     }
     if (rc == 0 && n.read == n.skipped && !n_stdin) { /* no page at all */
         if (n.skipped)

@@ -98,6 +98,7 @@ struct ps_fetcher {
     double delay;
     int ignore_robots;
     char *lastmod_since;
+    ps_warc_writer *warc;   /* --warc-out */
     int (*have_output)(void *, const char *);
     void *have_ctx;
     /* the input last returned */
@@ -680,6 +681,15 @@ static int transfer_done(ps_fetcher *f, xfer *x, CURLcode code, ps_error *err)
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto out;
     }
+    if (f->warc && have_block) { /* every response, as it is decoded below */
+        char *ip = NULL;
+        curl_easy_getinfo(x->easy, CURLINFO_PRIMARY_IP, &ip);
+        if (ps_warc_writer_add(f->warc, eff ? eff : x->u->url, ip, x->request.data, x->request.len, block.data,
+                               block.len, err)) {
+            rc = -1;
+            goto out;
+        }
+    }
     if (x->u->kind == K_ROBOTS) {
         robots_done(f, x, code, status);
         goto out;
@@ -707,6 +717,13 @@ static int transfer_done(ps_fetcher *f, xfer *x, CURLcode code, ps_error *err)
     }
     r->http_status = (int)status;
     r->final_url = eff ? strdup(eff) : NULL;
+    if (eff && strcmp(eff, r->in.url)) { /* the page is where it ended: its links, site, URL features */
+        char *u = strdup(eff);
+        if (u) {
+            free(r->in.url);
+            r->in.url = u;
+        }
+    }
     r->seconds = now - x->t0;
     if (status < 200 || status > 299) {
         ps_input_fail(&r->in, PS_ERR_IO, "%.250s: HTTP %ld%s", x->u->url, status,
@@ -782,6 +799,10 @@ ps_fetcher *ps_fetcher_new(const char *const *urls, size_t n, const ps_fetch_opt
         goto nomem;
     if (fo->lastmod_since && !(f->lastmod_since = strdup(fo->lastmod_since)))
         goto nomem;
+    if (fo->warc_out && !(f->warc = ps_warc_writer_open(fo->warc_out, f->user_agent, err))) {
+        ps_fetcher_free(f);
+        return NULL;
+    }
     curl_multi_setopt(f->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)f->max_conn);
     curl_multi_setopt(f->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)f->per_host);
     if (fo->urls_file) {
@@ -926,5 +947,6 @@ void ps_fetcher_free(ps_fetcher *f)
     free(f->token);
     free(f->lastmod_since);
     free(f->info_url);
+    ps_warc_writer_close(f->warc);
     free(f);
 }

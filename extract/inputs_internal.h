@@ -185,6 +185,19 @@ int ps_fetcher_next(ps_fetcher *f, ps_input *in, ps_error *err);
 /** The HTTP status and final URL of the input last returned. */
 const ps_fetch_info *ps_fetcher_info(const ps_fetcher *f);
 void ps_fetcher_free(ps_fetcher *f);
+/* ---- warc_out.c: the WARC file of a fetching run (--warc-out) -------- */
+
+typedef struct ps_warc_writer ps_warc_writer;
+/** Open @p path for appending (created when missing) and write a warcinfo
+ *  record.  NULL with err set. */
+ps_warc_writer *ps_warc_writer_open(const char *path, const char *user_agent, ps_error *err);
+/** Append a request record (when @p req_len) and a response record for
+ *  @p uri, each a gzip member, both or neither.  @p ip may be NULL.
+ *  0, or -1 with err set (a write error: the run stops). */
+int ps_warc_writer_add(ps_warc_writer *w, const char *uri, const char *ip, const char *request, size_t req_len,
+                       const char *response, size_t resp_len, ps_error *err);
+void ps_warc_writer_close(ps_warc_writer *w);
+
 /** 1 when @p s starts with http:// or https:// (any case). */
 int ps_is_url(const char *s);
 

@@ -66,6 +66,10 @@ static void usage(FILE *f)
         "      --retries N         retries of HTTP 5xx, 429 and connection errors,\n"
         "                          after 1, 2, 4 ... s or Retry-After (default 2)\n"
         "      --ignore-robots     do not fetch nor obey robots.txt\n"
+        "      --warc-out FILE     append every response fetched (and its request)\n"
+        "                          to FILE as WARC records, one gzip member each\n"
+        "                          (name it .warc.gz): the run can be extracted\n"
+        "                          again from it, offline\n"
         "A page's site (for its template library) is derived from its URL; pages\n"
         "without a URL get no template step, only the SVM.\n"
         "\n"
@@ -277,7 +281,7 @@ enum {
     OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES, OPT_FAVOR, OPT_MODELS, OPT_MODELS_CAP, OPT_PAGE_TYPES,
     OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST,
     OPT_URLS, OPT_USER_AGENT, OPT_CONTACT, OPT_PER_HOST, OPT_DELAY, OPT_MAX_CONN, OPT_CONNECT_TIMEOUT,
-    OPT_TIMEOUT, OPT_RETRIES, OPT_IGNORE_ROBOTS
+    OPT_TIMEOUT, OPT_RETRIES, OPT_IGNORE_ROBOTS, OPT_WARC_OUT
 };
 
 /* --skip-existing with fetching: a URL whose output is there is not fetched */
@@ -348,6 +352,7 @@ int main(int argc, char **argv)
         {"timeout", required_argument, 0, OPT_TIMEOUT},
         {"retries", required_argument, 0, OPT_RETRIES},
         {"ignore-robots", no_argument, 0, OPT_IGNORE_ROBOTS},
+        {"warc-out", required_argument, 0, OPT_WARC_OUT},
         {"with-comments", no_argument, 0, OPT_WITH_COMMENTS},
         {"no-comments", no_argument, 0, OPT_NO_COMMENTS},
         {"favor", required_argument, 0, OPT_FAVOR},
@@ -426,6 +431,7 @@ int main(int argc, char **argv)
         case OPT_USER_AGENT: fo.user_agent = optarg; break;
         case OPT_CONTACT: fo.contact = optarg; break;
         case OPT_IGNORE_ROBOTS: fo.ignore_robots = 1; break;
+        case OPT_WARC_OUT: fo.warc_out = optarg; break;
         case OPT_PER_HOST:
         case OPT_MAX_CONN:
         case OPT_RETRIES: {
@@ -538,6 +544,13 @@ int main(int argc, char **argv)
     }
     if (n_stdin > 1) {
         fprintf(stderr, "pagesift: standard input ('-', also --urls -) can be given once\n");
+        return 2;
+    }
+    int n_urls = 0;
+    for (size_t i = 0; i < n_args; i++)
+        n_urls += ps_is_url_arg(args[i]);
+    if (fo.warc_out && !n_urls && !fetch_inputs) {
+        fprintf(stderr, "pagesift: --warc-out keeps what is fetched: give URLs (or --urls)\n");
         return 2;
     }
     if (bc.skip_existing && !bc.output_dir) {

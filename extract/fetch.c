@@ -414,6 +414,12 @@ static int add_url(ps_fetcher *f, const char *url, int is_sitemap, int is_feed)
     return 0;
 }
 
+/* A URL of a sitemap or feed: queued behind the ones read so far. */
+static int on_sitemap_url(void *ctx, const char *url, ps_sitemap_kind kind)
+{
+    return add_url(ctx, url, kind == PS_SITEMAP_CHILD, 0);
+}
+
 /* ---- transfers -------------------------------------------------------- */
 
 static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
@@ -710,6 +716,22 @@ static int transfer_done(ps_fetcher *f, xfer *x, CURLcode code, ps_error *err)
     }
     if (transient_status(status) && retry(f, x, now))
         goto out;
+    if (x->u->kind == K_SITEMAP || x->u->kind == K_FEED) {
+        const char *what = x->u->kind == K_SITEMAP ? "sitemap" : "feed";
+        if (status < 200 || status > 299) {
+            rc = fail_url(f, x->u->url, PS_ERR_IO, err, "HTTP %ld for the %s", status, what);
+        } else {
+            char msg[256];
+            size_t n = 0;
+            int kind = ps_sitemap_parse(x->body.data ? x->body.data : "", x->body.len, eff ? eff : x->u->url,
+                                        f->lastmod_since, on_sitemap_url, f, &n, msg, sizeof msg);
+            if (kind == -2)
+                rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            else if (kind < 0)
+                rc = fail_url(f, x->u->url, PS_ERR_FORMAT, err, "not a %s: %s", what, msg);
+        }
+        goto out;
+    }
     result *r = result_new(f, x->u->url);
     if (!r) {
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");

@@ -198,6 +198,23 @@ int ps_warc_writer_add(ps_warc_writer *w, const char *uri, const char *ip, const
                        const char *response, size_t resp_len, ps_error *err);
 void ps_warc_writer_close(ps_warc_writer *w);
 
+/* ---- sitemap.c: URLs of sitemaps and feeds ---------------------------- */
+
+typedef enum ps_sitemap_kind {
+    PS_SITEMAP_PAGE,   /* emitted: a page URL */
+    PS_SITEMAP_CHILD,  /* emitted: a sitemap of a sitemap index */
+    PS_SITEMAP_URLSET = 10, PS_SITEMAP_INDEX, PS_SITEMAP_FEED /* documents */
+} ps_sitemap_kind;
+/** Receives each URL (absolute, http or https); non-zero stops (no memory). */
+typedef int (*ps_sitemap_emit)(void *ctx, const char *url, ps_sitemap_kind kind);
+/** The URLs of a sitemap, sitemap index, RSS or Atom document (gzip'ed or
+ *  not), relative ones resolved against @p base (may be NULL); entries with
+ *  a lastmod before @p since ("YYYY-MM-DD", NULL: all) are left out.
+ *  Returns the document's kind (PS_SITEMAP_URLSET/INDEX/FEED), -1 when it is
+ *  none of them or cannot be read (msg says why), -2 when emit stopped. */
+int ps_sitemap_parse(const char *data, size_t len, const char *base, const char *since, ps_sitemap_emit emit,
+                     void *ctx, size_t *n_urls, char *msg, size_t cap);
+
 /** 1 when @p s starts with http:// or https:// (any case). */
 int ps_is_url(const char *s);
 

@@ -56,7 +56,8 @@ static int add_rule(ps_robots *r, const char *p, size_t n, int allow)
     char *s = strndup(p, n);
     if (!s)
         return -1;
-    r->rules[r->n++] = (robots_rule){s, n, allow};
+    /* a NUL byte in the line ends the pattern: its length is the string's */
+    r->rules[r->n++] = (robots_rule){s, strlen(s), allow};
     return 0;
 }
 

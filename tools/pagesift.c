@@ -66,6 +66,12 @@ static void usage(FILE *f)
         "      --retries N         retries of HTTP 5xx, 429 and connection errors,\n"
         "                          after 1, 2, 4 ... s or Retry-After (default 2)\n"
         "      --ignore-robots     do not fetch nor obey robots.txt\n"
+        "      --sitemap URL       also fetch the pages a sitemap lists (a sitemap\n"
+        "                          index: its sitemaps; .xml or .xml.gz); repeatable\n"
+        "      --lastmod-since D   with --sitemap: leave out entries (and sitemaps)\n"
+        "                          whose lastmod is before the date D (YYYY-MM-DD)\n"
+        "      --feed URL          also fetch the pages an RSS or Atom feed links to;\n"
+        "                          repeatable\n"
         "      --warc-out FILE     append every response fetched (and its request)\n"
         "                          to FILE as WARC records, one gzip member each\n"
         "                          (name it .warc.gz): the run can be extracted\n"
@@ -281,7 +287,7 @@ enum {
     OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES, OPT_FAVOR, OPT_MODELS, OPT_MODELS_CAP, OPT_PAGE_TYPES,
     OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST,
     OPT_URLS, OPT_USER_AGENT, OPT_CONTACT, OPT_PER_HOST, OPT_DELAY, OPT_MAX_CONN, OPT_CONNECT_TIMEOUT,
-    OPT_TIMEOUT, OPT_RETRIES, OPT_IGNORE_ROBOTS, OPT_WARC_OUT
+    OPT_TIMEOUT, OPT_RETRIES, OPT_IGNORE_ROBOTS, OPT_WARC_OUT, OPT_SITEMAP, OPT_FEED, OPT_LASTMOD_SINCE
 };
 
 /* --skip-existing with fetching: a URL whose output is there is not fetched */
@@ -353,6 +359,9 @@ int main(int argc, char **argv)
         {"retries", required_argument, 0, OPT_RETRIES},
         {"ignore-robots", no_argument, 0, OPT_IGNORE_ROBOTS},
         {"warc-out", required_argument, 0, OPT_WARC_OUT},
+        {"sitemap", required_argument, 0, OPT_SITEMAP},
+        {"feed", required_argument, 0, OPT_FEED},
+        {"lastmod-since", required_argument, 0, OPT_LASTMOD_SINCE},
         {"with-comments", no_argument, 0, OPT_WITH_COMMENTS},
         {"no-comments", no_argument, 0, OPT_NO_COMMENTS},
         {"favor", required_argument, 0, OPT_FAVOR},
@@ -369,6 +378,16 @@ int main(int argc, char **argv)
     bc.page_timeout = 30;
     ps_source_options so = {0};
     ps_fetch_options fo = {0};
+    /* static: reachable until exit (the leak checker of the sanitizer build) */
+    static const char **sitemaps, **feeds;
+    sitemaps = calloc((size_t)argc + 1, sizeof *sitemaps);
+    feeds = calloc((size_t)argc + 1, sizeof *feeds);
+    if (!sitemaps || !feeds) {
+        fprintf(stderr, "pagesift: out of memory\n");
+        return 3;
+    }
+    fo.sitemaps = sitemaps;
+    fo.feeds = feeds;
     int learn = 0, verbose = 0, comments = -1;
     const char *favor = NULL;
     long jobs = 0;
@@ -432,6 +451,29 @@ int main(int argc, char **argv)
         case OPT_CONTACT: fo.contact = optarg; break;
         case OPT_IGNORE_ROBOTS: fo.ignore_robots = 1; break;
         case OPT_WARC_OUT: fo.warc_out = optarg; break;
+        case OPT_SITEMAP:
+        case OPT_FEED:
+            if (!ps_is_url_arg(optarg)) {
+                fprintf(stderr, "pagesift: %s: '%s' is not an http:// or https:// URL\n",
+                        c == OPT_SITEMAP ? "--sitemap" : "--feed", optarg);
+                return 2;
+            }
+            if (c == OPT_SITEMAP)
+                sitemaps[fo.n_sitemaps++] = optarg;
+            else
+                feeds[fo.n_feeds++] = optarg;
+            break;
+        case OPT_LASTMOD_SINCE: {
+            int y, m, d;
+            char tail;
+            if (sscanf(optarg, "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3 || strlen(optarg) != 10 || m < 1 ||
+                m > 12 || d < 1 || d > 31) {
+                fprintf(stderr, "pagesift: --lastmod-since: '%s' is not a date YYYY-MM-DD\n", optarg);
+                return 2;
+            }
+            fo.lastmod_since = optarg;
+            break;
+        }
         case OPT_PER_HOST:
         case OPT_MAX_CONN:
         case OPT_RETRIES: {
@@ -532,7 +574,11 @@ int main(int argc, char **argv)
     }
     char **args = argv + optind;
     size_t n_args = (size_t)(argc - optind);
-    int fetch_inputs = fo.urls_file != NULL;
+    int fetch_inputs = fo.urls_file || fo.n_sitemaps || fo.n_feeds;
+    if (fo.lastmod_since && !fo.n_sitemaps) {
+        fprintf(stderr, "pagesift: --lastmod-since goes with --sitemap\n");
+        return 2;
+    }
     int n_stdin = n_args == 0 && !list && !fetch_inputs;
     for (size_t i = 0; i < n_args; i++)
         n_stdin += strcmp(args[i], "-") == 0;

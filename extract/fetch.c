@@ -849,12 +849,40 @@ nomem:
     return NULL;
 }
 
+/* The transfers that finished: 1 when some did, 0 none, -1 fatal. */
+static int collect(ps_fetcher *f, ps_error *err)
+{
+    CURLMsg *m;
+    int left, done = 0;
+    while ((m = curl_multi_info_read(f->multi, &left))) {
+        if (m->msg != CURLMSG_DONE)
+            continue;
+        xfer *x = NULL;
+        curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+        if (transfer_done(f, x, m->data.result, err))
+            return -1;
+        done = 1;
+    }
+    return done;
+}
+
 int ps_fetcher_next(ps_fetcher *f, ps_input *in, ps_error *err)
 {
     ps_input_clear(in);
     free(f->info_url);
     f->info_url = NULL;
     memset(&f->info, 0, sizeof f->info);
+    /* transfers go on while results wait to be taken: one step that does
+     * not block, then the first result */
+    if (f->active) {
+        int running = 0;
+        double wait;
+        CURLMcode mc = curl_multi_perform(f->multi, &running);
+        if (mc != CURLM_OK)
+            return ps_set_error(err, PS_ERR_IO, "libcurl: %s", curl_multi_strerror(mc));
+        if (collect(f, err) < 0 || fill(f, err) || start_ready(f, &wait, err))
+            return -1;
+    }
     for (;;) {
         if (f->res_head) {
             result *r = f->res_head;
@@ -884,19 +912,9 @@ int ps_fetcher_next(ps_fetcher *f, ps_input *in, ps_error *err)
         CURLMcode mc = curl_multi_perform(f->multi, &running);
         if (mc != CURLM_OK)
             return ps_set_error(err, PS_ERR_IO, "libcurl: %s", curl_multi_strerror(mc));
-        CURLMsg *m;
-        int left;
-        int done = 0;
-        while ((m = curl_multi_info_read(f->multi, &left))) {
-            if (m->msg != CURLMSG_DONE)
-                continue;
-            xfer *x = NULL;
-            curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
-            CURLcode code = m->data.result;
-            if (transfer_done(f, x, code, err))
-                return -1;
-            done = 1;
-        }
+        int done = collect(f, err);
+        if (done < 0)
+            return -1;
         if (done || f->res_head)
             continue;
         int ms = wait == HUGE_VAL ? 1000 : (int)ceil(wait * 1000);

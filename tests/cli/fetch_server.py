@@ -8,6 +8,7 @@ for pagesift's per-host rules), writes their numbers to PORTS_FILE (one a
 line, when ready) and logs every request as "TIME PORT PATH UA" lines to
 LOG_FILE.  Paths:
   /page/N            the Nth page of SAMPLE_DIR (sorted), text/html; utf-8
+  /tiny/N            a small page (a title and two paragraphs naming N)
   /latin1            an ISO-8859-1 page, charset in the Content-Type only
   /gzip              a page sent with Content-Encoding: gzip
   /chunked           a page sent with Transfer-Encoding: chunked
@@ -29,6 +30,7 @@ A first response is delayed LATENCY seconds (environment, default 0).
 """
 import gzip
 import os
+import socket
 import sys
 import threading
 import time
@@ -74,6 +76,12 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def setup(self):
+        super().setup()
+        # headers and body go in two writes: without this, Nagle's algorithm
+        # and the client's delayed ACK hold the body back 40 ms per response
+        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
     def send(self, code, body, ctype="text/html; charset=utf-8", headers=()):
         self.send_response(code)
         self.send_header("Content-Type", ctype)
@@ -102,6 +110,14 @@ class Handler(BaseHTTPRequestHandler):
                 n = 0
             with open(pages[n % len(pages)], "rb") as f:
                 return self.send(200, f.read())
+        if p.startswith("/tiny/"):
+            n = p[6:]
+            body = ("<html><head><title>Page %s</title></head><body><article><h1>Page %s</h1>"
+                    "<p>This is page %s of a small test site, with a paragraph long enough to be kept as the "
+                    "main text of the page by the extractor.</p><p>A second paragraph follows, so that the "
+                    "article has some body to it, and page %s is done.</p></article></body></html>"
+                    % (n, n, n, n)).encode()
+            return self.send(200, body)
         if p == "/latin1":
             return self.send(200, LATIN1, "text/html; charset=iso-8859-1")
         if p == "/gzip":

@@ -101,6 +101,7 @@ struct ps_fetcher {
     ps_warc_writer *warc;   /* --warc-out */
     int (*have_output)(void *, const char *);
     void *have_ctx;
+    const volatile int *interrupt;
     /* the input last returned */
     ps_fetch_info info;
     char *info_url;
@@ -803,6 +804,7 @@ ps_fetcher *ps_fetcher_new(const char *const *urls, size_t n, const ps_fetch_opt
     f->ignore_robots = fo->ignore_robots;
     f->have_output = fo->have_output;
     f->have_ctx = fo->have_output_ctx;
+    f->interrupt = fo->interrupt;
     const char *ua = fo->user_agent && *fo->user_agent ? fo->user_agent : NULL;
     char ua_buf[512];
     if (!ua) {
@@ -897,6 +899,8 @@ int ps_fetcher_next(ps_fetcher *f, ps_input *in, ps_error *err)
             free(r);
             return 1;
         }
+        if (f->interrupt && *f->interrupt)
+            return 0; /* stopped: what is in flight is dropped with the fetcher */
         if (fill(f, err))
             return -1;
         if (f->res_head)

@@ -659,6 +659,10 @@ typedef struct ps_fetch_options {
      *  --skip-existing).  Called from the thread reading the source. */
     int (*have_output)(void *ctx, const char *id);
     void *have_output_ctx;
+    /** When set and non-zero: no more URLs are started and the source ends
+     *  (ps_source_next returns 0) within a second, transfers in flight
+     *  dropped (a run stopped by a signal). */
+    const volatile int *interrupt;
 } ps_fetch_options;
 
 /** ps_source_open with fetch options (NULL: the defaults; they apply to

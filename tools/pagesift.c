@@ -213,9 +213,12 @@ static int ps_is_url_arg(const char *s)
 static volatile sig_atomic_t got_signal;
 static int signal_quiet, signal_tty;
 
+static volatile int fetch_stop; /* the fetcher's copy of the flag (ps_fetch_options.interrupt) */
+
 static void on_signal(int sig)
 {
     got_signal = sig;
+    fetch_stop = 1;
     if (!signal_quiet) {
         static const char msg[] = "\npagesift: stopping after the pages in flight (signal again: "
                                   "stop at once)\n";
@@ -672,6 +675,7 @@ int main(int argc, char **argv)
         ps_extractor_free(ex);
         return 3;
     }
+    fo.interrupt = &fetch_stop;
     if (bc.skip_existing) {
         fo.have_output = have_output;
         fo.have_output_ctx = &bc;

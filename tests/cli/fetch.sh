@@ -7,7 +7,9 @@
 # per-host delay measured between request starts; a stalling server gets the
 # timeout and an endless one the size cap, each one failed record while the
 # run goes on; User-Agent with the contact; read = extracted + empty + failed
-# + skipped; -o DIR with --skip-existing fetches nothing again; option errors.
+# + skipped; -o DIR with --skip-existing fetches nothing again; killed by
+# SIGTERM mid-run and resumed, each URL gets its one output and only those
+# without one are fetched again; option errors.
 set -uo pipefail
 src=${PS_SOURCE_DIR:?}
 tmp=$(mktemp -d)
@@ -129,6 +131,39 @@ pagesift --delay 0.01 --skip-existing -o "$tmp/dir" --urls - < "$tmp/urls" 2> "$
 grep -q "3 records read: 0 extracted, 0 empty, 1 failed, 2 skipped" "$tmp/err" || fail "resume: $(cat "$tmp/err")"
 grep -q "/page/" "$tmp/log" && fail "--skip-existing fetched a page whose output is there"
 grep -q "/notfound" "$tmp/log" || fail "--skip-existing did not fetch the failed one again"
+
+# --- killed mid-run, then resumed: every URL has its one output ---------------
+for i in $(seq 1 12); do echo "$c/page/$i"; done > "$tmp/urls12"
+: > "$tmp/log"
+pagesift -q --delay 0.25 --per-host 1 -o "$tmp/killed" --urls "$tmp/urls12" 2>/dev/null &
+run=$!
+sleep 1.6
+kill -TERM "$run"   # (SIGINT is ignored by a background job of a script)
+wait "$run"
+rc=$?
+[[ $rc == 143 ]] || fail "SIGTERM: exit $rc"
+done1=$(ls "$tmp/killed" | grep -c '\.txt$')
+(( done1 > 0 && done1 < 12 )) || fail "SIGTERM came too late or too early: $done1 pages written"
+fetched1=$(grep -c " ${ports[2]} /page/" "$tmp/log")
+: > "$tmp/log"
+pagesift -q --delay 0.01 --skip-existing -o "$tmp/killed" --urls "$tmp/urls12" || fail "the resumed run failed"
+[[ $(ls "$tmp/killed" | grep -c '\.txt$') == 12 ]] || fail "after the resume: $(ls "$tmp/killed")"
+fetched2=$(grep -c " ${ports[2]} /page/" "$tmp/log")
+[[ $fetched2 == $((12 - done1)) ]] ||
+    fail "the resumed run fetched $fetched2 pages, not the $((12 - done1)) without output"
+echo "kill and resume: $done1 pages written, $fetched1 fetched before SIGTERM; $fetched2 fetched after" >&2
+
+# a signal during a stalled fetch stops the run at once, not after --timeout
+pagesift -q -f jsonl --timeout 30 "$b/slow" > /dev/null 2>&1 &
+run=$!
+sleep 1
+t0=$(date +%s%N)
+kill -TERM "$run"
+wait "$run"
+rc=$?
+t1=$(date +%s%N)
+[[ $rc == 143 ]] || fail "SIGTERM during a stalled fetch: exit $rc"
+(( (t1 - t0) / 1000000 < 2500 )) || fail "SIGTERM during a stalled fetch took $(( (t1 - t0) / 1000000 )) ms"
 
 # --- option errors ------------------------------------------------------------
 for bad in "--delay -1" "--timeout 0" "--per-host 0" "--retries x" "--max-connections 0"; do

@@ -516,6 +516,8 @@ PS_EXPORT size_t ps_dataset_filter(ps_dataset *ds, const ps_fold *f);
  *     order of its index, not searched;
  *   - "-": stdin: JSON Lines when opt->jsonl_stdin, else a WARC stream (when
  *     it starts with "WARC/" or the gzip magic) or one page;
+ *   - "http://..." or "https://...": a URL, fetched (ps_fetch_options below,
+ *     docs/FETCH.md);
  *   - list_file (may be combined with args, read after them): lines
  *     PATH<TAB>URL[<TAB>GOLD_PATH]; relative paths are relative to the list
  *     file's folder; empty lines and lines starting with '#' are ignored.

@@ -2,8 +2,10 @@
  * source of pages every tool reads.  Arguments are taken in order, lazily;
  * each is a page file, a WARC file (warc.c), a folder searched recursively
  * (dirwalk.c), a data set folder (extract/dataset.c), or "-" for stdin
- * (JSON Lines in jsonl_input.c, a WARC stream, or one page); then the lines
- * of the list file.  Whatever goes wrong with one input becomes a failed
+ * (JSON Lines in jsonl_input.c, a WARC stream, or one page), or a URL (every
+ * URL, with the URL list, sitemaps and feeds, is fetched by one fetcher,
+ * fetch.c, read where the first URL stands or after the other arguments);
+ * then the lines of the list file.  Whatever goes wrong with one input becomes a failed
  * ps_input naming it; only running out of memory is fatal. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -39,6 +41,9 @@ struct ps_source {
     size_t list_lineno;
     char *list_line;
     size_t list_cap;
+    /* URLs: one fetcher for all of them (fetch.c) */
+    ps_fetcher *fetcher;
+    int fetch_started, last_fetched;
 };
 
 /* ---- readers: one interface ------------------------------------------- */
@@ -83,7 +88,7 @@ static void pop_reader(ps_source *src)
         r->ops->free(r->self);
 }
 
-static const reader_ops warc_reader, jsonl_reader, dataset_reader, folder_reader, list_reader;
+static const reader_ops warc_reader, jsonl_reader, dataset_reader, folder_reader, list_reader, fetch_reader;
 
 /* ---- ids, paths ------------------------------------------------------- */
 
@@ -485,10 +490,33 @@ static const reader_ops *const formats[] = {
     &stdin_format, &dataset_reader, &folder_reader, &warc_reader, &jsonl_reader, &page_format, NULL,
 };
 
-/* 1: *in filled, 0: a reader was pushed, -1: fatal. */
+/* ---- URLs: fetched (fetch.c) ----------------------------------------- */
+
+static int fetch_next(ps_source *src, void *self, ps_input *in, ps_error *err)
+{
+    (void)src;
+    return ps_fetcher_next(self, in, err);
+}
+
+/* owned by the source (ps_source_free), not by the reader stack */
+static const reader_ops fetch_reader = {"URL", NULL, NULL, fetch_next, NULL};
+
+/* Start the fetcher when it has not started: 0 (pushed, or nothing to
+ * fetch), -1. */
+static int start_fetch(ps_source *src, ps_error *err)
+{
+    if (!src->fetcher || src->fetch_started)
+        return 0;
+    src->fetch_started = 1;
+    return push_reader(src, &fetch_reader, src->fetcher, err);
+}
+
+/* 1: *in filled, 0: a reader was pushed (or nothing to do), -1: fatal. */
 static int open_arg(ps_source *src, const char *path, ps_input *in, ps_error *err)
 {
     struct stat st;
+    if (ps_is_url(path)) /* every URL is the fetcher's: its first one starts it */
+        return start_fetch(src, err);
     int is_stdin = !strcmp(path, "-");
     if (!is_stdin && stat(path, &st) != 0) {
         char msg[512];
@@ -672,7 +700,15 @@ static size_t count_list_lines(FILE *f)
 ps_source *ps_source_open(const char *const *args, size_t n_args, const char *list_file,
                           const ps_source_options *opt, ps_error *err)
 {
-    if (n_args == 0 && !list_file) {
+    return ps_source_open_fetch(args, n_args, list_file, opt, NULL, err);
+}
+
+ps_source *ps_source_open_fetch(const char *const *args, size_t n_args, const char *list_file,
+                                const ps_source_options *opt, const ps_fetch_options *fetch,
+                                ps_error *err)
+{
+    int fetch_inputs = fetch && (fetch->urls_file || fetch->n_sitemaps || fetch->n_feeds);
+    if (n_args == 0 && !list_file && !fetch_inputs) {
         ps_set_error(err, PS_ERR_USAGE, "no input given");
         return NULL;
     }
@@ -690,13 +726,36 @@ ps_source *ps_source_open(const char *const *args, size_t n_args, const char *li
         ps_source_free(src);
         return NULL;
     }
-    int unknown = 0;
-    size_t total = src->list ? count_list_lines(src->list) : 0;
+    size_t n_urls = 0;
     for (size_t i = 0; i < n_args; i++)
+        n_urls += ps_is_url(args[i]) != 0;
+    if (n_urls || fetch_inputs) {
+        const char **urls = calloc(n_urls + 1, sizeof *urls);
+        if (!urls)
+            goto nomem;
+        n_urls = 0;
+        for (size_t i = 0; i < n_args; i++)
+            if (ps_is_url(args[i]))
+                urls[n_urls++] = args[i];
+        src->fetcher = ps_fetcher_new(urls, n_urls, fetch, src->max_bytes, err);
+        free(urls);
+        if (!src->fetcher) {
+            ps_source_free(src);
+            return NULL;
+        }
+    }
+    int unknown = fetch_inputs;
+    size_t total = src->list ? count_list_lines(src->list) : 0;
+    for (size_t i = 0; i < n_args; i++) {
+        if (ps_is_url(args[i])) {
+            total++;
+            continue;
+        }
         total += count_arg(args[i], &unknown, &src->fold);
+    }
     src->total = unknown ? 0 : total;
     /* by bytes: when every argument is a file (WARC files, pages) */
-    for (size_t i = 0; i < n_args && !src->list; i++) {
+    for (size_t i = 0; i < n_args && !src->list && !src->fetcher; i++) {
         struct stat st;
         if (!strcmp(args[i], "-") || stat(args[i], &st) != 0 || !S_ISREG(st.st_mode)) {
             src->total_bytes = 0;
@@ -714,11 +773,13 @@ nomem:
 int ps_source_next(ps_source *src, ps_input *in, ps_error *err)
 {
     ps_input_clear(in);
+    src->last_fetched = 0;
     for (;;) {
         int r;
         if (src->depth) { /* the innermost reader open */
             struct open_reader *top = &src->stack[src->depth - 1];
             r = top->ops->next(src, top->self, in, err);
+            src->last_fetched = r == 1 && top->ops == &fetch_reader;
             if (r == 0)
                 pop_reader(src);
             if (r == 0 || r == 2)
@@ -732,6 +793,9 @@ int ps_source_next(ps_source *src, ps_input *in, ps_error *err)
             src->cur_size = strcmp(a, "-") && stat(a, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
             if ((r = open_arg(src, a, in, err)) != 0)
                 return r;
+        } else if (src->fetcher && !src->fetch_started) { /* a URL list, sitemaps, feeds */
+            if (start_fetch(src, err) != 0)
+                return -1;
         } else if (src->list && !src->list_started) {
             src->list_started = 1;
             if (push_reader(src, &list_reader, src, err) != 0)
@@ -751,6 +815,7 @@ void ps_source_free(ps_source *src)
     free(src->args);
     while (src->depth)
         pop_reader(src);
+    ps_fetcher_free(src->fetcher);
     if (src->list)
         fclose(src->list);
     free(src->list_path);
@@ -761,6 +826,11 @@ void ps_source_free(ps_source *src)
 
 ps_source *ps_source_reopen(const ps_source *src, ps_error *err)
 {
+    if (src->fetcher) {
+        ps_set_error(err, PS_ERR_USAGE, "fetched pages are read once (fetch them into a WARC with "
+                                        "--warc-out, then read that twice)");
+        return NULL;
+    }
     for (size_t i = 0; i < src->n_args; i++)
         if (strcmp(src->args[i], "-") == 0) {
             ps_set_error(err, PS_ERR_USAGE, "standard input cannot be read twice");
@@ -773,6 +843,11 @@ ps_source *ps_source_reopen(const ps_source *src, ps_error *err)
 size_t ps_source_total_hint(const ps_source *src)
 {
     return src ? src->total : 0;
+}
+
+const ps_fetch_info *ps_source_fetch_info(const ps_source *src)
+{
+    return src && src->last_fetched ? ps_fetcher_info(src->fetcher) : NULL;
 }
 
 uint64_t ps_source_total_bytes(const ps_source *src)

@@ -157,4 +157,65 @@ void ps_input_fail(ps_input *in, ps_status st, const char *fmt, ...) PS_PRINTF(3
  *  64-bit hash of the whole in hex. */
 char *ps_safe_id(const char *s, size_t n);
 
+/* ---- robots.c: robots.txt rules (RFC 9309) ----------------------------- */
+
+typedef struct ps_robots ps_robots;
+/** The rules of @p text (@p len bytes) that apply to the product token
+ *  @p token (its groups, else the '*' groups).  NULL: out of memory. */
+ps_robots *ps_robots_parse(const char *text, size_t len, const char *token);
+/** No rules (allow = 1: everything allowed) or every path disallowed. */
+ps_robots *ps_robots_new_all(int allow);
+/** 1 when @p path (path and query of a URL, "/" when empty) may be fetched. */
+int ps_robots_allowed(const ps_robots *r, const char *path);
+/** The group's Crawl-delay in seconds, or -1 when none. */
+double ps_robots_crawl_delay(const ps_robots *r);
+void ps_robots_free(ps_robots *r);
+
+/* ---- fetch.c: pages fetched over HTTP(S) with libcurl ----------------- */
+
+typedef struct ps_fetcher ps_fetcher;
+/** A fetcher of @p urls (n of them, copied) and whatever @p fo names (a
+ *  URL list file, sitemaps, feeds).  NULL with err set on a setup error
+ *  (libcurl, an unreadable list, the WARC output, no memory). */
+ps_fetcher *ps_fetcher_new(const char *const *urls, size_t n, const ps_fetch_options *fo,
+                           size_t max_bytes, ps_error *err);
+/** 1: *in filled (a fetched page, a failed fetch or a skipped response),
+ *  0: every URL done, -1: fatal (err set). */
+int ps_fetcher_next(ps_fetcher *f, ps_input *in, ps_error *err);
+/** The HTTP status and final URL of the input last returned. */
+const ps_fetch_info *ps_fetcher_info(const ps_fetcher *f);
+void ps_fetcher_free(ps_fetcher *f);
+/* ---- warc_out.c: the WARC file of a fetching run (--warc-out) -------- */
+
+typedef struct ps_warc_writer ps_warc_writer;
+/** Open @p path for appending (created when missing) and write a warcinfo
+ *  record.  NULL with err set. */
+ps_warc_writer *ps_warc_writer_open(const char *path, const char *user_agent, ps_error *err);
+/** Append a request record (when @p req_len) and a response record for
+ *  @p uri, each a gzip member, both or neither.  @p ip may be NULL.
+ *  0, or -1 with err set (a write error: the run stops). */
+int ps_warc_writer_add(ps_warc_writer *w, const char *uri, const char *ip, const char *request, size_t req_len,
+                       const char *response, size_t resp_len, ps_error *err);
+void ps_warc_writer_close(ps_warc_writer *w);
+
+/* ---- sitemap.c: URLs of sitemaps and feeds ---------------------------- */
+
+typedef enum ps_sitemap_kind {
+    PS_SITEMAP_PAGE,   /* emitted: a page URL */
+    PS_SITEMAP_CHILD,  /* emitted: a sitemap of a sitemap index */
+    PS_SITEMAP_URLSET = 10, PS_SITEMAP_INDEX, PS_SITEMAP_FEED /* documents */
+} ps_sitemap_kind;
+/** Receives each URL (absolute, http or https); non-zero stops (no memory). */
+typedef int (*ps_sitemap_emit)(void *ctx, const char *url, ps_sitemap_kind kind);
+/** The URLs of a sitemap, sitemap index, RSS or Atom document (gzip'ed or
+ *  not), relative ones resolved against @p base (may be NULL); entries with
+ *  a lastmod before @p since ("YYYY-MM-DD", NULL: all) are left out.
+ *  Returns the document's kind (PS_SITEMAP_URLSET/INDEX/FEED), -1 when it is
+ *  none of them or cannot be read (msg says why), -2 when emit stopped. */
+int ps_sitemap_parse(const char *data, size_t len, const char *base, const char *since, ps_sitemap_emit emit,
+                     void *ctx, size_t *n_urls, char *msg, size_t cap);
+
+/** 1 when @p s starts with http:// or https:// (any case). */
+int ps_is_url(const char *s);
+
 #endif

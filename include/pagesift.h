@@ -516,6 +516,8 @@ PS_EXPORT size_t ps_dataset_filter(ps_dataset *ds, const ps_fold *f);
  *     order of its index, not searched;
  *   - "-": stdin: JSON Lines when opt->jsonl_stdin, else a WARC stream (when
  *     it starts with "WARC/" or the gzip magic) or one page;
+ *   - "http://..." or "https://...": a URL, fetched (ps_fetch_options below,
+ *     docs/FETCH.md);
  *   - list_file (may be combined with args, read after them): lines
  *     PATH<TAB>URL[<TAB>GOLD_PATH]; relative paths are relative to the list
  *     file's folder; empty lines and lines starting with '#' are ignored.
@@ -618,6 +620,70 @@ PS_EXPORT void ps_input_clear(ps_input *in);
 
 /** Close the source and free it.  NULL is a no-op. */
 PS_EXPORT void ps_source_free(ps_source *src);
+
+/** Fetching (extract/fetch.c, docs/FETCH.md): an argument starting with
+ *  http:// or https:// is a URL, fetched with libcurl together with every
+ *  other URL argument, a URL list, sitemaps and feeds, many hosts at once;
+ *  their inputs come (in the order they finish) where the first URL
+ *  argument stands, or after the other arguments.  Politeness by default:
+ *  robots.txt obeyed (per host, cached), at most per_host connections to a
+ *  host and `delay` seconds between two request starts on it.  A fetch that
+ *  fails (network, timeout, size cap, HTTP status other than 2xx, robots.txt)
+ *  is a failed ps_input; a 2xx response that is not HTML is skipped.
+ *  Zero-initialise, then set what you need. */
+typedef struct ps_fetch_options {
+    const char *urls_file;   /**< one URL a line ('#' lines and blank lines
+                                  ignored); "-" = stdin; NULL: none */
+    const char *const *sitemaps; /**< sitemap (or sitemap index) URLs whose
+                                  pages are fetched; n_sitemaps of them */
+    size_t n_sitemaps;
+    const char *const *feeds; /**< RSS or Atom feed URLs, likewise */
+    size_t n_feeds;
+    const char *lastmod_since; /**< "YYYY-MM-DD[...]": sitemap entries whose
+                                  lastmod is older are left out; NULL: all */
+    const char *user_agent;  /**< NULL: "pagesift/VERSION"; its first word
+                                  (up to '/') is the robots.txt token */
+    const char *contact;     /**< added to the User-Agent as "(+CONTACT)" */
+    double connect_timeout;  /**< seconds; 0: 10 */
+    double timeout;          /**< seconds for a whole response; 0: 30 */
+    int retries;             /**< retries of a transient failure (HTTP 5xx,
+                                  429, connection error); 0: 2, < 0: none */
+    unsigned per_host;       /**< connections to one host at once; 0: 2 */
+    double delay;            /**< seconds between request starts on one host
+                                  (robots.txt Crawl-delay raises it, up to
+                                  60 s); 0: 1, < 0: none */
+    unsigned max_connections;/**< connections at once in all; 0: 64 */
+    int ignore_robots;       /**< 1: robots.txt is not fetched nor obeyed */
+    const char *warc_out;    /**< append every response (and its request) to
+                                  this WARC file (gzip members); NULL: none */
+    /** When set: called with a URL's id before it is fetched; non-zero
+     *  makes it a skipped input without fetching (resume with
+     *  --skip-existing).  Called from the thread reading the source. */
+    int (*have_output)(void *ctx, const char *id);
+    void *have_output_ctx;
+    /** When set and non-zero: no more URLs are started and the source ends
+     *  (ps_source_next returns 0) within a second, transfers in flight
+     *  dropped (a run stopped by a signal). */
+    const volatile int *interrupt;
+} ps_fetch_options;
+
+/** ps_source_open with fetch options (NULL: the defaults; they apply to
+ *  URL arguments of ps_source_open too).  With @p fetch naming a URL list,
+ *  sitemaps or feeds, args may be empty. */
+PS_EXPORT ps_source *ps_source_open_fetch(const char *const *args, size_t n_args,
+                                          const char *list_file, const ps_source_options *opt,
+                                          const ps_fetch_options *fetch, ps_error *err);
+
+/** What the fetch of the input last returned by ps_source_next gave. */
+typedef struct ps_fetch_info {
+    int http_status;         /**< of the final response; 0: none (robots.txt,
+                                  a network error, a timeout) */
+    const char *final_url;   /**< after redirects; NULL when none */
+    double fetch_seconds;    /**< the whole transfer, retries not counted */
+} ps_fetch_info;
+/** NULL when that input was not fetched; valid until the next
+ *  ps_source_next. */
+PS_EXPORT const ps_fetch_info *ps_source_fetch_info(const ps_source *src);
 
 /** Number of inputs the source will yield when that is cheaply known (only
  *  files, folders without WARC files, list files and data sets), else 0

@@ -29,6 +29,8 @@ typedef struct batch_job {
     int status;        /* REC_* */
     char msg[512];     /* when failed */
     ps_buf out;        /* the formatted record */
+    int http_status;   /* a fetched page (ps_source_fetch_info): its status */
+    char *final_url;   /* and URL after redirects; else 0, NULL */
 } batch_job;
 
 /* Output file stems already used: a chained hash set, touched by the reader
@@ -161,6 +163,10 @@ static int batch_read(void *vctx, void *vjob, ps_error *err)
     if (r != 1)
         return r;
     j->pos = c->src ? ps_source_bytes_done(c->src) : 0;
+    const ps_fetch_info *fi = c->src ? ps_source_fetch_info(c->src) : NULL;
+    j->http_status = fi ? fi->http_status : 0;
+    free(j->final_url);
+    j->final_url = fi && fi->final_url ? strdup(fi->final_url) : NULL;
     if (j->in.skipped && c->cfg->verbose && !c->cfg->quiet)
         fprintf(stderr, "pagesift: skipped %s: %s\n", j->in.origin ? j->in.origin : j->in.id,
                 j->in.msg[0] ? j->in.msg : "not a page");
@@ -280,6 +286,8 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
         r.blocks_removed = x.blocks_removed;
         r.status = rec_status[j->status];
         r.error = j->status == REC_FAILED ? j->msg : NULL;
+        r.http_status = j->http_status;
+        r.final_url = j->final_url;
         rc = ps_record_jsonl(&j->out, &r);
         if (have_meta)
             ps_metadata_free(&meta);
@@ -451,7 +459,19 @@ static void job_release(batch_job *j)
 {
     ps_input_clear(&j->in);
     free(j->stem);
+    free(j->final_url);
+    j->final_url = NULL;
     ps_buf_free(&j->out);
+}
+
+int ps_batch_output_exists(const ps_batch_config *cfg, const char *id)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    if (!cfg->output_dir)
+        return 0;
+    snprintf(path, sizeof path, "%s/%s%s", cfg->output_dir, id, out_ext(cfg, 0));
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 /* JSON string of @p s into dst (at most cap bytes, quotes included), for
@@ -503,7 +523,12 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
     char spare[2048];
     const char *data = j->out.data ? j->out.data : "";
     size_t len = j->out.len;
-    if (j->status == REC_FAILED && len == 0 && !(cfg->output_dir && cfg->format != PS_FORMAT_JSONL)) {
+    /* a failed single page in text: nothing on standard output, the message
+     * is on standard error (`pagesift nope.html > out.txt` leaves out.txt
+     * empty) */
+    int no_record = cfg->format == PS_FORMAT_TEXT && !cfg->text_headers && !cfg->output_dir;
+    if (j->status == REC_FAILED && len == 0 && !no_record &&
+        !(cfg->output_dir && cfg->format != PS_FORMAT_JSONL)) {
         last_resort_record(cfg, j, spare, sizeof spare);
         data = spare;
         len = strlen(spare);

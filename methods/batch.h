@@ -49,6 +49,8 @@ typedef struct ps_record {
     const char *model;    /**< "default", "site:KEY", or NULL (no model) */
     const char *page_type; /**< ps_extraction.page_type, NULL when none */
     double page_type_prob;
+    int http_status;      /**< a fetched page: the HTTP status, else 0 (null) */
+    const char *final_url; /**< a fetched page: the URL after redirects */
 } ps_record;
 
 /** Append @p r as one JSON line ('\n'-ended): the schema of docs/JSONL.md,

@@ -1,6 +1,7 @@
 /* methods/records.c — output records of a batch run: the JSON Lines record
  * of a page (the schema of docs/JSONL.md: id, url, site, the metadata, text,
- * blocks kept/removed, status, error, charset, origin; absent values null)
+ * blocks kept/removed, status, error, charset, origin, model, page type,
+ * the HTTP status and final URL of a fetched page; absent values null)
  * with a JSON string writer that never emits invalid UTF-8. */
 #include <string.h>
 
@@ -147,6 +148,12 @@ int ps_record_jsonl(ps_buf *b, const ps_record *r)
         return -1;
     if (r->page_type ? ps_buf_printf(b, ",\"page_type_prob\":%.3f", r->page_type_prob)
                      : ps_buf_append(b, ",\"page_type_prob\":null", 22))
+        return -1;
+    /* fetched pages (docs/FETCH.md); null for every other input */
+    if (r->http_status ? ps_buf_printf(b, ",\"http_status\":%d", r->http_status)
+                       : ps_buf_append(b, ",\"http_status\":null", 19))
+        return -1;
+    if (field(b, "final_url", r->final_url, &first) != 0)
         return -1;
     return ps_buf_append(b, "}\n", 2);
 }

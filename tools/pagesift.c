@@ -3,12 +3,14 @@
  * HTML view.  The work is in the library (ps_batch_run, methods/batch.c);
  * this is option parsing, setup errors and the summary. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,14 +34,48 @@ static void usage(FILE *f)
         ".warc.gz, WARC 1.0/1.1, plain or gzip: HTML response records are pages,\n"
         "other records are counted as skipped); or '-', standard input (the default\n"
         "when no INPUT is given, unless it is a terminal): one page, a WARC stream,\n"
-        "or JSON Lines with --jsonl.  In a folder, other files are read when their\n"
-        "content is HTML (article.php, index.html?p=2, no extension: wget and\n"
-        "httrack mirrors), .html.gz/.htm.gz are unpacked, and the rest is counted\n"
-        "as skipped (-v names each).  No page at all in the inputs is an error.\n"
+        "or JSON Lines with --jsonl; or a URL (http://, https://: fetched, see\n"
+        "below).  In a folder, other files are read when their content is HTML\n"
+        "(article.php, index.html?p=2, no extension: wget and httrack mirrors),\n"
+        ".html.gz/.htm.gz are unpacked, and the rest is counted as skipped (-v\n"
+        "names each).  No page at all in the inputs is an error.\n"
         "  -l, --list FILE         also the pages listed in FILE, one per line:\n"
         "                          PATH<TAB>URL (paths relative to FILE's folder)\n"
         "      --jsonl             standard input is JSON Lines, one page per line:\n"
         "                          {\"url\": ..., \"html\": ...[, \"id\": ...]}\n"
+        "\n"
+        "Fetching (docs/FETCH.md): an INPUT starting with http:// or https:// is a\n"
+        "URL, fetched with every other URL, many hosts at once; records come in\n"
+        "the order fetches finish, with http_status and final_url in JSON Lines.\n"
+        "robots.txt is obeyed, a host gets at most --per-host connections and one\n"
+        "request start per --delay; a fetch that fails (network, timeout, size,\n"
+        "HTTP status, robots.txt) is a failed record, a response that is not HTML\n"
+        "is skipped.\n"
+        "      --urls FILE         also fetch the URLs in FILE, one a line ('-':\n"
+        "                          standard input; '#' lines ignored)\n"
+        "      --user-agent S      the User-Agent (default pagesift/VERSION); its\n"
+        "                          first word is the token robots.txt is read for\n"
+        "      --contact C         a way to reach you (mail or URL), added to the\n"
+        "                          User-Agent as (+C): please give one\n"
+        "      --per-host N        connections to one host at once (default 2)\n"
+        "      --delay S           seconds between two request starts on one host\n"
+        "                          (default 1; robots.txt Crawl-delay raises it)\n"
+        "      --max-connections N connections at once in all (default 64)\n"
+        "      --connect-timeout S seconds to connect (default 10)\n"
+        "      --timeout S         seconds for a whole response (default 30)\n"
+        "      --retries N         retries of HTTP 5xx, 429 and connection errors,\n"
+        "                          after 1, 2, 4 ... s or Retry-After (default 2)\n"
+        "      --ignore-robots     do not fetch nor obey robots.txt\n"
+        "      --sitemap URL       also fetch the pages a sitemap lists (a sitemap\n"
+        "                          index: its sitemaps; .xml or .xml.gz); repeatable\n"
+        "      --lastmod-since D   with --sitemap: leave out entries (and sitemaps)\n"
+        "                          whose lastmod is before the date D (YYYY-MM-DD)\n"
+        "      --feed URL          also fetch the pages an RSS or Atom feed links to;\n"
+        "                          repeatable\n"
+        "      --warc-out FILE     append every response fetched (and its request)\n"
+        "                          to FILE as WARC records, one gzip member each\n"
+        "                          (name it .warc.gz): the run can be extracted\n"
+        "                          again from it, offline\n"
         "A page's site (for its template library) is derived from its URL; pages\n"
         "without a URL get no template step, only the SVM.\n"
         "\n"
@@ -113,7 +149,8 @@ static void usage(FILE *f)
         "                          keep state across pages run on one\n"
         "      --unordered         write records as they finish, not in input order\n"
         "      --max-bytes N       pages larger than N bytes fail (default 64 MiB;\n"
-        "                          suffix k, M, G; from 1 to 1 GiB)\n"
+        "                          suffix k, M, G; from 1 to 1 GiB); also the cap of\n"
+        "                          a fetched response as sent\n"
         "      --page-timeout S    a page taking longer than S seconds fails\n"
         "                          (default 30; 0 = no limit)\n"
         "      --skip-existing     with --output-dir: pages whose output file is\n"
@@ -121,6 +158,7 @@ static void usage(FILE *f)
         "                          temporary files of a run killed while writing\n"
         "                          (ID.txt.tmp.RUN.XXXXXX) are removed first, not\n"
         "                          those of a run still writing (DIR/.pagesift-run.RUN)\n"
+        "                          (a run with every page done says so, exit 0)\n"
         "      --fail-fast         stop at the first record that cannot be written\n"
         "                          (default: that record fails, the run goes on)\n"
         "  -q, --quiet             no progress, no per-page error lines, no summary\n"
@@ -132,6 +170,9 @@ static void usage(FILE *f)
         "a summary goes to standard error (not for a single page): records read =\n"
         "extracted + empty + failed + skipped.  On a terminal, progress shows pages\n"
         "done of the total (when known), rate, time left and failures so far.\n"
+        "A single page that fails writes nothing on standard output (the message\n"
+        "is on standard error); one whose result is empty says so on standard\n"
+        "error.\n"
         "\n"
         "SIGINT (Ctrl-C) or SIGTERM stops a run cleanly: no more input is read,\n"
         "pages being extracted finish, every finished record is written whole\n"
@@ -150,12 +191,17 @@ static void usage(FILE *f)
 /* ---- inputs ----------------------------------------------------------- */
 
 static ps_source *open_source(char **args, size_t n, const char *list, const ps_source_options *so,
-                              ps_error *err)
+                              const ps_fetch_options *fo, int fetch_inputs, ps_error *err)
 {
     static const char *const dash[] = {"-"};
-    if (n == 0 && !list)
-        return ps_source_open(dash, 1, NULL, so, err);
-    return ps_source_open((const char *const *)args, n, list, so, err);
+    if (n == 0 && !list && !fetch_inputs)
+        return ps_source_open_fetch(dash, 1, NULL, so, fo, err);
+    return ps_source_open_fetch((const char *const *)args, n, list, so, fo, err);
+}
+
+static int ps_is_url_arg(const char *s)
+{
+    return !strncasecmp(s, "http://", 7) || !strncasecmp(s, "https://", 8);
 }
 
 /* ---- signals --------------------------------------------------------------- */
@@ -167,9 +213,12 @@ static ps_source *open_source(char **args, size_t n, const char *list, const ps_
 static volatile sig_atomic_t got_signal;
 static int signal_quiet, signal_tty;
 
+static volatile int fetch_stop; /* the fetcher's copy of the flag (ps_fetch_options.interrupt) */
+
 static void on_signal(int sig)
 {
     got_signal = sig;
+    fetch_stop = 1;
     if (!signal_quiet) {
         static const char msg[] = "\npagesift: stopping after the pages in flight (signal again: "
                                   "stop at once)\n";
@@ -239,20 +288,52 @@ static int method_known(const char *name)
 enum {
     OPT_OPTIONS = 256, OPT_SITE_RULE, OPT_UNORDERED, OPT_MAX_BYTES, OPT_JSONL, OPT_LEARN,
     OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES, OPT_FAVOR, OPT_MODELS, OPT_MODELS_CAP, OPT_PAGE_TYPES,
-    OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST
+    OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST,
+    OPT_URLS, OPT_USER_AGENT, OPT_CONTACT, OPT_PER_HOST, OPT_DELAY, OPT_MAX_CONN, OPT_CONNECT_TIMEOUT,
+    OPT_TIMEOUT, OPT_RETRIES, OPT_IGNORE_ROBOTS, OPT_WARC_OUT, OPT_SITEMAP, OPT_FEED, OPT_LASTMOD_SINCE
 };
+
+/* --skip-existing with fetching: a URL whose output is there is not fetched */
+static int have_output(void *ctx, const char *id)
+{
+    return ps_batch_output_exists(ctx, id);
+}
+
+/* Seconds from 0 to max; -1 when not a number. */
+static double parse_seconds(const char *s, double max)
+{
+    char *end;
+    errno = 0;
+    double t = strtod(s, &end);
+    return errno || end == s || *end || !(t >= 0 && t <= max) ? -1 : t;
+}
 
 /* Does the argument name something ps_source reads as several pages? */
 static int is_collection(const char *arg)
 {
     struct stat st;
-    if (strcmp(arg, "-") == 0)
+    if (strcmp(arg, "-") == 0 || ps_is_url_arg(arg))
         return 0;
     if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
         return 1;
     size_t n = strlen(arg);
     return (n >= 5 && strcmp(arg + n - 5, ".warc") == 0) ||
            (n >= 8 && strcmp(arg + n - 8, ".warc.gz") == 0);
+}
+
+/* Does the output folder hold a page's output (a file not starting with
+ * '.', not a temporary one)?  A resumed run that skipped every input and
+ * finds outputs there is complete. */
+static int has_outputs(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int found = 0;
+    while (d && !found && (e = readdir(d)))
+        found = e->d_name[0] != '.' && !strstr(e->d_name, ".tmp.");
+    if (d)
+        closedir(d);
+    return found;
 }
 
 int main(int argc, char **argv)
@@ -270,6 +351,20 @@ int main(int argc, char **argv)
         {"page-timeout", required_argument, 0, OPT_PAGE_TIMEOUT},
         {"skip-existing", no_argument, 0, OPT_SKIP_EXISTING},
         {"fail-fast", no_argument, 0, OPT_FAIL_FAST},
+        {"urls", required_argument, 0, OPT_URLS},
+        {"user-agent", required_argument, 0, OPT_USER_AGENT},
+        {"contact", required_argument, 0, OPT_CONTACT},
+        {"per-host", required_argument, 0, OPT_PER_HOST},
+        {"delay", required_argument, 0, OPT_DELAY},
+        {"max-connections", required_argument, 0, OPT_MAX_CONN},
+        {"connect-timeout", required_argument, 0, OPT_CONNECT_TIMEOUT},
+        {"timeout", required_argument, 0, OPT_TIMEOUT},
+        {"retries", required_argument, 0, OPT_RETRIES},
+        {"ignore-robots", no_argument, 0, OPT_IGNORE_ROBOTS},
+        {"warc-out", required_argument, 0, OPT_WARC_OUT},
+        {"sitemap", required_argument, 0, OPT_SITEMAP},
+        {"feed", required_argument, 0, OPT_FEED},
+        {"lastmod-since", required_argument, 0, OPT_LASTMOD_SINCE},
         {"with-comments", no_argument, 0, OPT_WITH_COMMENTS},
         {"no-comments", no_argument, 0, OPT_NO_COMMENTS},
         {"favor", required_argument, 0, OPT_FAVOR},
@@ -285,6 +380,17 @@ int main(int argc, char **argv)
     ps_batch_config bc = {0};
     bc.page_timeout = 30;
     ps_source_options so = {0};
+    ps_fetch_options fo = {0};
+    /* static: reachable until exit (the leak checker of the sanitizer build) */
+    static const char **sitemaps, **feeds;
+    sitemaps = calloc((size_t)argc + 1, sizeof *sitemaps);
+    feeds = calloc((size_t)argc + 1, sizeof *feeds);
+    if (!sitemaps || !feeds) {
+        fprintf(stderr, "pagesift: out of memory\n");
+        return 3;
+    }
+    fo.sitemaps = sitemaps;
+    fo.feeds = feeds;
     int learn = 0, verbose = 0, comments = -1;
     const char *favor = NULL;
     long jobs = 0;
@@ -343,6 +449,71 @@ int main(int argc, char **argv)
         }
         case OPT_SKIP_EXISTING: bc.skip_existing = 1; break;
         case OPT_FAIL_FAST: bc.fail_fast = 1; break;
+        case OPT_URLS: fo.urls_file = optarg; break;
+        case OPT_USER_AGENT: fo.user_agent = optarg; break;
+        case OPT_CONTACT: fo.contact = optarg; break;
+        case OPT_IGNORE_ROBOTS: fo.ignore_robots = 1; break;
+        case OPT_WARC_OUT: fo.warc_out = optarg; break;
+        case OPT_SITEMAP:
+        case OPT_FEED:
+            if (!ps_is_url_arg(optarg)) {
+                fprintf(stderr, "pagesift: %s: '%s' is not an http:// or https:// URL\n",
+                        c == OPT_SITEMAP ? "--sitemap" : "--feed", optarg);
+                return 2;
+            }
+            if (c == OPT_SITEMAP)
+                sitemaps[fo.n_sitemaps++] = optarg;
+            else
+                feeds[fo.n_feeds++] = optarg;
+            break;
+        case OPT_LASTMOD_SINCE: {
+            int y, m, d;
+            char tail;
+            if (sscanf(optarg, "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3 || strlen(optarg) != 10 || m < 1 ||
+                m > 12 || d < 1 || d > 31) {
+                fprintf(stderr, "pagesift: --lastmod-since: '%s' is not a date YYYY-MM-DD\n", optarg);
+                return 2;
+            }
+            fo.lastmod_since = optarg;
+            break;
+        }
+        case OPT_PER_HOST:
+        case OPT_MAX_CONN:
+        case OPT_RETRIES: {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            long lo = c == OPT_RETRIES ? 0 : 1, hi = c == OPT_RETRIES ? 20 : c == OPT_PER_HOST ? 64 : 4096;
+            const char *name = c == OPT_RETRIES ? "--retries" : c == OPT_PER_HOST ? "--per-host" : "--max-connections";
+            if (*end || end == optarg || v < lo || v > hi) {
+                fprintf(stderr, "pagesift: %s: '%s' is not a number from %ld to %ld\n", name, optarg, lo, hi);
+                return 2;
+            }
+            if (c == OPT_RETRIES)
+                fo.retries = v ? (int)v : -1;
+            else if (c == OPT_PER_HOST)
+                fo.per_host = (unsigned)v;
+            else
+                fo.max_connections = (unsigned)v;
+            break;
+        }
+        case OPT_DELAY:
+        case OPT_CONNECT_TIMEOUT:
+        case OPT_TIMEOUT: {
+            double t = parse_seconds(optarg, 3600);
+            const char *name = c == OPT_DELAY ? "--delay" : c == OPT_TIMEOUT ? "--timeout" : "--connect-timeout";
+            if (t < 0 || (c != OPT_DELAY && t == 0)) {
+                fprintf(stderr, "pagesift: %s: '%s' is not a number of seconds from %s to 3600\n", name, optarg,
+                        c == OPT_DELAY ? "0" : "more than 0");
+                return 2;
+            }
+            if (c == OPT_DELAY)
+                fo.delay = t > 0 ? t : -1;
+            else if (c == OPT_TIMEOUT)
+                fo.timeout = t;
+            else
+                fo.connect_timeout = t;
+            break;
+        }
         case 'q': bc.quiet = 1; break;
         case 'v': verbose = 1; break;
         case OPT_WITH_COMMENTS: comments = 0; break;
@@ -406,16 +577,29 @@ int main(int argc, char **argv)
     }
     char **args = argv + optind;
     size_t n_args = (size_t)(argc - optind);
-    int n_stdin = n_args == 0 && !list;
+    int fetch_inputs = fo.urls_file || fo.n_sitemaps || fo.n_feeds;
+    if (fo.lastmod_since && !fo.n_sitemaps) {
+        fprintf(stderr, "pagesift: --lastmod-since goes with --sitemap\n");
+        return 2;
+    }
+    int n_stdin = n_args == 0 && !list && !fetch_inputs;
     for (size_t i = 0; i < n_args; i++)
         n_stdin += strcmp(args[i], "-") == 0;
-    if (n_args == 0 && !list && isatty(STDIN_FILENO)) {
+    n_stdin += fo.urls_file && strcmp(fo.urls_file, "-") == 0;
+    if (n_args == 0 && !list && !fetch_inputs && isatty(STDIN_FILENO)) {
         fprintf(stderr, "pagesift: no input: give a page, a folder or a WARC file, or pipe one "
                         "in; try --help\n");
         return 2;
     }
     if (n_stdin > 1) {
-        fprintf(stderr, "pagesift: standard input ('-') can be given once\n");
+        fprintf(stderr, "pagesift: standard input ('-', also --urls -) can be given once\n");
+        return 2;
+    }
+    int n_urls = 0;
+    for (size_t i = 0; i < n_args; i++)
+        n_urls += ps_is_url_arg(args[i]);
+    if (fo.warc_out && !n_urls && !fetch_inputs) {
+        fprintf(stderr, "pagesift: --warc-out keeps what is fetched: give URLs (or --urls)\n");
         return 2;
     }
     if (bc.skip_existing && !bc.output_dir) {
@@ -491,13 +675,19 @@ int main(int argc, char **argv)
         ps_extractor_free(ex);
         return 3;
     }
-    ps_source *src = open_source(args, n_args, list, &so, &err);
+    fo.interrupt = &fetch_stop;
+    if (bc.skip_existing) {
+        fo.have_output = have_output;
+        fo.have_output_ctx = &bc;
+    }
+    ps_source *src = open_source(args, n_args, list, &so, &fo, fetch_inputs, &err);
     if (!src) {
         fprintf(stderr, "pagesift: %s\n", err.msg);
         ps_extractor_free(ex);
         return 3;
     }
-    int single = !list && !so.jsonl_stdin && n_args <= 1 && (n_args == 0 || !is_collection(args[0]));
+    int single = !list && !so.jsonl_stdin && !fetch_inputs && n_args <= 1 &&
+                 (n_args == 0 || !is_collection(args[0]));
     if (!format && !single && !bc.output_dir && !isatty(STDOUT_FILENO))
         bc.format = PS_FORMAT_JSONL;
     bc.out = stdout;
@@ -549,6 +739,17 @@ int main(int argc, char **argv)
                                       : "");
         }
         return 128 + got_signal;
+    }
+    if (rc == 0 && single && n.read == 1 && n.empty == 1 && !bc.quiet)
+        fprintf(stderr, "pagesift: %s: no main text found (the result is empty)\n",
+                n_args ? args[0] : "standard input");
+    if (rc == 0 && n.read == n.skipped && n.skipped && bc.skip_existing &&
+        has_outputs(bc.output_dir)) { /* a finished run, resumed: nothing left */
+        if (!bc.quiet)
+            fprintf(stderr, "pagesift: nothing left to do: every page's output is in %s already "
+                            "(--skip-existing; %zu record%s skipped)\n", bc.output_dir, n.skipped,
+                    n.skipped == 1 ? "" : "s");
+        return 0;
     }
     if (rc == 0 && n.read == n.skipped && !n_stdin) { /* no page at all */
         if (n.skipped)

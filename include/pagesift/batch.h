@@ -107,6 +107,11 @@ PS_EXPORT int ps_batch_run(const ps_batch_config *cfg, ps_source *src, ps_batch_
  *  tell a setup error from a page error. */
 PS_EXPORT int ps_batch_prepare_output_dir(const char *dir, ps_error *err);
 
+/** 1 when the output file of the page with id @p id is in cfg->output_dir
+ *  (what --skip-existing looks for; 0 without an output folder).  The id as
+ *  the source gives it (a repeated id's -2, -3 are not tried). */
+PS_EXPORT int ps_batch_output_exists(const ps_batch_config *cfg, const char *id);
+
 #ifdef __cplusplus
 }
 #endif

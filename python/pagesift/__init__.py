@@ -422,6 +422,8 @@ class Extractor:
             "model": x.model.decode("utf-8", "replace") if x.model else None,
             "page_type": x.page_type.decode("utf-8", "replace") if x.page_type else None,
             "page_type_prob": float("%.3f" % x.page_type_prob) if x.page_type else None,
+            "http_status": None,  # fetched pages only (docs/FETCH.md)
+            "final_url": None,
         }
 
 

@@ -2,7 +2,8 @@
 # scripts/make-warc on datasets/sample, read back with pagesift-inputs: every
 # page comes out of the WARC (plain, gzip, and gzip on stdin) with the same
 # bytes as its html file, under a stable record id, with its URL; the
-# warcinfo record is skipped; the JSON Lines output has one record per page.
+# warcinfo record is skipped; the JSON Lines output has one record per page;
+# page files and folders of pages are taken too (--url-base).
 set -euo pipefail
 src=${PS_SOURCE_DIR:?}
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
@@ -43,4 +44,25 @@ check stdin "$tmp/x-stdin" "$tmp/list-stdin"
 
 pagesift-inputs -q --jsonl - < "$tmp/s.jsonl" > "$tmp/list-jsonl"
 [ "$(grep -c '^ok' "$tmp/list-jsonl")" -eq "$n" ] || { echo "FAIL: JSON Lines pages"; exit 1; }
-echo "ok: $n pages identical from plain, gzip and stdin WARC"
+
+# page files and a folder of pages (issue 31: only data set folders were
+# taken): URLs from --url-base and the relative path, other files left out
+mkdir -p "$tmp/mirror/sub"
+cp "$sample/html/dragnet-14.html" "$tmp/mirror/a.html"
+cp "$sample/html/netease-3.html" "$tmp/mirror/sub/b.htm"
+echo "not a page" > "$tmp/mirror/notes.txt"
+python3 "$src/scripts/make-warc" -o "$tmp/m.warc.gz" --ids "$tmp/m.ids" --url-base https://example.org/ \
+    "$tmp/mirror" "$sample/html/cleaneval-dev-4.html" 2>/dev/null
+mkdir "$tmp/x-m"
+pagesift-inputs -q -x "$tmp/x-m" "$tmp/m.warc.gz" > "$tmp/list-m"
+[ "$(grep -c '^ok' "$tmp/list-m")" -eq 3 ] || { echo "FAIL: page files: $(cat "$tmp/list-m")"; exit 1; }
+for pair in "a.html dragnet-14" "sub/b.htm netease-3" "cleaneval-dev-4.html cleaneval-dev-4"; do
+    set -- $pair
+    uuid=$(awk -F'\t' -v r="$1" '$3 == r { print $1 }' "$tmp/m.ids")
+    cmp "$tmp/x-m/$uuid.html" "$sample/html/$2.html" || { echo "FAIL: page file $1 differs"; exit 1; }
+    grep -q "https://example.org/$1" "$tmp/list-m" || { echo "FAIL: no URL for $1"; exit 1; }
+done
+if python3 "$src/scripts/make-warc" -o "$tmp/n.warc" "$tmp/nonexistent" 2>/dev/null; then
+    echo "FAIL: a missing argument is not an error"; exit 1
+fi
+echo "ok: $n pages identical from plain, gzip and stdin WARC; page files and folders too"

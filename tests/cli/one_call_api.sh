@@ -38,6 +38,17 @@ san=()   # a sanitizer build's library needs the program built with the same run
 [[ $(ldd "$libdir"/libpagesift.so 2>/dev/null) == *libasan* ]] && san=(-fsanitize=address,undefined)
 cc -std=c11 -Wall -Wextra -Werror "${san[@]}" "$t/sift.c" $flags -o "$t/sift" 2>"$t/err" || fail "compile: $(cat "$t/err")"
 
+# the command line the example's first line gives (rpath: no LD_LIBRARY_PATH
+# needed to run it; issue 31: built as the README said, it did not find
+# libpagesift.so.0)
+cmd=$(head -1 "$t/sift.c" | sed -n 's|^/\* \(cc sift\.c .*\) \*/$|\1|p')
+[[ $cmd == "cc sift.c "*"-o sift" ]] || fail "the example's first line is not its command: $(head -1 "$t/sift.c")"
+mkdir "$t/own" && cp "$t/sift.c" "$t/own/"
+( cd "$t/own" && cc() { command cc "${san[@]}" "$@"; } && eval "$cmd" ) 2> "$t/err" || fail "the example's command: $(cat "$t/err")"
+env -u LD_LIBRARY_PATH -u PAGESIFT_MODEL "$t/own/sift" < "$src/datasets/sample/html/dragnet-14.html" > "$t/own.txt" 2> "$t/err" ||
+    fail "the example built by its own command does not run without LD_LIBRARY_PATH: $(cat "$t/err")"
+[[ -s $t/own.txt ]] || fail "the example built by its own command gives no text"
+
 export LD_LIBRARY_PATH=$libdir
 unset PAGESIFT_MODEL  # found beside the library
 n=0

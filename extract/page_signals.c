@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "extract/page_internal.h"
 #include "extract/page_signals.h"
 
@@ -161,43 +162,41 @@ static void url_signals(const char *url, double *s)
  * itemtype values (!cls), lower case, anywhere in the value; bit = the
  * signal's bit in attr_signals. */
 static const struct stem {
-    const char *s;
+    const char *s; /* first: ps_first_letter_runs reads it */
     unsigned char len, cls, bit;
-} STEMS[] = {
-    {"product", 7, 1, 1}, {"price", 5, 1, 1}, {"cart", 4, 1, 1}, {"sku", 3, 1, 1}, {"offer", 5, 1, 1},
-    {"post", 4, 1, 2}, {"thread", 6, 1, 2}, {"reply", 5, 1, 2}, {"topic", 5, 1, 2}, {"forum", 5, 1, 2},
-    {"message", 7, 1, 2}, {"comment", 7, 1, 4}, {"card", 4, 1, 8}, {"tile", 4, 1, 8}, {"item", 4, 1, 8},
-    {"grid", 4, 1, 8}, {"teaser", 6, 1, 8}, {"result", 6, 1, 8}, {"docs", 4, 1, 16}, {"toc", 3, 1, 16},
-    {"api", 3, 1, 16}, {"highlight", 9, 1, 16}, {"markdown", 8, 1, 16}, {"sphinx", 6, 1, 16},
-    {"price", 5, 0, 32}, {"offers", 6, 0, 32}, {"comment", 7, 0, 64}, {"answer", 6, 0, 64},
-    {"socialmediaposting", 18, 0, 64}, {"forumposting", 12, 0, 64},
+} STEMS[] = { /* by first letter */
+    {"answer", 6, 0, 64},   {"api", 3, 1, 16},       {"cart", 4, 1, 1},      {"comment", 7, 1, 4},
+    {"comment", 7, 0, 64},  {"card", 4, 1, 8},       {"docs", 4, 1, 16},     {"forum", 5, 1, 2},
+    {"forumposting", 12, 0, 64}, {"grid", 4, 1, 8},  {"highlight", 9, 1, 16}, {"item", 4, 1, 8},
+    {"message", 7, 1, 2},   {"markdown", 8, 1, 16},  {"offer", 5, 1, 1},     {"offers", 6, 0, 32},
+    {"product", 7, 1, 1},   {"price", 5, 1, 1},      {"post", 4, 1, 2},      {"price", 5, 0, 32},
+    {"reply", 5, 1, 2},     {"result", 6, 1, 8},     {"sku", 3, 1, 1},       {"sphinx", 6, 1, 16},
+    {"socialmediaposting", 18, 0, 64}, {"thread", 6, 1, 2}, {"topic", 5, 1, 2}, {"tile", 4, 1, 8},
+    {"teaser", 6, 1, 8},    {"toc", 3, 1, 16},
 };
+
+/* first_at[c] .. first_at[c + 1]: the stems starting with 'a' + c (made once) */
+static unsigned char first_at[27];
+static pthread_once_t first_once = PTHREAD_ONCE_INIT;
+
+static void index_stems(void)
+{
+    ps_first_letter_runs(STEMS, sizeof STEMS / sizeof *STEMS, sizeof *STEMS, first_at);
+}
 
 /* The bits of the stems of kind @p cls found in the lower-cased value @p v
  * (@p n bytes): one pass, each position tried only against the stems
  * starting with its letter. */
-/* STEMS by first letter: stem_at[c] lists the indices of the stems starting
- * with c (at most 8), made once. */
-static unsigned char stem_at[256][8], stem_n[256];
-static pthread_once_t stem_once = PTHREAD_ONCE_INIT;
-
-static void index_stems(void)
-{
-    for (size_t k = 0; k < sizeof STEMS / sizeof *STEMS; k++) {
-        unsigned char c = (unsigned char)STEMS[k].s[0];
-        if (stem_n[c] < sizeof stem_at[c])
-            stem_at[c][stem_n[c]++] = (unsigned char)k;
-    }
-}
-
 static unsigned stem_bits(const char *v, size_t n, int cls)
 {
-    pthread_once(&stem_once, index_stems);
+    pthread_once(&first_once, index_stems);
     unsigned bits = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)v[i];
-        for (unsigned j = 0; j < stem_n[c]; j++) {
-            const struct stem *st = &STEMS[stem_at[c][j]];
+        if (c < 'a' || c > 'z')
+            continue;
+        for (unsigned k = first_at[c - 'a']; k < first_at[c - 'a' + 1]; k++) {
+            const struct stem *st = &STEMS[k];
             if (st->cls == cls && n - i >= st->len && memcmp(v + i, st->s, st->len) == 0)
                 bits |= st->bit;
         }

@@ -604,6 +604,18 @@ static int transient_error(CURLcode c)
            c == CURLE_HTTP2_STREAM;
 }
 
+/* A transfer's end, whatever became of it: off the multi handle, freed. */
+static void xfer_free(ps_fetcher *f, xfer *x)
+{
+    curl_multi_remove_handle(f->multi, x->easy);
+    curl_easy_cleanup(x->easy);
+    url_free(x->u);
+    ps_buf_free(&x->head);
+    ps_buf_free(&x->body);
+    ps_buf_free(&x->request);
+    free(x);
+}
+
 /* The response block as a WARC response record holds it: the final
  * response's header fields, Transfer-Encoding renamed (curl undid the
  * chunking, the body is the content as sent), then the body. */
@@ -762,13 +774,7 @@ out:
         f->running = x->next;
     if (x->next)
         x->next->prev = x->prev;
-    curl_multi_remove_handle(f->multi, x->easy);
-    curl_easy_cleanup(x->easy);
-    url_free(x->u);
-    ps_buf_free(&x->head);
-    ps_buf_free(&x->body);
-    ps_buf_free(&x->request);
-    free(x);
+    xfer_free(f, x);
     return rc;
 }
 
@@ -947,13 +953,7 @@ void ps_fetcher_free(ps_fetcher *f)
     if (f->multi) {
         for (xfer *x = f->running, *nx; x; x = nx) {
             nx = x->next;
-            curl_multi_remove_handle(f->multi, x->easy);
-            curl_easy_cleanup(x->easy);
-            url_free(x->u);
-            ps_buf_free(&x->head);
-            ps_buf_free(&x->body);
-            ps_buf_free(&x->request);
-            free(x);
+            xfer_free(f, x);
         }
         curl_multi_cleanup(f->multi);
     }

@@ -86,6 +86,7 @@
 #include <string.h>
 
 #include "methods/block_passes.h"
+#include "extract/page_signals.h"
 
 /* The deepest block holding at least @p share of the page's content
  * characters (the root, body, when no block below it does, or when nothing is
@@ -163,10 +164,18 @@ static double param(const ps_pass_ctx *c, const char *key)
  * "use-disqus"); comment markup repeats its word at every level. */
 #define COMMENT_REACH 0.25
 
+/* The page-type classifier's probability of a forum thread from which the
+ * comments pass leaves a page's replies to the classifier (wcxb-dev under
+ * site-grouped CV: forums 0.726 -> 0.739, no other type or set moved;
+ * docs/QUALITY.md, "Page types, third round"). */
+#define THREAD_PROB 0.5
+
 /* comments: the blocks in comment containers (a comment word in their
  * class/id or within two elements above, the headline's block excepted)
- * become noise; c->in_comments tells the passes after it.  On a thread
- * (the page's JSON-LD says DiscussionForumPosting) the replies are the
+ * become noise; c->in_comments tells the passes after it.  On a thread —
+ * the page's JSON-LD says DiscussionForumPosting, or the page-type
+ * classifier says forum with p >= THREAD_PROB and the JSON-LD does not say
+ * Q&A (whose comments under the answers are noise) — the replies are the
  * content and the pass leaves them to the classifier.  When the features
  * cannot be had the pass does nothing. */
 static int pass_comments(ps_pass_ctx *c, double on)
@@ -175,7 +184,10 @@ static int pass_comments(ps_pass_ctx *c, double on)
     static const char *const names[2] = {"x_cls_comment", "x_head_dist"};
     size_t stride, col[2];
     uint8_t *in = (uint8_t *)(c->scratch + 3 * c->n);
-    if (ps_page_schema_kinds(c->page) & PS_SCHEMA_FORUM)
+    if (ps_page_schema_kinds(c->page) & PS_SCHEMA_FORUM) /* a thread: the posts are the content */
+        return 0;
+    if (!(ps_page_schema_kinds(c->page) & PS_SCHEMA_QA) &&
+        ps_page_type_prob(c->page, PS_PTYPE_FORUM) >= THREAD_PROB)
         return 0;
     const double *f = rows_with(c, names, 2, c->scratch, &stride, col);
     if (!f)

@@ -22,6 +22,15 @@
  * took every noise block away): the base's support vectors bring the other,
  * and nothing is undersampled then.  A site with one labelled page gets W = 3 without CV.
  *
+ * Judged as inference uses it (issue 30): with a stacked base, the CV's
+ * held-out pages (and the base) are scored through the base's second stage
+ * (stack_page: context features from the rows' tree, the gate), F1 by
+ * characters; the site model is returned only where the best W's CV F1
+ * beats the base's on the same folds, or, with one labelled page, where on
+ * that page it keeps at least as much labelled content and drops at least
+ * as much labelled noise as the base, and more of one.  Otherwise NULL,
+ * rep->declined.  No labelled row: the base itself (an empty delta).
+ *
  * The bundle is a delta against the base (docs/MODEL_FORMAT.md, "Per-site
  * bundles"): libsvm's sv_indices say which training row each support
  * vector of the site model is, so the bundle holds the site's coefficient
@@ -675,7 +684,6 @@ ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, co
         if (i == 0 || pages[i] != pages[i - 1])
             pages[n_pages++] = pages[i];
     rep->pages = n_pages;
-    const stack_ctx *scp = NULL;
     stack_ctx sc = {.second = o ? o->second : NULL, .parent = o ? o->parent : NULL, .chars = o ? o->chars : NULL};
     if (sc.second) {
         if (!sc.parent || !sc.chars) {
@@ -694,7 +702,7 @@ ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, co
         sc.gate = ps_model_stack_gate(sc.second);
         rep->stacked = 1;
     }
-    scp = &sc;
+    const stack_ctx *scp = &sc;
     ps_model *m = NULL;
     struct svm_model *final = NULL;
     uint8_t *use = calloc(n_rows + 1, 1), *want = calloc(n_rows + 1, 1);

@@ -1475,7 +1475,7 @@ PS_EXPORT void ps_extractor_free(ps_extractor *ex);
 
 
 /* ------------------------------------------------------------------------ */
-/* Metadata and structured output (extract/metadata.c, methods/structure.c) */
+/* Metadata and structured output (extract/metadata.c, output/structure.c)  */
 /* ------------------------------------------------------------------------ */
 /* [METADATA] declarations of this section go between these markers. */
 

@@ -1,11 +1,12 @@
-/* methods/records.c — output records of a batch run: the JSON Lines record
- * of a page (the schema of docs/JSONL.md: id, url, site, the metadata, text,
+/* output/jsonl.c — `pagesift --format jsonl`: one JSON object per page and
+ * line, the schema of docs/JSONL.md (id, url, site, the metadata, text,
  * blocks kept/removed, status, error, charset, origin, model, page type,
- * the HTTP status and final URL of a fetched page; absent values null)
+ * the HTTP status and final URL of a fetched page; absent values null),
  * with a JSON string writer that never emits invalid UTF-8. */
+#include <stdio.h>
 #include <string.h>
 
-#include "methods/batch.h"
+#include "output/output.h"
 
 /* Length of a valid UTF-8 sequence at s (n bytes left), 0 when invalid. */
 static size_t utf8_seq(const unsigned char *s, size_t n)
@@ -157,3 +158,49 @@ int ps_record_jsonl(ps_buf *b, const ps_record *r)
         return -1;
     return ps_buf_append(b, "}\n", 2);
 }
+
+static int render(const ps_out_page *p, ps_buf *out, ps_error *err)
+{
+    if (ps_record_jsonl(out, p->rec) != 0)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    return 0;
+}
+
+/* JSON string of @p s into dst (at most cap bytes, quotes included), for
+ * the record of last resort below (no allocation). */
+static void json_str(char *dst, size_t cap, const char *s)
+{
+    size_t k = 0;
+    dst[k++] = '"';
+    for (; s && *s && k + 8 < cap; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') {
+            dst[k++] = '\\';
+            dst[k++] = (char)ch;
+        } else if (ch < 0x20) {
+            k += (size_t)snprintf(dst + k, cap - k, "\\u%04x", ch);
+        } else {
+            dst[k++] = (char)ch;
+        }
+    }
+    dst[k++] = '"';
+    dst[k] = '\0';
+}
+
+static void last_resort(const ps_out_page *p, char *buf, size_t cap)
+{
+    char jid[600], jmsg[1200];
+    json_str(jid, sizeof jid, p->rec->id ? p->rec->id : "");
+    json_str(jmsg, sizeof jmsg, p->rec->error);
+    snprintf(buf, cap, "{\"id\":%s,\"status\":\"failed\",\"error\":%s}\n", jid, jmsg);
+}
+
+const ps_output_format ps_output_jsonl = {
+    .name = "jsonl",
+    .extension = ".json",
+    .summary = "one JSON object per page and line: the metadata, text, status, error; a failed "
+               "page is a record too (docs/JSONL.md)",
+    .flags = PS_OUT_METADATA | PS_OUT_RECORDS,
+    .render = render,
+    .last_resort = last_resort,
+};

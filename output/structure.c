@@ -1,11 +1,12 @@
-/* methods/structure.c — the kept content of a page with its structure, as
- * Markdown, XML or clean HTML (ps_render, include/pagesift.h).
+/* output/structure.c — the kept content of a page with its structure: the
+ * tree the Markdown, XML and clean HTML writers serialise (output/structure.h),
+ * and ps_render (include/pagesift.h).
  *
  * The leaves the extractor keeps (ps_extraction.leaf_kept) are marked in
  * the DOM with their ancestors; a walk over the marked part of the body
  * builds a small tree — headings, paragraphs, lists, quotes, code blocks,
  * tables, and inside them text, links, emphasis, line breaks and images —
- * and three writers serialise it.  Text of a leaf that was not kept (a
+ * and a writer serialises it.  Text of a leaf that was not kept (a
  * caption, a share bar inside the article) never appears; an image appears
  * when the element holding it holds kept content.  A method that does not
  * report leaves (the line-based baselines) gets its text as paragraphs. */
@@ -17,23 +18,9 @@
 #include <libxml/uri.h>
 
 #include "extract/page_internal.h"
-#include "methods/batch.h"
+#include "output/structure.h"
 
 /* ---- the tree ----------------------------------------------------------- */
-
-typedef enum ntype {
-    N_DOC, N_H, N_P, N_UL, N_OL, N_LI, N_QUOTE, N_PRE, N_TABLE, N_TR, N_TD, N_TH,
-    N_TEXT, N_LINK, N_IMG, N_BR, N_B, N_I, N_CODE
-} ntype;
-
-typedef struct snode {
-    ntype t;
-    int level;          /* heading level */
-    char *text;         /* N_TEXT, N_PRE */
-    char *href;         /* N_LINK, N_IMG (src) */
-    char *alt;          /* N_IMG */
-    struct snode *kids, *last, *next;
-} snode;
 
 static int is_inline(ntype t)
 {
@@ -365,8 +352,7 @@ static void build(builder *b, snode *box, xmlNodePtr dom, int owner_kept, int in
     b->depth--;
 }
 
-/* Does a subtree hold any text or image? */
-static int has_content(const snode *n)
+int ps_tree_has_content(const snode *n)
 {
     for (; n; n = n->next) {
         if (n->t == N_IMG)
@@ -376,518 +362,13 @@ static int has_content(const snode *n)
                 if (*p != ' ' && *p != '\n' && *p != '\t')
                     return 1;
         }
-        if (has_content(n->kids))
+        if (ps_tree_has_content(n->kids))
             return 1;
     }
     return 0;
 }
 
-/* ---- Markdown ------------------------------------------------------------ */
-
-typedef struct writer {
-    unsigned flags;
-    int oom;
-} writer;
-
-static void md_escape(ps_buf *o, const char *s, int in_table)
-{
-    for (; *s; s++) {
-        char c = *s;
-        if (c == '\\' || c == '`' || c == '*' || c == '_' || c == '[' || c == ']' || c == '<' ||
-            (c == '|' && in_table))
-            ps_buf_putc(o, '\\');
-        ps_buf_putc(o, c);
-    }
-}
-
-static void md_inline(writer *w, const snode *n, ps_buf *o, int in_table);
-
-/* Inline content of a wrapper (bold, italic, link text), trimmed, with the
- * white space it had at either end put outside the marks. */
-static void md_wrapped(writer *w, const snode *n, ps_buf *o, const char *open, const char *close,
-                       int in_table)
-{
-    ps_buf in = {0};
-    md_inline(w, n->kids, &in, in_table);
-    size_t a = 0, e = in.len;
-    while (a < e && in.data[a] == ' ')
-        a++;
-    while (e > a && in.data[e - 1] == ' ')
-        e--;
-    if (a > 0)
-        ps_buf_putc(o, ' ');
-    if (e > a) {
-        ps_buf_append(o, open, strlen(open));
-        ps_buf_append(o, in.data + a, e - a);
-        ps_buf_append(o, close, strlen(close));
-    }
-    if (in.len > e)
-        ps_buf_putc(o, ' ');
-    ps_buf_free(&in);
-}
-
-static void md_inline(writer *w, const snode *n, ps_buf *o, int in_table)
-{
-    for (; n; n = n->next) {
-        switch (n->t) {
-        case N_TEXT: md_escape(o, n->text, in_table); break;
-        case N_BR:
-            if (in_table)
-                ps_buf_putc(o, ' ');
-            else
-                ps_buf_append(o, "\\\n", 2);
-            break;
-        case N_B: md_wrapped(w, n, o, "**", "**", in_table); break;
-        case N_I: md_wrapped(w, n, o, "*", "*", in_table); break;
-        case N_CODE: {
-            ps_buf in = {0};
-            for (const snode *k = n->kids; k; k = k->next)
-                if (k->t == N_TEXT)
-                    ps_buf_append(&in, k->text, strlen(k->text));
-            if (in.len) {
-                int tick = in.data && strchr(in.data, '`') != NULL;
-                ps_buf_append(o, tick ? "`` " : "`", tick ? 3 : 1);
-                ps_buf_append(o, in.data, in.len);
-                ps_buf_append(o, tick ? " ``" : "`", tick ? 3 : 1);
-            }
-            ps_buf_free(&in);
-            break;
-        }
-        case N_LINK: {
-            ps_buf in = {0};
-            md_inline(w, n->kids, &in, in_table);
-            ps_buf_printf(o, "[%s](<%s>)", in.data ? in.data : "", n->href ? n->href : "");
-            ps_buf_free(&in);
-            break;
-        }
-        case N_IMG:
-            ps_buf_append(o, "![", 2);
-            md_escape(o, n->alt ? n->alt : "", in_table);
-            ps_buf_printf(o, "](<%s>)", n->href ? n->href : "");
-            break;
-        default: break;
-        }
-    }
-}
-
-/* A paragraph's inline text: spaces collapsed and trimmed per line, and a
- * line that would start a Markdown block escaped. */
-static void md_line_fix(ps_buf *o, const char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        while (i < n && s[i] == ' ')
-            i++;
-        size_t e = i;
-        while (e < n && s[e] != '\n')
-            e++;
-        size_t t = e;
-        while (t > i && s[t - 1] == ' ')
-            t--;
-        /* block starts: # > - + = ~ and "12." "12)" */
-        if (t > i) {
-            char c = s[i];
-            if (c == '#' || c == '>' || c == '-' || c == '+' || c == '=' || c == '~')
-                ps_buf_putc(o, '\\');
-            else if (c >= '0' && c <= '9') {
-                size_t d = i;
-                while (d < t && s[d] >= '0' && s[d] <= '9')
-                    d++;
-                if (d < t && (s[d] == '.' || s[d] == ')')) {
-                    ps_buf_append(o, s + i, d - i);
-                    ps_buf_putc(o, '\\');
-                    i = d;
-                }
-            }
-        }
-        /* collapse inner double spaces */
-        for (size_t k = i; k < t; k++)
-            if (!(s[k] == ' ' && k > i && s[k - 1] == ' '))
-                ps_buf_putc(o, s[k]);
-        if (e < n)
-            ps_buf_putc(o, '\n');
-        i = e + 1;
-    }
-}
-
-static void md_blocks(writer *w, const snode *n, ps_buf *o, int tight);
-
-/* Append @p s with every line after the first indented by @p ind spaces
- * (or prefixed with @p prefix for quotes). */
-static void indent_into(ps_buf *o, const char *s, size_t n, const char *first, const char *rest)
-{
-    ps_buf_append(o, first, strlen(first));
-    for (size_t i = 0; i < n; i++) {
-        ps_buf_putc(o, s[i]);
-        if (s[i] == '\n' && i + 1 < n) {
-            if (s[i + 1] == '\n' && rest[0] == ' ')
-                continue; /* blank lines stay blank */
-            ps_buf_append(o, rest, strlen(rest));
-        }
-    }
-}
-
-static void md_table(writer *w, const snode *tab, ps_buf *o)
-{
-    size_t cols = 0, rows = 0;
-    for (const snode *r = tab->kids; r; r = r->next) {
-        if (r->t != N_TR || !has_content(r->kids))
-            continue;
-        size_t c = 0;
-        for (const snode *d = r->kids; d; d = d->next)
-            c += d->t == N_TD || d->t == N_TH;
-        if (c > cols)
-            cols = c;
-        rows++;
-    }
-    if (!cols || !rows)
-        return;
-    int header_done = 0;
-    for (const snode *r = tab->kids; r; r = r->next) {
-        if (r->t != N_TR || !has_content(r->kids))
-            continue;
-        size_t c = 0;
-        ps_buf_putc(o, '|');
-        for (const snode *d = r->kids; d; d = d->next) {
-            if (d->t != N_TD && d->t != N_TH)
-                continue;
-            ps_buf cell = {0}, fixed = {0};
-            md_inline(w, d->kids, &cell, 1);
-            for (size_t k = 0; k < cell.len; k++)
-                if (cell.data[k] == '\n')
-                    cell.data[k] = ' ';
-            md_line_fix(&fixed, cell.data ? cell.data : "", cell.len);
-            ps_buf_putc(o, ' ');
-            ps_buf_append(o, fixed.data ? fixed.data : "", fixed.len);
-            ps_buf_append(o, " |", 2);
-            ps_buf_free(&cell);
-            ps_buf_free(&fixed);
-            c++;
-        }
-        for (; c < cols; c++)
-            ps_buf_append(o, "  |", 3);
-        ps_buf_putc(o, '\n');
-        if (!header_done) {
-            ps_buf_putc(o, '|');
-            for (size_t k = 0; k < cols; k++)
-                ps_buf_append(o, " --- |", 6);
-            ps_buf_putc(o, '\n');
-            header_done = 1;
-        }
-    }
-    if (o->len && o->data[o->len - 1] == '\n')
-        o->len--;
-}
-
-/* One block into @p o (no trailing newline); 0 when it had no content. */
-static int md_block(writer *w, const snode *n, ps_buf *o)
-{
-    if (!has_content(n->t == N_PRE ? n : n->kids) && n->t != N_PRE)
-        return 0;
-    switch (n->t) {
-    case N_H:
-    case N_P: {
-        ps_buf in = {0};
-        md_inline(w, n->kids, &in, 0);
-        if (n->t == N_H) {
-            for (size_t k = 0; k < in.len; k++)
-                if (in.data[k] == '\n')
-                    in.data[k] = ' ';
-            for (int k = 0; k < n->level; k++)
-                ps_buf_putc(o, '#');
-            ps_buf_putc(o, ' ');
-        }
-        md_line_fix(o, in.data ? in.data : "", in.len);
-        while (o->len && (o->data[o->len - 1] == '\n' || o->data[o->len - 1] == '\\'))
-            o->len--;
-        ps_buf_free(&in);
-        return 1;
-    }
-    case N_PRE: {
-        if (!n->text || !*n->text)
-            return 0;
-        const char *fence = strstr(n->text, "```") ? "~~~~" : "```";
-        ps_buf_printf(o, "%s\n", fence);
-        size_t l = strlen(n->text);
-        while (l && n->text[l - 1] == '\n')
-            l--;
-        ps_buf_append(o, n->text, l);
-        ps_buf_printf(o, "\n%s", fence);
-        return 1;
-    }
-    case N_UL:
-    case N_OL: {
-        int k = 1, any = 0;
-        for (const snode *li = n->kids; li; li = li->next) {
-            if (!has_content(li->kids))
-                continue;
-            ps_buf item = {0};
-            md_blocks(w, li->kids, &item, 1);
-            char mark[16];
-            if (n->t == N_UL)
-                snprintf(mark, sizeof mark, "- ");
-            else
-                snprintf(mark, sizeof mark, "%d. ", k);
-            char pad[16];
-            memset(pad, ' ', strlen(mark));
-            pad[strlen(mark)] = '\0';
-            if (any)
-                ps_buf_putc(o, '\n');
-            indent_into(o, item.data ? item.data : "", item.len, mark, pad);
-            ps_buf_free(&item);
-            k++;
-            any = 1;
-        }
-        return any;
-    }
-    case N_QUOTE: {
-        ps_buf in = {0};
-        md_blocks(w, n->kids, &in, 0);
-        ps_buf q = {0};
-        indent_into(&q, in.data ? in.data : "", in.len, "> ", "> ");
-        /* "> " on an empty line -> ">" */
-        for (size_t i = 0; i < q.len; i++) {
-            if (q.data[i] == ' ' && i > 0 && q.data[i - 1] == '>' && (i + 1 == q.len || q.data[i + 1] == '\n'))
-                continue;
-            ps_buf_putc(o, q.data[i]);
-        }
-        ps_buf_free(&in);
-        ps_buf_free(&q);
-        return 1;
-    }
-    case N_TABLE: {
-        size_t before = o->len;
-        md_table(w, n, o);
-        return o->len > before;
-    }
-    case N_LI:
-    case N_DOC:
-        md_blocks(w, n->kids, o, 0);
-        return 1;
-    default: return 0;
-    }
-}
-
-/* Blocks separated by blank lines; the blocks of a list item that is only
- * a paragraph and a nested list are kept tight. */
-static void md_blocks(writer *w, const snode *n, ps_buf *o, int tight)
-{
-    int any = 0;
-    for (; n; n = n->next) {
-        ps_buf one = {0};
-        if (md_block(w, n, &one) && one.len) {
-            if (any && tight && (n->t == N_UL || n->t == N_OL))
-                ps_buf_putc(o, '\n');
-            else if (any)
-                ps_buf_append(o, "\n\n", 2);
-            ps_buf_append(o, one.data, one.len);
-            any = 1;
-        }
-        ps_buf_free(&one);
-    }
-}
-
-/* ---- XML and HTML ------------------------------------------------------- */
-
-static void x_escape(ps_buf *o, const char *s, int attr_value)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': ps_buf_append(o, "&amp;", 5); break;
-        case '<': ps_buf_append(o, "&lt;", 4); break;
-        case '>': ps_buf_append(o, "&gt;", 4); break;
-        case '"':
-            if (attr_value)
-                ps_buf_append(o, "&quot;", 6);
-            else
-                ps_buf_putc(o, '"');
-            break;
-        default:
-            /* control characters are not allowed in XML 1.0 */
-            if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
-                ps_buf_putc(o, ' ');
-            else
-                ps_buf_putc(o, *s);
-        }
-    }
-}
-
-/* Inline content: XML (html = 0: <hi rend>, <ref target>, <lb/>, <graphic>,
- * <code>) or HTML (html = 1). */
-static void x_inline(const snode *n, ps_buf *o, int html)
-{
-    for (; n; n = n->next) {
-        switch (n->t) {
-        case N_TEXT: x_escape(o, n->text, 0); break;
-        case N_BR: ps_buf_append(o, html ? "<br>" : "<lb/>", html ? 4 : 5); break;
-        case N_B:
-        case N_I:
-            ps_buf_append(o, html ? (n->t == N_B ? "<strong>" : "<em>") : (n->t == N_B ? "<hi rend=\"#b\">" : "<hi rend=\"#i\">"),
-                          html ? (n->t == N_B ? 8 : 4) : 14);
-            x_inline(n->kids, o, html);
-            ps_buf_append(o, html ? (n->t == N_B ? "</strong>" : "</em>") : "</hi>",
-                          html ? (n->t == N_B ? 9 : 5) : 5);
-            break;
-        case N_CODE:
-            ps_buf_append(o, "<code>", 6);
-            x_inline(n->kids, o, html);
-            ps_buf_append(o, "</code>", 7);
-            break;
-        case N_LINK:
-            ps_buf_append(o, html ? "<a href=\"" : "<ref target=\"", html ? 9 : 13);
-            x_escape(o, n->href, 1);
-            ps_buf_append(o, "\">", 2);
-            x_inline(n->kids, o, html);
-            ps_buf_append(o, html ? "</a>" : "</ref>", html ? 4 : 6);
-            break;
-        case N_IMG:
-            ps_buf_append(o, html ? "<img src=\"" : "<graphic src=\"", html ? 10 : 14);
-            x_escape(o, n->href, 1);
-            ps_buf_append(o, "\" alt=\"", 7);
-            x_escape(o, n->alt, 1);
-            ps_buf_append(o, html ? "\">" : "\"/>", html ? 2 : 3);
-            break;
-        default: break;
-        }
-    }
-}
-
-/* Trimmed inline content of a block element. */
-static void x_inline_trim(const snode *kids, ps_buf *o, int html)
-{
-    ps_buf in = {0};
-    x_inline(kids, &in, html);
-    size_t a = 0, e = in.len;
-    while (a < e && in.data[a] == ' ')
-        a++;
-    while (e > a && in.data[e - 1] == ' ')
-        e--;
-    ps_buf_append(o, in.data ? in.data + a : "", e - a);
-    ps_buf_free(&in);
-}
-
-static void x_blocks(const snode *n, ps_buf *o, int html, int indent);
-
-static void x_block(const snode *n, ps_buf *o, int html, int ind)
-{
-    if (n->t != N_PRE && !has_content(n->kids))
-        return;
-    char pad[64];
-    int k = ind < 60 ? ind : 60;
-    memset(pad, ' ', (size_t)k);
-    pad[k] = '\0';
-    switch (n->t) {
-    case N_H:
-        if (html)
-            ps_buf_printf(o, "%s<h%d>", pad, n->level);
-        else
-            ps_buf_printf(o, "%s<head rend=\"h%d\">", pad, n->level);
-        x_inline_trim(n->kids, o, html);
-        if (html)
-            ps_buf_printf(o, "</h%d>\n", n->level);
-        else
-            ps_buf_append(o, "</head>\n", 8);
-        break;
-    case N_P:
-        ps_buf_printf(o, "%s<p>", pad);
-        x_inline_trim(n->kids, o, html);
-        ps_buf_append(o, "</p>\n", 5);
-        break;
-    case N_PRE:
-        if (!n->text || !*n->text)
-            return;
-        ps_buf_printf(o, "%s%s", pad, html ? "<pre><code>" : "<code>");
-        x_escape(o, n->text, 0);
-        ps_buf_append(o, html ? "</code></pre>\n" : "</code>\n", html ? 14 : 8);
-        break;
-    case N_UL:
-    case N_OL:
-        if (html)
-            ps_buf_printf(o, "%s<%s>\n", pad, n->t == N_UL ? "ul" : "ol");
-        else
-            ps_buf_printf(o, "%s<list rend=\"%s\">\n", pad, n->t == N_UL ? "ul" : "ol");
-        for (const snode *li = n->kids; li; li = li->next) {
-            if (!has_content(li->kids))
-                continue;
-            /* an item that is one paragraph: inline; else its blocks */
-            int simple = li->kids && !li->kids->next && li->kids->t == N_P;
-            ps_buf_printf(o, "%s  <%s>", pad, html ? "li" : "item");
-            if (simple) {
-                x_inline_trim(li->kids->kids, o, html);
-            } else {
-                ps_buf_putc(o, '\n');
-                x_blocks(li->kids, o, html, ind + 4);
-                ps_buf_append(o, pad, strlen(pad));
-                ps_buf_append(o, "  ", 2);
-            }
-            ps_buf_printf(o, "</%s>\n", html ? "li" : "item");
-        }
-        ps_buf_printf(o, "%s</%s>\n", pad, html ? (n->t == N_UL ? "ul" : "ol") : "list");
-        break;
-    case N_QUOTE:
-        ps_buf_printf(o, "%s<%s>\n", pad, html ? "blockquote" : "quote");
-        x_blocks(n->kids, o, html, ind + 2);
-        ps_buf_printf(o, "%s</%s>\n", pad, html ? "blockquote" : "quote");
-        break;
-    case N_TABLE:
-        ps_buf_printf(o, "%s<table>\n", pad);
-        for (const snode *r = n->kids; r; r = r->next) {
-            if (r->t != N_TR || !has_content(r->kids))
-                continue;
-            ps_buf_printf(o, "%s  <%s>", pad, html ? "tr" : "row");
-            for (const snode *d = r->kids; d; d = d->next) {
-                if (d->t != N_TD && d->t != N_TH)
-                    continue;
-                if (html)
-                    ps_buf_append(o, d->t == N_TH ? "<th>" : "<td>", 4);
-                else
-                    ps_buf_append(o, d->t == N_TH ? "<cell role=\"head\">" : "<cell>",
-                                  d->t == N_TH ? 18 : 6);
-                x_inline_trim(d->kids, o, html);
-                if (html)
-                    ps_buf_append(o, d->t == N_TH ? "</th>" : "</td>", 5);
-                else
-                    ps_buf_append(o, "</cell>", 7);
-            }
-            ps_buf_printf(o, "</%s>\n", html ? "tr" : "row");
-        }
-        ps_buf_printf(o, "%s</table>\n", pad);
-        break;
-    case N_LI:
-    case N_DOC: x_blocks(n->kids, o, html, ind); break;
-    default: break;
-    }
-}
-
-static void x_blocks(const snode *n, ps_buf *o, int html, int ind)
-{
-    for (; n; n = n->next)
-        x_block(n, o, html, ind);
-}
-
-static void x_attr(ps_buf *o, const char *name, const char *v)
-{
-    if (!v || !*v)
-        return;
-    ps_buf_printf(o, " %s=\"", name);
-    x_escape(o, v, 1);
-    ps_buf_putc(o, '"');
-}
-
-static void x_list_attr(ps_buf *o, const char *name, char *const *v, size_t n)
-{
-    if (!n)
-        return;
-    ps_buf_printf(o, " %s=\"", name);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            ps_buf_putc(o, ',');
-        x_escape(o, v[i], 1);
-    }
-    ps_buf_putc(o, '"');
-}
-
-/* ---- ps_render ----------------------------------------------------------- */
+/* ---- the tree of a page ------------------------------------------------- */
 
 static void mark(const ps_page *pg, const ps_extraction *x, int set)
 {
@@ -915,8 +396,8 @@ static xmlNodePtr body_of(const ps_page *pg)
     return root;
 }
 
-int ps_render_into(const ps_page *pg, const ps_extraction *x, const ps_metadata *meta,
-                   ps_struct_format fmt, unsigned flags, ps_buf *o, ps_error *err)
+int ps_tree_render(const ps_page *pg, const ps_extraction *x, const ps_metadata *meta,
+                   unsigned flags, ps_tree_writer write, ps_buf *o, ps_error *err)
 {
     snode *doc = node_new(NULL, N_DOC);
     if (!doc)
@@ -951,82 +432,50 @@ int ps_render_into(const ps_page *pg, const ps_extraction *x, const ps_metadata 
         node_free(doc);
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     }
-    writer w = {.flags = flags};
-    const char *title = meta && meta->title ? meta->title : pg->title;
-    size_t start = o->len;
-    switch (fmt) {
-    case PS_STRUCT_MARKDOWN:
-        md_blocks(&w, doc->kids, o, 0);
-        if (o->len > start)
-            ps_buf_putc(o, '\n');
-        break;
-    case PS_STRUCT_XML:
-        ps_buf_append(o, "<doc", 4);
-        x_attr(o, "title", title);
-        if (meta) {
-            x_attr(o, "author", meta->author);
-            x_attr(o, "date", meta->date);
-            x_attr(o, "date_modified", meta->date_modified);
-            x_attr(o, "url", meta->canonical_url ? meta->canonical_url : pg->url);
-            x_attr(o, "sitename", meta->site_name);
-            x_attr(o, "description", meta->description);
-            x_list_attr(o, "categories", meta->categories, meta->n_categories);
-            x_list_attr(o, "tags", meta->tags, meta->n_tags);
-            x_attr(o, "image", meta->image);
-            x_attr(o, "lang", meta->lang);
-        } else {
-            x_attr(o, "url", pg->url);
-        }
-        if (x && x->page_type) {
-            char pr[16];
-            snprintf(pr, sizeof pr, "%.3f", x->page_type_prob);
-            x_attr(o, "page_type", x->page_type);
-            x_attr(o, "page_type_prob", pr);
-        }
-        ps_buf_append(o, ">\n  <main>\n", 11);
-        x_blocks(doc->kids, o, 0, 4);
-        ps_buf_append(o, "  </main>\n  <comments/>\n</doc>\n", 31);
-        break;
-    case PS_STRUCT_HTML:
-        ps_buf_append(o, "<!DOCTYPE html>\n<html", 21);
-        x_attr(o, "lang", meta ? meta->lang : NULL);
-        ps_buf_append(o, ">\n<head>\n<meta charset=\"utf-8\">\n", 32);
-        if (title) {
-            ps_buf_append(o, "<title>", 7);
-            x_escape(o, title, 0);
-            ps_buf_append(o, "</title>\n", 9);
-        }
-        if (meta) {
-            static const char *const names[] = {"author", "description", "date"};
-            const char *vals[] = {meta->author, meta->description, meta->date};
-            for (int i = 0; i < 3; i++)
-                if (vals[i]) {
-                    ps_buf_printf(o, "<meta name=\"%s\" content=\"", names[i]);
-                    x_escape(o, vals[i], 1);
-                    ps_buf_append(o, "\">\n", 3);
-                }
-            if (meta->canonical_url) {
-                ps_buf_append(o, "<link rel=\"canonical\" href=\"", 28);
-                x_escape(o, meta->canonical_url, 1);
-                ps_buf_append(o, "\">\n", 3);
-            }
-        }
-        ps_buf_append(o, "</head>\n<body>\n<article>\n", 25);
-        x_blocks(doc->kids, o, 1, 0);
-        ps_buf_append(o, "</article>\n</body>\n</html>\n", 27);
-        break;
-    }
+    ps_tree_doc d = {.blocks = doc->kids, .page = pg, .x = x, .meta = meta, .flags = flags,
+                     .title = meta && meta->title ? meta->title : pg->title};
+    write(&d, o);
     node_free(doc);
     if (!o->data && ps_buf_append(o, "", 0) != 0)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     return 0;
 }
 
+int ps_tree_render_page(const ps_out_page *p, ps_tree_writer write, int blank_after, ps_buf *out,
+                        ps_error *err)
+{
+    const ps_record *r = p->rec;
+    const char *id = r->id ? r->id : "";
+    if (r->error) {
+        if (ps_buf_printf(out, "<!-- pagesift: %s failed: %s -->\n%s", id, r->error, blank_after ? "\n" : "") != 0)
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return 0;
+    }
+    if (p->headers && ps_buf_printf(out, "<!-- pagesift: %s -->\n", id) != 0)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    if (ps_tree_render(p->page, p->x, r->meta, p->render_flags, write, out, err) != 0)
+        return -1;
+    if (p->headers && blank_after && ps_buf_putc(out, '\n') != 0)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    return 0;
+}
+
+/* ---- ps_render ----------------------------------------------------------- */
+
 char *ps_render(const ps_page *page, const ps_extraction *x, const ps_metadata *meta,
                 ps_struct_format fmt, unsigned flags, size_t *len, ps_error *err)
 {
+    static const ps_tree_writer writers[] = {
+        [PS_STRUCT_MARKDOWN] = ps_write_markdown,
+        [PS_STRUCT_XML] = ps_write_xml,
+        [PS_STRUCT_HTML] = ps_write_clean_html,
+    };
+    if ((unsigned)fmt >= sizeof writers / sizeof *writers) {
+        ps_set_error(err, PS_ERR_USAGE, "ps_render: no structured format %d", (int)fmt);
+        return NULL;
+    }
     ps_buf o = {0};
-    if (ps_render_into(page, x, meta, fmt, flags, &o, err) != 0) {
+    if (ps_tree_render(page, x, meta, flags, writers[fmt], &o, err) != 0) {
         ps_buf_free(&o);
         return NULL;
     }

@@ -157,9 +157,6 @@ STRUCTS = {
 
 # enum values used (pagesift.h, pagesift/batch.h)
 PS_SITE_HOST, PS_SITE_HOST_PATH1 = 0, 1
-PS_FORMAT_TEXT, PS_FORMAT_JSONL, PS_FORMAT_HTML, PS_FORMAT_MARKDOWN, PS_FORMAT_XML, \
-    PS_FORMAT_CLEAN_HTML = range(6)
-PS_STRUCT_MARKDOWN, PS_STRUCT_XML, PS_STRUCT_HTML = 0, 1, 2
 PS_RENDER_LINKS, PS_RENDER_IMAGES = 1, 2
 PS_GROUP_PAGE, PS_GROUP_SITE = 0, 1
 PS_BALANCE_NONE, PS_BALANCE_UNDERSAMPLE, PS_BALANCE_WEIGHT = 0, 1, 2
@@ -236,8 +233,11 @@ ps_page_decoding = _fn("ps_page_decoding", POINTER(ps_decoded), c_void_p)
 ps_page_metadata = _fn("ps_page_metadata", c_int, c_void_p, POINTER(ps_extraction),
                        POINTER(ps_metadata), Err)
 ps_metadata_free = _fn("ps_metadata_free", None, POINTER(ps_metadata))
-ps_render = _fn("ps_render", c_void_p, c_void_p, POINTER(ps_extraction), POINTER(ps_metadata),
-                c_int, c_uint, POINTER(c_size_t), Err)
+# the output formats: the library's format table (output/formats.c)
+ps_format_name = _fn("ps_format_name", c_char_p, c_size_t)
+ps_format_find = _fn("ps_format_find", c_int, c_char_p)
+ps_format_page = _fn("ps_format_page", c_void_p, c_int, c_void_p, POINTER(ps_extraction),
+                     POINTER(ps_input), c_char_p, c_char_p, c_uint, POINTER(c_size_t), Err)
 ps_method_count = _fn("ps_method_count", c_size_t)
 ps_method_name = _fn("ps_method_name", c_char_p, c_size_t)
 ps_model_default_path = _fn("ps_model_default_path", c_char_p)

@@ -16,7 +16,8 @@
     ROW(html)                  \
     ROW(markdown)              \
     ROW(xml)                   \
-    ROW(clean_html)
+    ROW(clean_html)            \
+    ROW(csv)
 
 #define DECLARE(f) extern const ps_output_format ps_output_##f;
 PS_OUTPUT_FORMATS(DECLARE)

@@ -1480,7 +1480,9 @@ PS_EXPORT void ps_extractor_free(ps_extractor *ex);
 /* [METADATA] declarations of this section go between these markers. */
 
 /** What a page says about itself.  Every string is UTF-8, malloc'ed, NULL
- *  when absent; docs/JSONL.md gives each field's sources in order. */
+ *  when absent; docs/JSONL.md gives each field's sources in order.  Each
+ *  member is a row of the field table (extract/meta_fields.h), which the
+ *  output formats and ps_metadata_free read: a new member needs its row. */
 typedef struct ps_metadata {
     char *title;          /**< the article's headline (og:title, JSON-LD
                                headline, the h1 that the <title> holds, the

@@ -5,6 +5,7 @@
  * output/ defining its ps_output_format (output/output.h) and a row here.
  * A row's index is the format's number (ps_batch_config.format): the first
  * six are ps_out_format's values, so rows are only ever added at the end. */
+#include <stddef.h>
 #include <string.h>
 
 #include "output/output.h"
@@ -70,6 +71,13 @@ void ps_record_of(ps_record *r, const ps_input *in, const ps_page *page, const p
     r->page_type = x->page_type;
     r->page_type_prob = x->page_type_prob;
     r->status = x->len ? "ok" : "empty";
+}
+
+const char *ps_record_meta_text(const ps_record *r, const ps_meta_field *f)
+{
+    if (r->meta)
+        return ps_meta_text(r->meta, f);
+    return f->offset == offsetof(ps_metadata, title) ? r->title : NULL;
 }
 
 char *ps_format_page(int format, ps_page *page, const ps_extraction *x, const ps_input *in,

@@ -116,25 +116,25 @@ int ps_record_jsonl(ps_buf *b, const ps_record *r)
     /* absent is null, never "" */
     const char *url = r->url && *r->url ? r->url : NULL;
     if (ps_buf_putc(b, '{') != 0 || field(b, "id", r->id ? r->id : "", &first) != 0 ||
-        field(b, "url", url, &first) != 0 || field(b, "site", r->site, &first) != 0 ||
-        field(b, "title", m ? m->title : r->title, &first) != 0 ||
-        field(b, "page_title", m ? m->page_title : NULL, &first) != 0 ||
-        field(b, "author", m ? m->author : NULL, &first) != 0 ||
-        field(b, "date", m ? m->date : NULL, &first) != 0 ||
-        field(b, "date_modified", m ? m->date_modified : NULL, &first) != 0 ||
-        field(b, "site_name", m ? m->site_name : NULL, &first) != 0 ||
-        field(b, "description", m ? m->description : NULL, &first) != 0 ||
-        field(b, "lang", m ? m->lang : NULL, &first) != 0 ||
-        field(b, "lang_declared", m ? m->lang_declared : NULL, &first) != 0)
+        field(b, "url", url, &first) != 0 || field(b, "site", r->site, &first) != 0)
         return -1;
-    if (m && m->lang && m->lang_confidence >= 0 ? ps_buf_printf(b, ",\"lang_confidence\":%.2f", m->lang_confidence)
-                                               : ps_buf_append(b, ",\"lang_confidence\":null", 23))
-        return -1;
-    if (field(b, "canonical_url", m ? m->canonical_url : NULL, &first) != 0 ||
-        field(b, "image", m ? m->image : NULL, &first) != 0 ||
-        list_field(b, "categories", m ? m->categories : NULL, m ? m->n_categories : 0) != 0 ||
-        list_field(b, "tags", m ? m->tags : NULL, m ? m->n_tags : 0) != 0)
-        return -1;
+    for (size_t i = 0; i < ps_meta_n_fields; i++) { /* the metadata, in its table's order */
+        const ps_meta_field *f = &ps_meta_fields[i];
+        int rc;
+        if (f->kind == PS_META_TEXT) {
+            rc = field(b, f->name, ps_record_meta_text(r, f), &first);
+        } else if (f->kind == PS_META_LIST) {
+            size_t n = 0;
+            char *const *items = m ? ps_meta_list(m, f, &n) : NULL;
+            rc = list_field(b, f->name, items, n);
+        } else {
+            char num[32];
+            const char *v = m ? ps_meta_share(m, f, num, sizeof num) : NULL;
+            rc = ps_buf_printf(b, ",\"%s\":%s", f->name, v ? v : "null");
+        }
+        if (rc != 0)
+            return -1;
+    }
     if (ps_buf_append(b, ",\"text\":", 8) != 0)
         return -1;
     if (r->text ? ps_json_string(b, r->text, r->text_len) != 0 : ps_buf_append(b, "null", 4) != 0)

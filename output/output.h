@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "common/util.h"
+#include "extract/meta_fields.h"
 #include "pagesift.h"
 
 /** What a record says about a page: the fields of a JSON Lines record
@@ -91,6 +92,11 @@ void ps_record_of(ps_record *r, const ps_input *in, const ps_page *page, const p
                   const char *site);
 
 /* ---- helpers shared by renderers --------------------------------------- */
+
+/** The record's value of metadata text field @p f (extract/meta_fields.h):
+ *  the metadata's; without metadata, the record's title for `title`, else
+ *  NULL. */
+const char *ps_record_meta_text(const ps_record *r, const ps_meta_field *f);
 
 /** Append @p n bytes of @p s as a JSON string (quoted, escaped; invalid
  *  UTF-8 becomes U+FFFD) (output/jsonl.c). */

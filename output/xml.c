@@ -2,6 +2,7 @@
  * structure (output/structure.c's tree) in a <doc> with the page's metadata
  * as attributes (docs/XML.md); and the markup writer XML shares with clean
  * HTML (output/clean_html.c). */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -210,20 +211,31 @@ void ps_write_xml(const ps_tree_doc *doc, ps_buf *o)
     const ps_metadata *meta = doc->meta;
     const ps_extraction *x = doc->x;
     ps_buf_append(o, "<doc", 4);
-    ps_markup_attr(o, "title", doc->title);
-    if (meta) {
-        ps_markup_attr(o, "author", meta->author);
-        ps_markup_attr(o, "date", meta->date);
-        ps_markup_attr(o, "date_modified", meta->date_modified);
-        ps_markup_attr(o, "url", meta->canonical_url ? meta->canonical_url : doc->page->url);
-        ps_markup_attr(o, "sitename", meta->site_name);
-        ps_markup_attr(o, "description", meta->description);
-        x_list_attr(o, "categories", meta->categories, meta->n_categories);
-        x_list_attr(o, "tags", meta->tags, meta->n_tags);
-        ps_markup_attr(o, "image", meta->image);
-        ps_markup_attr(o, "lang", meta->lang);
-    } else {
-        ps_markup_attr(o, "url", doc->page->url);
+    /* the metadata fields that have an attribute (extract/meta_fields.h), in
+     * <doc>'s order; the title falls back to the page's <title>, the URL
+     * (canonical_url) to the page's own */
+    for (int rank = 1;; rank++) {
+        const ps_meta_field *f = NULL;
+        for (size_t i = 0; i < ps_meta_n_fields && !f; i++)
+            if (ps_meta_fields[i].xml_rank == rank)
+                f = &ps_meta_fields[i];
+        if (!f)
+            break;
+        int is_title = f->offset == offsetof(ps_metadata, title);
+        int is_url = f->offset == offsetof(ps_metadata, canonical_url);
+        if (!meta && !is_title && !is_url)
+            continue;
+        if (f->kind == PS_META_LIST) {
+            size_t n;
+            char *const *items = ps_meta_list(meta, f, &n);
+            x_list_attr(o, f->xml, items, n);
+        } else if (f->kind == PS_META_SHARE) {
+            char num[32];
+            ps_markup_attr(o, f->xml, ps_meta_share(meta, f, num, sizeof num));
+        } else {
+            const char *v = is_title ? doc->title : meta ? ps_meta_text(meta, f) : NULL;
+            ps_markup_attr(o, f->xml, is_url && !v ? doc->page->url : v);
+        }
     }
     if (x && x->page_type) {
         char pr[16];

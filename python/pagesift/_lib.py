@@ -69,17 +69,6 @@ class ps_step_options(ctypes.Structure):
     _fields_ = [("site_rule", c_int), ("max_bytes", c_size_t), ("deadline", c_double)]
 
 
-class ps_metadata(ctypes.Structure):
-    _fields_ = [
-        ("title", c_void_p), ("page_title", c_void_p), ("author", c_void_p), ("date", c_void_p),
-        ("date_modified", c_void_p), ("site_name", c_void_p), ("description", c_void_p),
-        ("lang", c_void_p), ("lang_declared", c_void_p), ("lang_confidence", c_double),
-        ("canonical_url", c_void_p), ("image", c_void_p),
-        ("categories", POINTER(c_void_p)), ("n_categories", c_size_t),
-        ("tags", POINTER(c_void_p)), ("n_tags", c_size_t),
-    ]
-
-
 class ps_decoded(ctypes.Structure):
     _fields_ = [("utf8", c_void_p), ("len", c_size_t), ("charset", ctypes.c_char * 32),
                 ("source", c_int), ("replaced", c_size_t)]
@@ -149,7 +138,7 @@ STRUCTS = {
     "ps_error": ps_error, "ps_fold": ps_fold, "ps_source_options": ps_source_options,
     "ps_input": ps_input, "ps_extraction": ps_extraction,
     "ps_extractor_config": ps_extractor_config, "ps_step_options": ps_step_options,
-    "ps_metadata": ps_metadata, "ps_decoded": ps_decoded, "ps_batch_config": ps_batch_config,
+    "ps_decoded": ps_decoded, "ps_batch_config": ps_batch_config,
     "ps_batch_counts": ps_batch_counts, "ps_block_csv_options": ps_block_csv_options,
     "ps_train_data_info": ps_train_data_info, "ps_train_options": ps_train_options,
     "ps_train_point": ps_train_point, "ps_train_grid": ps_train_grid,
@@ -230,9 +219,6 @@ ps_prepare_input = _fn("ps_prepare_input", c_int, POINTER(ps_input), POINTER(c_c
 ps_page_free = _fn("ps_page_free", None, c_void_p)
 ps_page_title = _fn("ps_page_title", c_char_p, c_void_p)
 ps_page_decoding = _fn("ps_page_decoding", POINTER(ps_decoded), c_void_p)
-ps_page_metadata = _fn("ps_page_metadata", c_int, c_void_p, POINTER(ps_extraction),
-                       POINTER(ps_metadata), Err)
-ps_metadata_free = _fn("ps_metadata_free", None, POINTER(ps_metadata))
 # the output formats: the library's format table (output/formats.c)
 ps_format_name = _fn("ps_format_name", c_char_p, c_size_t)
 ps_format_find = _fn("ps_format_find", c_int, c_char_p)

@@ -76,6 +76,15 @@ typedef struct ps_error {
     char msg[512];
 } ps_error;
 
+/** Where the library's messages go: the notes and warnings of a run (a page
+ *  of a batch that failed, a skipped file with verbose, temporary files
+ *  removed, a training grid's points), one line each, without a newline and
+ *  without a program's name.  @p fn NULL (the default): each line on
+ *  standard error.  As libsvm's svm_set_print_string_function: set it
+ *  before a run, not during one; @p fn may be called from several threads
+ *  at once.  The pagesift tools print each line after their name. */
+PS_EXPORT void ps_set_print_function(void (*fn)(const char *line));
+
 /* ------------------------------------------------------------------------ */
 /* Main text in one call (methods/sift.c)                                    */
 /* ------------------------------------------------------------------------ */

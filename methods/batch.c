@@ -170,7 +170,7 @@ static int batch_read(void *vctx, void *vjob, ps_error *err)
     free(j->final_url);
     j->final_url = fi && fi->final_url ? strdup(fi->final_url) : NULL;
     if (j->in.skipped && c->cfg->verbose && !c->cfg->quiet)
-        fprintf(stderr, "pagesift: skipped %s: %s\n", j->in.origin ? j->in.origin : j->in.id,
+        ps_print("skipped %s: %s", j->in.origin ? j->in.origin : j->in.id,
                 j->in.msg[0] ? j->in.msg : "not a page");
     if (c->cfg->output_dir && !j->in.skipped) {
         j->stem = unique_stem(&c->names, j->in.id);
@@ -471,7 +471,7 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
                 snprintf(old, sizeof old, "%s/%s%s", cfg->output_dir, j->stem,
                          out_ext(c->fmt, j->status != REC_FAILED));
                 if (unlink(old) != 0 && errno != ENOENT && !cfg->quiet)
-                    fprintf(stderr, "pagesift: %s: cannot remove: %s\n", old, strerror(errno));
+                    ps_print("%s: cannot remove: %s", old, strerror(errno));
             }
         } else if (len) {
             /* record by record: a record is counted written only once the
@@ -500,7 +500,7 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
     default: c->counts.skipped++; break;
     }
     if (j->status == REC_FAILED && !cfg->quiet && rc == 0)
-        fprintf(stderr, "pagesift: %s\n", j->msg);
+        ps_print("%s", j->msg);
     ps_progress_report(c->prog, c->counts.read, c->counts.failed, j->pos);
     job_release(j);
     return rc;
@@ -666,15 +666,15 @@ static void remove_stale_temps(const ps_batch_config *cfg, const char *own_id)
             if (unlink(path) == 0)
                 removed++;
             else if (errno != ENOENT && !cfg->quiet) /* ENOENT: its run just renamed it */
-                fprintf(stderr, "pagesift: %s: cannot remove: %s\n", path, strerror(errno));
+                ps_print("%s: cannot remove: %s", path, strerror(errno));
         }
     }
     closedir(d);
     if (removed && !cfg->quiet)
-        fprintf(stderr, "pagesift: removed %zu temporary file%s an earlier run left in %s\n", removed,
+        ps_print("removed %zu temporary file%s an earlier run left in %s", removed,
                 removed == 1 ? "" : "s", cfg->output_dir);
     if (live && cfg->verbose && !cfg->quiet)
-        fprintf(stderr, "pagesift: left %zu temporary file%s of a run still writing in %s\n", live,
+        ps_print("left %zu temporary file%s of a run still writing in %s", live,
                 live == 1 ? "" : "s", cfg->output_dir);
 }
 
@@ -804,7 +804,7 @@ int ps_batch_run(const ps_batch_config *cfg, ps_source *src, ps_batch_counts *co
     }
     n.learnt_sites = ps_template_store_count(learnt);
     if (!cfg->quiet)
-        fprintf(stderr, "pagesift: templates learnt from %zu pages of %zu sites (%.2f s)\n",
+        ps_print("templates learnt from %zu pages of %zu sites (%.2f s)",
                 n.learnt_pages, n.learnt_sites, ps_clock(PS_CLOCK_WALL) - t0);
     /* second pass: extract with them */
     ps_extractor_config xc = {0};

@@ -406,6 +406,7 @@ int main(int argc, char **argv)
     const char *favor = NULL;
     long jobs = 0;
     int c;
+    ps_cli_report_as("pagesift"); /* the library's messages: "pagesift: ..." */
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":f:o:m:M:T:l:j:qvhV", opts, NULL)) != -1) {
         switch (c) {

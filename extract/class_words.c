@@ -1,6 +1,7 @@
 /* extract/class_words.c — what the words of a class or id attribute say
  * about an element: noise (navigation, sharing, ads, teasers, ...), content
- * (article, post, story, ...), a comment thread, an image caption or credit.
+ * (article, post, story, ...), a comment thread, an image caption or credit,
+ * customer reviews.
  *
  * The attribute is split into tokens at every character that is not an
  * ASCII letter or digit and before an upper-case letter that follows a
@@ -20,7 +21,7 @@
 #include "extract/class_words.h"
 
 enum { N_ = PS_CW_NOISE, C_ = PS_CW_CONTENT, M_ = PS_CW_COMMENT, P_ = PS_CW_CAPTION, D_ = PS_CW_DIALOG,
-       R_ = PS_CW_REVEAL };
+       R_ = PS_CW_REVEAL, V_ = PS_CW_REVIEW };
 
 typedef struct {
     const char *w;
@@ -54,6 +55,10 @@ static word WORDS[] = {
     {"dialog", D_},      {"lightbox", D_},      {"accordion", R_},    {"collapse", R_},
     {"collapsible", R_}, {"faq", R_},           {"faqs", R_},         {"answer", R_},
     {"tab", R_},         {"tabs", R_},          {"tabpanel", R_},     {"expandable", R_},
+    {"review", V_},      {"reviews", V_},       {"reviewer", V_},     {"reviewers", V_},
+    {"rating", V_},      {"ratings", V_},       {"testimonial", V_},  {"testimonials", V_},
+    {"yotpo", V_},       {"okendo", V_},        {"judgeme", V_},      {"trustpilot", V_},
+    {"bazaarvoice", V_},
 };
 
 #define N_WORDS (sizeof WORDS / sizeof WORDS[0])

@@ -11,8 +11,10 @@ enum {
     PS_CW_COMMENT = 4, /**< comment(s), reply, respond, discuss, disqus, kommentar */
     PS_CW_CAPTION = 8, /**< caption, figcaption, credit, photo, copyright, bildunterschrift */
     PS_CW_DIALOG = 16, /**< modal, dialog, lightbox, popup: a closed one is never content */
-    PS_CW_REVEAL = 32  /**< tab, accordion, collapse, faq, answer: a closed one is content
+    PS_CW_REVEAL = 32, /**< tab, accordion, collapse, faq, answer: a closed one is content
                             a person opens with one click */
+    PS_CW_REVIEW = 64  /**< review(s), rating(s), testimonial(s), review widgets (yotpo,
+                            okendo, judgeme, trustpilot, bazaarvoice): customer reviews */
 };
 
 /** The PS_CW_* bits of the whole tokens of @p n bytes of a class or id

@@ -751,8 +751,9 @@ enum {
                    its class/id words): content a person opens with one click */
     HID_HIDDEN, /* left out, and walked again when the hidden text outweighs the
                    shown (a page whose content a script reveals) */
-    HID_CLOSED  /* a closed dialog (role dialog or alertdialog, aria-modal, modal /
-                   lightbox / popup words, <dialog> without open) or a hidden
+    HID_CLOSED  /* a dialog by its role (dialog, alertdialog, aria-modal), shown or
+                   not; a hidden element with modal / lightbox / popup words; a
+                   <dialog> without open; or a hidden
                    schema.org copy (itemscope: the article again, for machines):
                    never walked, not counted as hidden text */
 };
@@ -831,9 +832,15 @@ static int read_attrs(xmlNodePtr node, unsigned *words, uint8_t *section)
             break;
         }
     }
+    /* a dialog by its role is a layer over the page (terms, cart, consent,
+     * quick view), open or not: a script shows it on a click, and pages ship
+     * several at once (allbirds' product page: 15 000 words of policies in
+     * aria-modal layers without a hiding attribute) */
+    if (dialog)
+        return HID_CLOSED;
     if (!hidden)
         return HID_NONE;
-    if (dialog || machine || (*words & PS_CW_DIALOG))
+    if (machine || (*words & PS_CW_DIALOG))
         return HID_CLOSED;
     return reveal || (*words & PS_CW_REVEAL) ? HID_NONE : HID_HIDDEN;
 }

@@ -31,6 +31,8 @@
  *   63 % of the characters in such blocks), so a model trained on those
  *   keeps dragnet's comment threads (551 000 characters wrongly kept, held
  *   out): dragnet +0.020 token F1 at block level, other sets +-0.000.
+ * reviews (on/off): on a page typed product, customer reviews become noise
+ *   (pass_reviews below).
  * fallback (on/off): when the SVM keeps no block of a page that has text,
  *   the block it scored highest is kept (run after comments, before the
  *   others, so they see it): CleanEval's table pages otherwise come out
@@ -76,7 +78,7 @@
  * netease.
  *
  * The chain (ps_block_pass_table, at the end of this file) runs them in the
- * order comments, fallback, fill, focus, headline, all in O(blocks) with one
+ * order comments, reviews, groups, fallback, fill, focus, headline, all in O(blocks) with one
  * scratch array per page.  A new pass: a function of the ps_block_pass_fn
  * signature above the table, with a comment saying what it does and what it
  * was measured to give, and its row where it must run. */
@@ -86,6 +88,8 @@
 #include <string.h>
 
 #include "methods/block_passes.h"
+#include "extract/class_words.h"
+#include "extract/page_signals.h"
 
 /* The deepest block holding at least @p share of the page's content
  * characters (the root, body, when no block below it does, or when nothing is
@@ -163,10 +167,18 @@ static double param(const ps_pass_ctx *c, const char *key)
  * "use-disqus"); comment markup repeats its word at every level. */
 #define COMMENT_REACH 0.25
 
+/* The page-type classifier's probability of a forum thread from which the
+ * comments pass leaves a page's replies to the classifier (wcxb-dev under
+ * site-grouped CV: forums 0.726 -> 0.739, no other type or set moved;
+ * docs/QUALITY.md, "Page types, third round"). */
+#define THREAD_PROB 0.5
+
 /* comments: the blocks in comment containers (a comment word in their
  * class/id or within two elements above, the headline's block excepted)
- * become noise; c->in_comments tells the passes after it.  On a thread
- * (the page's JSON-LD says DiscussionForumPosting) the replies are the
+ * become noise; c->in_comments tells the passes after it.  On a thread —
+ * the page's JSON-LD says DiscussionForumPosting, or the page-type
+ * classifier says forum with p >= THREAD_PROB and the JSON-LD does not say
+ * Q&A (whose comments under the answers are noise) — the replies are the
  * content and the pass leaves them to the classifier.  When the features
  * cannot be had the pass does nothing. */
 static int pass_comments(ps_pass_ctx *c, double on)
@@ -175,7 +187,10 @@ static int pass_comments(ps_pass_ctx *c, double on)
     static const char *const names[2] = {"x_cls_comment", "x_head_dist"};
     size_t stride, col[2];
     uint8_t *in = (uint8_t *)(c->scratch + 3 * c->n);
-    if (ps_page_schema_kinds(c->page) & PS_SCHEMA_FORUM)
+    if (ps_page_schema_kinds(c->page) & PS_SCHEMA_FORUM) /* a thread: the posts are the content */
+        return 0;
+    if (!(ps_page_schema_kinds(c->page) & PS_SCHEMA_QA) &&
+        ps_page_type_prob(c->page, PS_PTYPE_FORUM) >= THREAD_PROB)
         return 0;
     const double *f = rows_with(c, names, 2, c->scratch, &stride, col);
     if (!f)
@@ -186,6 +201,47 @@ static int pass_comments(ps_pass_ctx *c, double on)
             c->keep[i] = 0;
     }
     c->in_comments = in;
+    return 0;
+}
+
+/* The page-type classifier's probability of a product page from which the
+ * reviews pass drops the customer reviews (docs/QUALITY.md, "Page types,
+ * third round"). */
+#define PRODUCT_PROB 0.5
+
+/* Whether a block's class or id holds a review word (extract/class_words.c). */
+static int review_words(const ps_block *b)
+{
+    return ((ps_class_words(b->class_attr, strlen(b->class_attr)) |
+             ps_class_words(b->id_attr, strlen(b->id_attr))) & PS_CW_REVIEW) != 0;
+}
+
+/* reviews: on a page the page-type classifier calls a product page (p >=
+ * PRODUCT_PROB), the blocks whose class or id, or that of one of the two
+ * blocks above them, holds a review word (review(s), rating(s),
+ * testimonial(s), the review widgets' names) become noise, and the passes
+ * after it leave them out as they leave comment threads (c->in_comments).
+ * A product's reviews are what its comments are to an article: WCXB's gold
+ * leaves them out, and the SVM keeps their long sentences. */
+static int pass_reviews(ps_pass_ctx *c, double on)
+{
+    (void)on;
+    if (ps_page_type_prob(c->page, PS_PTYPE_PRODUCT) < PRODUCT_PROB)
+        return 0;
+    uint8_t *in = (uint8_t *)(c->scratch + 3 * c->n); /* the comments pass's flags, shared */
+    if (!c->in_comments) {
+        memset(in, 0, c->n);
+        c->in_comments = in;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        int32_t b = (int32_t)i;
+        for (int up = 0; up < 3 && b >= 0; up++, b = c->blocks[b].parent)
+            if (review_words(&c->blocks[b])) {
+                c->keep[i] = 0;
+                in[i] = 1;
+                break;
+            }
+    }
     return 0;
 }
 
@@ -335,6 +391,7 @@ static int pass_headline(ps_pass_ctx *c, double on)
  * docs/QUALITY.md. */
 const ps_block_pass ps_block_pass_table[] = {
     {"comments", pass_comments, PS_OPT_SWITCH, 1, 0, 1},
+    {"reviews", pass_reviews, PS_OPT_SWITCH, 1, 0, 1},
     {"groups", pass_groups, PS_OPT_DOUBLE, 0, 0, 1000},
     {"fallback", pass_fallback, PS_OPT_SWITCH, 1, 0, 1},
     {"fill", pass_fill, PS_OPT_DOUBLE, 1.0, 0, 100},

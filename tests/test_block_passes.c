@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "extract/page_signals.h"
 #include "methods/block_passes.h"
 #include "tests/test_util.h"
 
@@ -293,9 +294,10 @@ static void test_comments_dropped(void **state)
     ps_page_free(pg);
 }
 
-/* A thread (JSON-LD DiscussionForumPosting): its replies are the content,
- * so the comments pass leaves them to the classifier; a Q&A page (QAPage)
- * keeps the rule: the comments under its answers are noise. */
+/* A thread (JSON-LD DiscussionForumPosting, or the page-type classifier's
+ * forum): its replies are the content, so the comments pass leaves them to
+ * the classifier; a Q&A page (QAPage) keeps the rule: the comments under
+ * its answers are noise. */
 static void test_thread_replies_kept(void **state)
 {
     (void)state;
@@ -333,6 +335,74 @@ static void test_thread_replies_kept(void **state)
     assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
     assert_int_equal(keep[find(b, n, "html/body/div[2]")], 0);
     ps_page_free(pg);
+
+    /* no JSON-LD, but the page-type classifier says forum: a thread too;
+     * below THREAD_PROB (0.5), or typed an article, the replies go */
+    static const char *const labels[2] = {"forum", "article"};
+    const struct {
+        double forum, article;
+        int kept;
+    } cases[] = {{0.8, 0.2, 1}, {0.5, 0.5, 1}, {0.4, 0.6, 0}, {0.0, 1.0, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        pg = parse_str("<html><head><title>Boiler pressure drops overnight</title></head><body>"
+                       "<div class=post><h1>Boiler pressure drops overnight</h1>"
+                       "<p>My boiler loses a bar every night.</p></div>"
+                       "<div class=forum-post-reply><p>Check the expansion vessel first.</p></div>"
+                       "<div class=forum-post-reply><p>Mine was a leaking valve.</p></div></body></html>");
+        assert_non_null(pg);
+        const double prob[2] = {cases[k].forum, cases[k].article};
+        ps_page_set_type_probs(pg, labels, prob, 2);
+        b = ps_page_blocks(pg, &n);
+        memset(keep, 1, sizeof keep);
+        assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
+        assert_int_equal(keep[find(b, n, "html/body/div[2]")], cases[k].kept);
+        assert_int_equal(keep[find(b, n, "html/body/div[3]")], cases[k].kept);
+        ps_page_free(pg);
+    }
+}
+
+/* reviews: on a page typed product (p >= 0.5), the blocks in review
+ * containers (the block or one of the two blocks above it) become noise and
+ * the fill does not take them back; the same markup on a page typed
+ * article, or without page types, keeps them (a film review's "review-body"
+ * is the article). */
+static void test_product_reviews_dropped(void **state)
+{
+    (void)state;
+    static const char *const labels[2] = {"product", "article"};
+    const struct {
+        double product, article;
+        int kept;
+    } cases[] = {{0.9, 0.1, 0}, {0.5, 0.5, 0}, {0.3, 0.7, 1}, {-1, -1, 1}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ps_page *pg = parse_str("<html><head><title>Wool Runner</title></head><body>"
+                                "<div class=product><h1>Wool Runner</h1><p>Soft merino wool upper.</p></div>"
+                                "<div id=reviews><div><p>Comfortable from day one, five stars.</p></div>"
+                                "<div class=jdgm-rev__body><p>Runs a half size small.</p></div></div>"
+                                "<section class=yotpo-main-widget><p>Great shoe.</p></section>"
+                                "</body></html>");
+        assert_non_null(pg);
+        if (cases[k].product >= 0) {
+            const double prob[2] = {cases[k].product, cases[k].article};
+            ps_page_set_type_probs(pg, labels, prob, 2);
+        }
+        size_t n;
+        const ps_block *b = ps_page_blocks(pg, &n);
+        uint8_t keep[16];
+        double score[16];
+        assert_true(n <= 16);
+        memset(keep, 1, sizeof keep);
+        for (size_t i = 0; i < n; i++)
+            score[i] = 0.5;
+        ps_block_passes p = with("reviews", 1);
+        set(&p, "fill", 1.0); /* the fill must not take them back */
+        assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+        assert_int_equal(keep[find(b, n, "html/body/div[1]")], 1);
+        assert_int_equal(keep[find(b, n, "html/body/div[2]/div[1]")], cases[k].kept);
+        assert_int_equal(keep[find(b, n, "html/body/div[2]/div[2]")], cases[k].kept);
+        assert_int_equal(keep[find(b, n, "html/body/section[1]")], cases[k].kept);
+        ps_page_free(pg);
+    }
 }
 
 /* groups: siblings of one shape (digits in their class left out) are
@@ -459,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_headline_from_given_features),
         cmocka_unit_test(test_comments_dropped),
         cmocka_unit_test(test_thread_replies_kept),
+        cmocka_unit_test(test_product_reviews_dropped),
         cmocka_unit_test(test_groups_decided_together),
         cmocka_unit_test(test_table),
     };

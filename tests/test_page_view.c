@@ -83,7 +83,10 @@ static void test_mostly_hidden_page_kept(void **state)
 /* Hidden content by its role: a closed tab, accordion or FAQ panel is
  * content a person opens with one click (kept); a closed dialog, modal or
  * lightbox is not, not even when the page's hidden text outweighs its shown
- * text (no re-walk lets it in); a class that hides (d-none, a desktop-hidden
+ * text (no re-walk lets it in); an element whose role says dialog
+ * (role=dialog/alertdialog, aria-modal) is a layer over the page even
+ * without a hiding attribute (a script toggles it), while <dialog open>
+ * is shown; a class that hides (d-none, a desktop-hidden
  * copy of a responsive layout) is hidden like display:none. */
 static void test_hidden_panels_kept_dialogs_dropped(void **state)
 {
@@ -97,6 +100,9 @@ static void test_hidden_panels_kept_dialogs_dropped(void **state)
         "<div class='lightbox-dialog' hidden>Image viewer caption</div>"
         "<dialog><p>A dialog element without open</p></dialog>"
         "<dialog open><p>An open dialog</p></dialog>"
+        "<div id='modal-privacy-policy' aria-modal='true' class='fixed inset-0'><p>Privacy policy layer "
+        "a script opens</p></div>"
+        "<div role='alertdialog'><p>Cookie choices shown over the page</p></div>"
         "<div class='d-none'>Bootstrap hidden copy</div>"
         "<div class='menu hide-on-desktop'>Mobile menu copy</div>"
         "<div class='hide-on-mobile'>Desktop layout text</div>"
@@ -112,6 +118,8 @@ static void test_hidden_panels_kept_dialogs_dropped(void **state)
     assert_null(strstr(t, "Terms of the shop"));
     assert_null(strstr(t, "Image viewer"));
     assert_null(strstr(t, "without open"));
+    assert_null(strstr(t, "Privacy policy layer"));
+    assert_null(strstr(t, "Cookie choices"));
     assert_null(strstr(t, "Bootstrap hidden"));
     assert_null(strstr(t, "Mobile menu copy"));
     free(t);

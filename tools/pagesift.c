@@ -21,20 +21,21 @@
 
 #include "cli.h"
 
-/* The format table (ps_format_name, output/formats.c): name, file
- * extension and what it writes, wrapped at 79 columns. */
+/* The format table (ps_format_name, output/formats.c): each format's name,
+ * what it writes and its file with --output-dir, wrapped at 79 columns. */
 static void list_formats(FILE *f)
 {
-    fputs("Formats (NAME, file extension, what it writes):\n", f);
+    fputs("Formats (--format NAME):\n", f);
     for (size_t i = 0; ps_format_name(i); i++) {
-        fprintf(f, "  %-11s %-6s", ps_format_name(i), ps_format_extension(i));
-        const char *s = ps_format_summary(i);
-        int col = 21;
-        while (*s) {
+        char line[512];
+        snprintf(line, sizeof line, "%s (ID%s)", ps_format_summary(i), ps_format_extension(i));
+        fprintf(f, "  %-11s", ps_format_name(i));
+        int col = 13;
+        for (const char *s = line; *s;) {
             size_t w = strcspn(s, " ");
-            if (col + 1 + (int)w > 79) {
-                fputs("\n                    ", f);
-                col = 20;
+            if (col > 13 && col + 1 + (int)w > 79) {
+                fputs("\n             ", f);
+                col = 13;
             }
             fprintf(f, " %.*s", (int)w, s);
             col += 1 + (int)w;
@@ -113,7 +114,8 @@ static void usage(FILE *f)
         "      --links             markdown, xml, clean-html: keep links\n"
         "      --images            markdown, xml, clean-html: keep images (with alt)\n"
         "  -o, --output-dir DIR    one file per page in DIR (created with its\n"
-        "                          parents): ID and the format's extension (below);\n"
+        "                          parents): ID and the format's extension (below:\n"
+        "                          ID.txt, ...);\n"
         "                          ID.error (the message) for a page that failed in a\n"
         "                          format whose records do not carry failures.  ID is\n"
         "                          the file name without extension; characters other\n"

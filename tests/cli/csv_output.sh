@@ -104,7 +104,8 @@ for name in ("quotes", "plain", "zbig"):
 PY
 
 # the format table reaches --format help and the completion
-pagesift --format help | grep -qE '^  csv +\.csv ' || fail "--format help does not list csv"
+pagesift --format help > "$tmp/formats"
+grep -qE '^  csv ' "$tmp/formats" && grep -qF '(ID.csv)' "$tmp/formats" || fail "--format help does not list csv"
 out=$(bash -c "source '$src/completion/pagesift.bash'
     COMP_WORDS=(pagesift --format c); COMP_CWORD=2; _pagesift_tools
     printf '%s\n' \"\${COMPREPLY[@]}\"")

@@ -24,6 +24,26 @@ int ps_set_error(ps_error *err, ps_status code, const char *fmt, ...)
     return -1;
 }
 
+static void (*print_fn)(const char *line);
+
+void ps_set_print_function(void (*fn)(const char *line))
+{
+    print_fn = fn;
+}
+
+void ps_print(const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (print_fn)
+        print_fn(line);
+    else
+        fprintf(stderr, "%s\n", line);
+}
+
 int ps_buf_reserve(ps_buf *b, size_t extra)
 {
     if (b->len + extra + 1 <= b->cap)

@@ -10,6 +10,10 @@
 #include "pagesift.h"
 #include "pagesift/util.h" /* errors, buffers, files, atomic writes, progress */
 
+/** A message of the library (a line without newline; printf's format) to
+ *  the function of ps_set_print_function, else to standard error. */
+void ps_print(const char *fmt, ...) PS_PRINTF(1, 2);
+
 /** Code points in a UTF-8 string of n bytes. */
 size_t ps_utf8_chars(const char *s, size_t n);
 

@@ -1,7 +1,8 @@
 # bash completion for the pagesift tools (installed as
 # share/bash-completion/completions/<tool> for each tool).  The options are
 # read from the tool's own --help, so they are always those of the installed
-# version; --method and --format complete their values.
+# version; --method and --format complete their values (from the tool's
+# --method help and --format help: the library's tables).
 _pagesift_tools()
 {
     local cur prev words cword
@@ -21,7 +22,8 @@ _pagesift_tools()
             fi ;;
         -f|--format)
             if [[ ${tool##*/} == pagesift ]]; then
-                COMPREPLY=($(compgen -W "text jsonl markdown xml clean-html html" -- "$cur"))
+                COMPREPLY=($(compgen -W "$(pagesift --format help 2>/dev/null |
+                    awk 'NR > 1 && /^  [^ ]/ {print $1}') help" -- "$cur"))
                 return
             fi ;;
         --site-rule)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "eval/run.h"
 #include "eval/snippets.h"
 
@@ -208,7 +209,7 @@ void ps_eval_print_breakdown(FILE *f, const ps_eval_run *runs, size_t n, int by)
         if (keys_make(r->ds, by, &K) == 0)
             s = by_key(r, &K);
         if (!s) {
-            fprintf(stderr, "pagesift-eval: out of memory in the breakdown\n");
+            ps_print("out of memory in the breakdown");
             keys_free(&K);
             return;
         }

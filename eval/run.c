@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "common/progress.h"
+#include "common/util.h"
 #include "eval/per_site.h"
 #include "methods/pipeline.h"
 #include "eval/run.h"
@@ -45,7 +46,7 @@ static void warn_page(shared *sh, const char *id, const char *msg)
     if (sh->cfg->quiet)
         return;
     pthread_mutex_lock(&sh->lock);
-    fprintf(stderr, "pagesift-eval: %s/%s: %s\n", sh->ds->name, id, msg);
+    ps_print("%s/%s: %s", sh->ds->name, id, msg);
     pthread_mutex_unlock(&sh->lock);
 }
 

@@ -13,12 +13,15 @@
  * the declared language against the extracted text (CLD2, langid.cc). */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 #include <libxml/uri.h>
 
+#include "extract/meta_fields.h"
 #include "extract/meta_internal.h"
 #include "extract/page_internal.h"
 
@@ -1477,27 +1480,68 @@ int ps_page_metadata(const ps_page *page, const ps_extraction *x, ps_metadata *o
     return 0;
 }
 
+/* ---- the field table (extract/meta_fields.h) ----------------------------- */
+
+#define TEXT(name, xml, rank) {#name, PS_META_TEXT, offsetof(ps_metadata, name), 0, xml, rank}
+#define LIST(name, xml, rank) \
+    {#name, PS_META_LIST, offsetof(ps_metadata, name), offsetof(ps_metadata, n_##name), xml, rank}
+const ps_meta_field ps_meta_fields[] = {
+    TEXT(title, "title", 1),
+    TEXT(page_title, NULL, 0),
+    TEXT(author, "author", 2),
+    TEXT(date, "date", 3),
+    TEXT(date_modified, "date_modified", 4),
+    TEXT(site_name, "sitename", 6),
+    TEXT(description, "description", 7),
+    TEXT(lang, "lang", 11),
+    TEXT(lang_declared, NULL, 0),
+    {"lang_confidence", PS_META_SHARE, offsetof(ps_metadata, lang_confidence), 0, NULL, 0},
+    TEXT(canonical_url, "url", 5),
+    TEXT(image, "image", 10),
+    LIST(categories, "categories", 8),
+    LIST(tags, "tags", 9),
+};
+#undef TEXT
+#undef LIST
+const size_t ps_meta_n_fields = sizeof ps_meta_fields / sizeof *ps_meta_fields;
+
+const char *ps_meta_text(const ps_metadata *m, const ps_meta_field *f)
+{
+    return *(char *const *)((const char *)m + f->offset);
+}
+
+char *const *ps_meta_list(const ps_metadata *m, const ps_meta_field *f, size_t *n)
+{
+    *n = *(const size_t *)((const char *)m + f->count_offset);
+    return *(char **const *)((const char *)m + f->offset);
+}
+
+const char *ps_meta_share(const ps_metadata *m, const ps_meta_field *f, char *buf, size_t cap)
+{
+    double v = *(const double *)((const char *)m + f->offset);
+    if (!m->lang || !(v >= 0))
+        return NULL;
+    snprintf(buf, cap, "%.2f", v);
+    return buf;
+}
+
 void ps_metadata_free(ps_metadata *md)
 {
     if (!md)
         return;
-    free(md->title);
-    free(md->page_title);
-    free(md->author);
-    free(md->date);
-    free(md->date_modified);
-    free(md->site_name);
-    free(md->description);
-    free(md->lang);
-    free(md->lang_declared);
-    free(md->canonical_url);
-    free(md->image);
-    for (size_t i = 0; i < md->n_categories; i++)
-        free(md->categories[i]);
-    free(md->categories);
-    for (size_t i = 0; i < md->n_tags; i++)
-        free(md->tags[i]);
-    free(md->tags);
+    for (size_t i = 0; i < ps_meta_n_fields; i++) {
+        const ps_meta_field *f = &ps_meta_fields[i];
+        void *at = (char *)md + f->offset;
+        if (f->kind == PS_META_TEXT) {
+            free(*(char **)at);
+        } else if (f->kind == PS_META_LIST) {
+            char **items = *(char ***)at;
+            size_t n = *(size_t *)((char *)md + f->count_offset);
+            for (size_t k = 0; k < n; k++)
+                free(items[k]);
+            free(items);
+        }
+    }
     memset(md, 0, sizeof *md);
 }
 

@@ -76,6 +76,15 @@ typedef struct ps_error {
     char msg[512];
 } ps_error;
 
+/** Where the library's messages go: the notes and warnings of a run (a page
+ *  of a batch that failed, a skipped file with verbose, temporary files
+ *  removed, a training grid's points), one line each, without a newline and
+ *  without a program's name.  @p fn NULL (the default): each line on
+ *  standard error.  As libsvm's svm_set_print_string_function: set it
+ *  before a run, not during one; @p fn may be called from several threads
+ *  at once.  The pagesift tools print each line after their name. */
+PS_EXPORT void ps_set_print_function(void (*fn)(const char *line));
+
 /* ------------------------------------------------------------------------ */
 /* Main text in one call (methods/sift.c)                                    */
 /* ------------------------------------------------------------------------ */
@@ -1475,12 +1484,14 @@ PS_EXPORT void ps_extractor_free(ps_extractor *ex);
 
 
 /* ------------------------------------------------------------------------ */
-/* Metadata and structured output (extract/metadata.c, methods/structure.c) */
+/* Metadata and structured output (extract/metadata.c, output/structure.c)  */
 /* ------------------------------------------------------------------------ */
 /* [METADATA] declarations of this section go between these markers. */
 
 /** What a page says about itself.  Every string is UTF-8, malloc'ed, NULL
- *  when absent; docs/JSONL.md gives each field's sources in order. */
+ *  when absent; docs/JSONL.md gives each field's sources in order.  Each
+ *  member is a row of the field table (extract/meta_fields.h), which the
+ *  output formats and ps_metadata_free read: a new member needs its row. */
 typedef struct ps_metadata {
     char *title;          /**< the article's headline (og:title, JSON-LD
                                headline, the h1 that the <title> holds, the

@@ -1,7 +1,8 @@
 /* methods/batch.c — batch extraction (methods/batch.h): the per-page work
- * (parse, site key, extract, format the record) on the worker threads, and
- * the writer (stream or one file per page, counts, progress) on the calling
- * thread, over the engine of methods/pipeline.c. */
+ * (parse, site key, extract, the record in the output format of
+ * output/formats.c's table) on the worker threads, and the writer (stream
+ * or one file per page, counts, progress) on the calling thread, over the
+ * engine of methods/pipeline.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
@@ -29,6 +30,7 @@ typedef struct batch_job {
     int status;        /* REC_* */
     char msg[512];     /* when failed */
     ps_buf out;        /* the formatted record */
+    int oom;           /* it could not be formatted (out is empty) */
     int http_status;   /* a fetched page (ps_source_fetch_info): its status */
     char *final_url;   /* and URL after redirects; else 0, NULL */
 } batch_job;
@@ -47,6 +49,9 @@ typedef struct name_set {
 
 typedef struct batch_ctx {
     const ps_batch_config *cfg;
+    const ps_output_format *fmt; /* cfg->format's row of the format table */
+    ps_buf head;       /* what the format writes before its records (CSV's header row) */
+    int head_written;  /* ... on the stream already */
     ps_batch_read_fn read;
     void *read_ctx;
     ps_source *src;    /* the source behind read, when it is one (bytes done) */
@@ -142,15 +147,12 @@ static char *unique_stem(name_set *s, const char *id)
 }
 
 /* The extension of a page's output file by format (and ".error" for a page
- * that failed in a format other than JSON Lines). */
-static const char *out_ext(const ps_batch_config *cfg, int failed)
+ * that failed in a format whose records are not also failures'). */
+static const char *out_ext(const ps_output_format *fmt, int failed)
 {
-    static const char *const ext[] = {".txt", ".json", ".html", ".md", ".xml", ".html"};
-    if (cfg->format == PS_FORMAT_JSONL)
-        return ext[1];
-    if (failed)
+    if (failed && !(fmt->flags & PS_OUT_RECORDS))
         return ".error";
-    return (size_t)cfg->format < sizeof ext / sizeof *ext ? ext[cfg->format] : ".out";
+    return fmt->extension;
 }
 
 /* ---- reader (reader thread) --------------------------------------------- */
@@ -168,7 +170,7 @@ static int batch_read(void *vctx, void *vjob, ps_error *err)
     free(j->final_url);
     j->final_url = fi && fi->final_url ? strdup(fi->final_url) : NULL;
     if (j->in.skipped && c->cfg->verbose && !c->cfg->quiet)
-        fprintf(stderr, "pagesift: skipped %s: %s\n", j->in.origin ? j->in.origin : j->in.id,
+        ps_print("skipped %s: %s", j->in.origin ? j->in.origin : j->in.id,
                 j->in.msg[0] ? j->in.msg : "not a page");
     if (c->cfg->output_dir && !j->in.skipped) {
         j->stem = unique_stem(&c->names, j->in.id);
@@ -179,7 +181,7 @@ static int batch_read(void *vctx, void *vjob, ps_error *err)
         if (c->cfg->skip_existing) { /* resume: the page's output is there */
             char path[PATH_MAX];
             struct stat st;
-            snprintf(path, sizeof path, "%s/%s%s", c->cfg->output_dir, j->stem, out_ext(c->cfg, 0));
+            snprintf(path, sizeof path, "%s/%s%s", c->cfg->output_dir, j->stem, out_ext(c->fmt, 0));
             if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
                 j->in.skipped = 1;
                 snprintf(j->in.msg, sizeof j->in.msg, "output exists (--skip-existing)");
@@ -208,6 +210,52 @@ static void fail_at(batch_job *j, const char *msg)
         snprintf(j->msg, sizeof j->msg, "%.511s", msg);
     else
         snprintf(j->msg, sizeof j->msg, "%.200s: %.300s", where, msg);
+}
+
+/* The page's record in the run's format into j->out.  A failed page in a
+ * file of its own, in a format whose records are not also failures', is its
+ * message (ID.error). */
+static void format_job(batch_ctx *c, batch_job *j, ps_page *page, const ps_extraction *x, const char *site)
+{
+    const ps_batch_config *cfg = c->cfg;
+    const ps_output_format *fmt = c->fmt;
+    ps_record r;
+    ps_record_of(&r, &j->in, page, x, site);
+    r.http_status = j->http_status;
+    r.final_url = j->final_url;
+    ps_metadata meta;
+    int have_meta = (fmt->flags & PS_OUT_METADATA) && page && ps_page_metadata(page, x, &meta, NULL) == 0;
+    r.meta = have_meta ? &meta : NULL;
+    ps_out_page p = {.rec = &r, .page = page, .x = x, .method = ps_extractor_method(cfg->extractor),
+                     .render_flags = cfg->render_flags, .headers = cfg->text_headers && !cfg->output_dir};
+    int rc = 0;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        ps_error e = {0};
+        if (j->status == REC_FAILED) {
+            r.status = rec_status[REC_FAILED];
+            r.error = j->msg;
+        }
+        if (j->status == REC_FAILED && cfg->output_dir && !(fmt->flags & PS_OUT_RECORDS)) {
+            rc = ps_buf_printf(&j->out, "%s\n", j->msg);
+            break;
+        }
+        if (cfg->output_dir && fmt->head && (rc = ps_buf_append(&j->out, c->head.data, c->head.len)) != 0)
+            break;
+        if ((rc = fmt->render(&p, &j->out, &e)) == 0 || j->status == REC_FAILED || e.code == PS_ERR_NOMEM ||
+            !e.msg[0])
+            break;
+        /* the format could not render the page (the HTML view of a page
+         * without a body): the page fails with its message */
+        fail_at(j, e.msg);
+        j->out.len = 0;
+    }
+    if (rc != 0) {
+        fail_job(j, "out of memory formatting the record");
+        j->out.len = 0;
+        j->oom = 1;
+    }
+    if (have_meta)
+        ps_metadata_free(&meta);
 }
 
 static void batch_work(void *vctx, unsigned worker, void *vjob)
@@ -251,99 +299,7 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
         }
     }
 
-    int rc = 0;
-    const char *id = j->in.id ? j->in.id : "";
-    switch (cfg->format) {
-    case PS_FORMAT_TEXT:
-        if (cfg->text_headers && !cfg->output_dir) {
-            if (j->status == REC_FAILED)
-                rc = ps_buf_printf(&j->out, "==> %s <== failed: %s\n", id, j->msg);
-            else
-                rc = ps_buf_printf(&j->out, "==> %s <==\n", id);
-        } else if (j->status == REC_FAILED && cfg->output_dir) {
-            rc = ps_buf_printf(&j->out, "%s\n", j->msg);
-        }
-        if (rc == 0 && j->status != REC_FAILED)
-            rc = ps_buf_append(&j->out, x.text, x.len);
-        break;
-    case PS_FORMAT_JSONL: {
-        ps_metadata meta;
-        int have_meta = page && ps_page_metadata(page, &x, &meta, &e) == 0;
-        ps_record r = {0};
-        r.meta = have_meta ? &meta : NULL;
-        r.id = id;
-        r.url = j->in.url;
-        r.site = site[0] ? site : NULL;
-        r.origin = j->in.origin;
-        r.title = page ? (x.title ? x.title : ps_page_title(page)) : NULL;
-        r.charset = page ? ps_page_decoding(page)->charset : j->in.charset;
-        r.text = x.text;
-        r.text_len = x.len;
-        r.blocks_kept = x.blocks_kept;
-        r.model = x.model;
-        r.page_type = x.page_type;
-        r.page_type_prob = x.page_type_prob;
-        r.blocks_removed = x.blocks_removed;
-        r.status = rec_status[j->status];
-        r.error = j->status == REC_FAILED ? j->msg : NULL;
-        r.http_status = j->http_status;
-        r.final_url = j->final_url;
-        rc = ps_record_jsonl(&j->out, &r);
-        if (have_meta)
-            ps_metadata_free(&meta);
-        break;
-    }
-    case PS_FORMAT_MARKDOWN:
-    case PS_FORMAT_XML:
-    case PS_FORMAT_CLEAN_HTML: {
-        int comment = cfg->format != PS_FORMAT_MARKDOWN; /* <!-- --> for XML and HTML */
-        if (j->status == REC_FAILED) {
-            if (cfg->output_dir)
-                rc = ps_buf_printf(&j->out, "%s\n", j->msg);
-            else if (comment)
-                rc = ps_buf_printf(&j->out, "<!-- pagesift: %s failed: %s -->\n", id, j->msg);
-            else
-                rc = ps_buf_printf(&j->out, "<!-- pagesift: %s failed: %s -->\n\n", id, j->msg);
-            break;
-        }
-        ps_metadata meta;
-        if (ps_page_metadata(page, &x, &meta, &e) != 0) {
-            rc = -1;
-            break;
-        }
-        if (cfg->text_headers && !cfg->output_dir)
-            rc = ps_buf_printf(&j->out, "<!-- pagesift: %s -->\n", id);
-        ps_struct_format sf = cfg->format == PS_FORMAT_MARKDOWN ? PS_STRUCT_MARKDOWN
-                              : cfg->format == PS_FORMAT_XML    ? PS_STRUCT_XML
-                                                                : PS_STRUCT_HTML;
-        if (rc == 0 && ps_render_into(page, &x, &meta, sf, cfg->render_flags, &j->out, &e) != 0)
-            rc = -1;
-        if (rc == 0 && cfg->text_headers && !cfg->output_dir && sf == PS_STRUCT_MARKDOWN)
-            rc = ps_buf_putc(&j->out, '\n');
-        ps_metadata_free(&meta);
-        break;
-    }
-    case PS_FORMAT_HTML:
-        if (j->status == REC_FAILED) {
-            if (cfg->output_dir)
-                rc = ps_buf_printf(&j->out, "%s\n", j->msg);
-            else
-                rc = ps_buf_append(&j->out, "<!-- pagesift: failed: ", 23) ||
-                     ps_buf_append(&j->out, j->msg, strlen(j->msg)) ||
-                     ps_buf_append(&j->out, " -->\n", 5);
-        } else if (ps_html_view(page, x.block_class, ps_extractor_method(cfg->extractor),
-                                j->in.id, &j->out, &e) != 0) {
-            fail_at(j, e.msg);
-            j->out.len = 0;
-            rc = ps_buf_printf(&j->out, cfg->output_dir ? "%s\n" : "<!-- pagesift: failed: %s -->\n",
-                               j->msg);
-        }
-        break;
-    }
-    if (rc != 0) {
-        fail_job(j, "out of memory formatting the record");
-        j->out.len = 0;
-    }
+    format_job(c, j, page, &x, site);
     ps_extraction_free(&x);
     ps_page_free(page);
 }
@@ -468,50 +424,25 @@ int ps_batch_output_exists(const ps_batch_config *cfg, const char *id)
 {
     char path[PATH_MAX];
     struct stat st;
-    if (!cfg->output_dir)
+    const ps_output_format *fmt = ps_output_format_at((size_t)cfg->format);
+    if (!cfg->output_dir || !fmt)
         return 0;
-    snprintf(path, sizeof path, "%s/%s%s", cfg->output_dir, id, out_ext(cfg, 0));
+    snprintf(path, sizeof path, "%s/%s%s", cfg->output_dir, id, out_ext(fmt, 0));
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* JSON string of @p s into dst (at most cap bytes, quotes included), for
- * the record of last resort below (no allocation). */
-static void json_str(char *dst, size_t cap, const char *s)
+/* A failed record whose formatting failed (out of memory): the format's
+ * minimal one, written without allocating, so that no record vanishes. */
+static void last_resort_record(const batch_ctx *c, batch_job *j, char *buf, size_t cap)
 {
-    size_t k = 0;
-    dst[k++] = '"';
-    for (; s && *s && k + 8 < cap; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') {
-            dst[k++] = '\\';
-            dst[k++] = (char)ch;
-        } else if (ch < 0x20) {
-            k += (size_t)snprintf(dst + k, cap - k, "\\u%04x", ch);
-        } else {
-            dst[k++] = (char)ch;
-        }
-    }
-    dst[k++] = '"';
-    dst[k] = '\0';
-}
-
-/* A failed record whose formatting failed (out of memory): a minimal one,
- * written without allocating, so that no record vanishes. */
-static void last_resort_record(const ps_batch_config *cfg, batch_job *j, char *buf, size_t cap)
-{
-    const char *id = j->in.id ? j->in.id : "";
-    if (cfg->format == PS_FORMAT_JSONL) {
-        char jid[600], jmsg[1200];
-        json_str(jid, sizeof jid, id);
-        json_str(jmsg, sizeof jmsg, j->msg);
-        snprintf(buf, cap, "{\"id\":%s,\"status\":\"failed\",\"error\":%s}\n", jid, jmsg);
-    } else if (cfg->output_dir) {
-        snprintf(buf, cap, "%s\n", j->msg);
-    } else if (cfg->text_headers || cfg->format == PS_FORMAT_TEXT) {
-        snprintf(buf, cap, "==> %s <== failed: %s\n", id, j->msg);
-    } else {
+    ps_record r = {.id = j->in.id ? j->in.id : "", .status = rec_status[REC_FAILED], .error = j->msg};
+    ps_out_page p = {.rec = &r, .headers = c->cfg->text_headers && !c->cfg->output_dir};
+    if (c->fmt->last_resort)
+        c->fmt->last_resort(&p, buf, cap);
+    else if (p.headers)
+        snprintf(buf, cap, "==> %s <== failed: %s\n", r.id, j->msg);
+    else
         snprintf(buf, cap, "<!-- pagesift: failed: %s -->\n", j->msg);
-    }
 }
 
 static int batch_write(void *vctx, void *vjob, ps_error *err)
@@ -523,13 +454,8 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
     char spare[2048];
     const char *data = j->out.data ? j->out.data : "";
     size_t len = j->out.len;
-    /* a failed single page in text: nothing on standard output, the message
-     * is on standard error (`pagesift nope.html > out.txt` leaves out.txt
-     * empty) */
-    int no_record = cfg->format == PS_FORMAT_TEXT && !cfg->text_headers && !cfg->output_dir;
-    if (j->status == REC_FAILED && len == 0 && !no_record &&
-        !(cfg->output_dir && cfg->format != PS_FORMAT_JSONL)) {
-        last_resort_record(cfg, j, spare, sizeof spare);
+    if (j->oom && !(cfg->output_dir && !(c->fmt->flags & PS_OUT_RECORDS))) {
+        last_resort_record(c, j, spare, sizeof spare);
         data = spare;
         len = strlen(spare);
     }
@@ -538,20 +464,24 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
         int wrc = 0;
         if (cfg->output_dir) {
             char path[PATH_MAX], old[PATH_MAX];
-            snprintf(path, sizeof path, "%s/%s%s", cfg->output_dir, j->stem, out_ext(cfg, j->status == REC_FAILED));
+            snprintf(path, sizeof path, "%s/%s%s", cfg->output_dir, j->stem, out_ext(c->fmt, j->status == REC_FAILED));
             wrc = write_page_file(path, c->run_id, data, len, &we);
-            if (wrc == 0 && cfg->format != PS_FORMAT_JSONL) {
+            if (wrc == 0 && !(c->fmt->flags & PS_OUT_RECORDS)) {
                 /* a rerun: the page's output of the other outcome goes */
                 snprintf(old, sizeof old, "%s/%s%s", cfg->output_dir, j->stem,
-                         out_ext(cfg, j->status != REC_FAILED));
+                         out_ext(c->fmt, j->status != REC_FAILED));
                 if (unlink(old) != 0 && errno != ENOENT && !cfg->quiet)
-                    fprintf(stderr, "pagesift: %s: cannot remove: %s\n", old, strerror(errno));
+                    ps_print("%s: cannot remove: %s", old, strerror(errno));
             }
         } else if (len) {
             /* record by record: a record is counted written only once the
              * stream took all of it (before, records left in stdio's buffer
              * were counted extracted, then lost at the next flush) */
-            wrc = write_record(c, cfg->out, data, len, &we);
+            if (c->head.len && !c->head_written) /* once, before the first record */
+                wrc = write_record(c, cfg->out, c->head.data, c->head.len, &we);
+            c->head_written = wrc == 0;
+            if (wrc == 0)
+                wrc = write_record(c, cfg->out, data, len, &we);
         }
         if (wrc != 0) { /* the record is lost: it failed */
             const char *where = j->in.origin ? j->in.origin : j->in.id ? j->in.id : "page";
@@ -570,7 +500,7 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
     default: c->counts.skipped++; break;
     }
     if (j->status == REC_FAILED && !cfg->quiet && rc == 0)
-        fprintf(stderr, "pagesift: %s\n", j->msg);
+        ps_print("%s", j->msg);
     ps_progress_report(c->prog, c->counts.read, c->counts.failed, j->pos);
     job_release(j);
     return rc;
@@ -657,7 +587,6 @@ static int id_at(const char *s)
  * 2 of a pagesift before runs owned them: "<stem>.<ext>.tmp.XXXXXX". */
 static int page_temp_kind(const char *name, char *run)
 {
-    static const char *const ext[] = {".txt", ".json", ".html", ".md", ".xml", ".error"};
     size_t n = strlen(name), stem_end;
     int kind;
     if (n >= 18 && memcmp(name + n - 18, ".tmp.", 5) == 0 && id_at(name + n - 13) && name[n - 7] == '.' &&
@@ -672,12 +601,15 @@ static int page_temp_kind(const char *name, char *run)
     } else {
         return 0;
     }
-    for (size_t i = 0; i < sizeof ext / sizeof *ext; i++) {
-        size_t el = strlen(ext[i]);
-        if (stem_end > el && memcmp(name + stem_end - el, ext[i], el) == 0)
+    for (size_t i = 0;; i++) { /* every format's extension, then .error */
+        const ps_output_format *f = ps_output_format_at(i);
+        const char *ext = f ? f->extension : ".error";
+        size_t el = strlen(ext);
+        if (stem_end > el && memcmp(name + stem_end - el, ext, el) == 0)
             return kind;
+        if (!f)
+            return 0;
     }
-    return 0;
 }
 
 /* Is the run of lock file @p path alive (holding its lock)?  With @p take,
@@ -734,15 +666,15 @@ static void remove_stale_temps(const ps_batch_config *cfg, const char *own_id)
             if (unlink(path) == 0)
                 removed++;
             else if (errno != ENOENT && !cfg->quiet) /* ENOENT: its run just renamed it */
-                fprintf(stderr, "pagesift: %s: cannot remove: %s\n", path, strerror(errno));
+                ps_print("%s: cannot remove: %s", path, strerror(errno));
         }
     }
     closedir(d);
     if (removed && !cfg->quiet)
-        fprintf(stderr, "pagesift: removed %zu temporary file%s an earlier run left in %s\n", removed,
+        ps_print("removed %zu temporary file%s an earlier run left in %s", removed,
                 removed == 1 ? "" : "s", cfg->output_dir);
     if (live && cfg->verbose && !cfg->quiet)
-        fprintf(stderr, "pagesift: left %zu temporary file%s of a run still writing in %s\n", live,
+        ps_print("left %zu temporary file%s of a run still writing in %s", live,
                 live == 1 ? "" : "s", cfg->output_dir);
 }
 
@@ -768,12 +700,21 @@ static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *rea
     c.read = read;
     c.read_ctx = read_ctx;
     c.src = src;
-    if (cfg->output_dir && ps_batch_prepare_output_dir(cfg->output_dir, err) != 0)
+    c.fmt = ps_output_format_at((size_t)cfg->format);
+    if (!c.fmt || cfg->format < 0)
+        return ps_set_error(err, PS_ERR_USAGE, "ps_batch_run: no output format %d", cfg->format);
+    if (c.fmt->head && c.fmt->head(&c.head) != 0)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    if (cfg->output_dir && ps_batch_prepare_output_dir(cfg->output_dir, err) != 0) {
+        ps_buf_free(&c.head);
         return -1;
+    }
     run_lock lock = {.fd = -1};
     if (cfg->output_dir) {
-        if (run_lock_take(cfg->output_dir, &lock, err) != 0)
+        if (run_lock_take(cfg->output_dir, &lock, err) != 0) {
+            ps_buf_free(&c.head);
             return -1;
+        }
         c.run_id = lock.id;
         if (cfg->skip_existing)
             remove_stale_temps(cfg, lock.id);
@@ -804,6 +745,7 @@ static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *rea
     run_lock_release(&lock); /* its temporary files are all renamed or removed */
     ps_progress_done(c.prog);
     names_free(&c.names);
+    ps_buf_free(&c.head);
     if (counts)
         *counts = c.counts;
     return rc;
@@ -862,7 +804,7 @@ int ps_batch_run(const ps_batch_config *cfg, ps_source *src, ps_batch_counts *co
     }
     n.learnt_sites = ps_template_store_count(learnt);
     if (!cfg->quiet)
-        fprintf(stderr, "pagesift: templates learnt from %zu pages of %zu sites (%.2f s)\n",
+        ps_print("templates learnt from %zu pages of %zu sites (%.2f s)",
                 n.learnt_pages, n.learnt_sites, ps_clock(PS_CLOCK_WALL) - t0);
     /* second pass: extract with them */
     ps_extractor_config xc = {0};

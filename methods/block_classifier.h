@@ -103,6 +103,15 @@ int ps_block_classifier_stack_score(const ps_block_classifier *c, const ps_model
 /** A stack's first stage (NULL for another kind). */
 const ps_block_classifier *ps_block_classifier_stack_first(const ps_block_classifier *c);
 
+/** The grid kind (methods/classifier_grid.c): on a page whose probability
+ *  of the grid kinds (listing + collection + service, the page-type
+ *  classifier's) is at least @p gate, the mean of @p base's and @p grid's
+ *  scores; elsewhere @p base's.  Both owned from now on (freed on failure
+ *  too); NULL + err (PS_ERR_FORMAT) when their features or block tags
+ *  differ; @p path is for messages. */
+ps_block_classifier *ps_block_classifier_grid(ps_block_classifier *base, ps_block_classifier *grid,
+                                              double gate, const char *path, ps_error *err);
+
 /** The per-site kind (methods/classifier_site.c): @p base (an "svm"
  *  classifier, owned from now on, freed on failure too) for pages whose site
  *  has no usable bundle in @p dir, the site's bundle for the others;

@@ -53,7 +53,9 @@
  * a page the page-type classifier (pagesift/page_types.h) calls a listing,
  * collection or service page with probability g >= P, every block's score
  * goes up by X * g, which the passes after see too (no page type: no
- * change).
+ * change); grid_model=0|1 (default 1) and grid_model_gate=P (default
+ * 0.7): the model's companion NAME.grid.model, when there, averaged in on
+ * pages with g >= P (methods/classifier_grid.c).
  * headline=0|1, fallback=0|1 and comments=0|1 (default 1): the second
  * passes of methods/block_passes.c over the SVM's classes (keep content
  * only inside the block holding >= X of it; inside the block holding the
@@ -75,6 +77,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "extract/meta_internal.h"
 #include "methods/block_classifier.h"
@@ -102,6 +105,14 @@
  * rather than the threshold, 0.851 -> 0.853. */
 #define GRID_SHIFT 0.75
 #define GRID_GATE 0.5
+/* The grid model (option grid_model, methods/classifier_grid.c): the
+ * companion bundle NAME.grid.model of a model NAME.model, averaged in on
+ * pages whose grid-kind probability is at least GRID_MODEL_GATE; chosen on
+ * wcxb-dev under site-grouped CV and the seven other sets held out among
+ * the gates 0.5, 0.6, 0.7, 0.8 (docs/QUALITY.md, "Page types, third
+ * round"): wcxb-dev 0.855 -> 0.861 (listing 0.603 -> 0.662, collection
+ * 0.663 -> 0.693), every other set within its seed spread. */
+#define GRID_MODEL_GATE 0.7
 
 typedef struct tsvm {
     ps_block_classifier *clf;           /* the model (methods/block_classifier.h) */
@@ -118,6 +129,9 @@ typedef struct tsvm {
                                            page's probability of being a listing,
                                            collection or service page ... */
     double grid_gate;                   /* ... when that is at least this */
+    double grid_model;                  /* 1: the model's companion grid model
+                                           when there is one, 0: never */
+    double grid_model_gate;             /* its gate (GRID_MODEL_GATE) */
 } tsvm;
 
 static void tsvm_destroy(void *self)
@@ -141,7 +155,7 @@ static int parse_options(tsvm *t, const char *method, const char *opts, ps_error
     double *fill = ps_block_passes_at(&t->passes, "fill");
     const double fill_default = *fill;
     *fill = NAN; /* given or not: favor sets it when not */
-    ps_method_opt table[7 + PS_BLOCK_PASSES_MAX] = {
+    ps_method_opt table[9 + PS_BLOCK_PASSES_MAX] = {
         {"favor", PS_OPT_CHOICE, &favor, 0, 0, favors},
         {"threshold", PS_OPT_DOUBLE, &threshold, -10, 10, NULL},
         {"min_pages", PS_OPT_INT, &t->min_pages, 0, 1e9, NULL},
@@ -149,8 +163,10 @@ static int parse_options(tsvm *t, const char *method, const char *opts, ps_error
         {"article_body", PS_OPT_DOUBLE, &t->article_body, 0, 1, NULL},
         {"grid_shift", PS_OPT_DOUBLE, &t->grid_shift, 0, 5, NULL},
         {"grid_gate", PS_OPT_DOUBLE, &t->grid_gate, 0, 1, NULL},
+        {"grid_model", PS_OPT_SWITCH, &t->grid_model, 0, 1, NULL},
+        {"grid_model_gate", PS_OPT_DOUBLE, &t->grid_model_gate, 0, 3, NULL},
     };
-    size_t n = 7;
+    size_t n = 9;
     for (size_t i = 0; ps_block_pass_table[i].key; i++) {
         const ps_block_pass *r = &ps_block_pass_table[i];
         table[n++] = (ps_method_opt){r->key, r->type, &t->passes.value[i], r->min, r->max, NULL};
@@ -170,6 +186,31 @@ static int parse_options(tsvm *t, const char *method, const char *opts, ps_error
 static const char *const *tsvm_block_tags(void *self)
 {
     return ((tsvm *)self)->clf->block_tags;
+}
+
+/* The grid model beside the model at @p path (NAME.model -> NAME.grid.model;
+ * another name: NAME.grid.model too) when that file exists: t->clf becomes
+ * the grid kind over both.  No file: nothing changes. */
+static int open_grid_model(tsvm *t, const char *path, ps_error *err)
+{
+    size_t n = strlen(path);
+    if (n >= 6 && strcmp(path + n - 6, ".model") == 0)
+        n -= 6;
+    char *gpath = malloc(n + sizeof ".grid.model");
+    if (!gpath)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    memcpy(gpath, path, n);
+    memcpy(gpath + n, ".grid.model", sizeof ".grid.model");
+    int rc = 0;
+    if (access(gpath, F_OK) == 0) {
+        ps_block_classifier *grid = ps_block_classifier_open(gpath, err);
+        if (!grid)
+            rc = -1;
+        else if (!(t->clf = ps_block_classifier_grid(t->clf, grid, t->grid_model_gate, gpath, err)))
+            rc = -1;
+    }
+    free(gpath);
+    return rc;
 }
 
 static void *create_common(const ps_method_config *cfg, int use_templates, ps_error *err)
@@ -192,7 +233,10 @@ static void *create_common(const ps_method_config *cfg, int use_templates, ps_er
     t->article_body = ARTICLE_BODY_SHARE;
     t->grid_shift = GRID_SHIFT;
     t->grid_gate = GRID_GATE;
-    if (parse_options(t, use_templates ? "template-svm" : "svm", cfg->options, err) != 0) {
+    t->grid_model = 1;
+    t->grid_model_gate = GRID_MODEL_GATE;
+    if (parse_options(t, use_templates ? "template-svm" : "svm", cfg->options, err) != 0 ||
+        (t->grid_model && open_grid_model(t, path, err) != 0)) {
         tsvm_destroy(t);
         return NULL;
     }

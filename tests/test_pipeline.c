@@ -266,6 +266,45 @@ static void test_fatal_reader_error_stops(void **state)
     ps_extractor_free(ex);
 }
 
+/* The library's messages go to ps_set_print_function's function, one line
+ * each, naming no program (the tools add their name). */
+static char printed[8][600];
+static int n_printed;
+
+static void capture_line(const char *line)
+{
+    if (n_printed < 8)
+        snprintf(printed[n_printed++], sizeof printed[0], "%s", line);
+}
+
+static void test_messages_through_print_function(void **state)
+{
+    (void)state;
+    ps_extractor *ex = all_extractor();
+    int kinds[3] = {KIND_PAGE, KIND_MISSING, KIND_SKIP};
+    mem_reader r = {.n = 3, .kinds = kinds};
+    ps_batch_config cfg = {.extractor = ex, .format = PS_FORMAT_TEXT, .workers = 1, .verbose = 1};
+    ps_batch_counts n;
+    int rc;
+    n_printed = 0;
+    ps_set_print_function(capture_line);
+    char *out = run_to_string(&cfg, &r, &n, &rc);
+    ps_set_print_function(NULL);
+    assert_int_equal(rc, 0);
+    assert_int_equal(n.failed, 1);
+    int failed_line = 0, skipped_line = 0;
+    for (int i = 0; i < n_printed; i++) {
+        assert_null(strstr(printed[i], "pagesift")); /* no program's name */
+        assert_null(strchr(printed[i], '\n'));
+        failed_line += strstr(printed[i], "p0001: No such file or directory") != NULL;
+        skipped_line += strncmp(printed[i], "skipped p0002", 13) == 0;
+    }
+    assert_int_equal(failed_line, 1);
+    assert_int_equal(skipped_line, 1);
+    free(out);
+    ps_extractor_free(ex);
+}
+
 static void test_text_headers_and_all_equals_page_text(void **state)
 {
     (void)state;
@@ -892,6 +931,7 @@ int main(void)
         cmocka_unit_test(test_skip_existing_beside_a_live_run),
         cmocka_unit_test(test_learn_pass_equals_sequential_build),
         cmocka_unit_test(test_unknown_method_is_usage_error),
+        cmocka_unit_test(test_messages_through_print_function),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,6 +36,25 @@ static inline int ps_cli_bad_option(const char *prog, int c, char **argv)
     return 2;
 }
 
+/* The library's messages (ps_set_print_function) as this tool's lines,
+ * "PROG: message". */
+static inline const char **ps_cli_prog_slot(void)
+{
+    static const char *prog;
+    return &prog;
+}
+
+static inline void ps_cli_print_line(const char *line)
+{
+    fprintf(stderr, "%s: %s\n", *ps_cli_prog_slot(), line);
+}
+
+static inline void ps_cli_report_as(const char *prog)
+{
+    *ps_cli_prog_slot() = prog;
+    ps_set_print_function(ps_cli_print_line);
+}
+
 /* After a setup error with no --model given: when the shipped model was not
  * found, say where it was looked for and how to pass one. */
 static inline void ps_cli_model_hint(const char *prog, const char *model_given)

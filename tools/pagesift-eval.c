@@ -212,6 +212,7 @@ int main(int argc, char **argv)
     ps_fold fold = {0};            /* --fold / --not-fold */
     const char *snip_report = NULL; /* --snippets */
     char protocol[1200];
+    ps_cli_report_as("pagesift-eval"); /* the library's messages: "pagesift-eval: ..." */
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":d:m:p:j:qhV", opts, NULL)) != -1) {
         switch (c) {

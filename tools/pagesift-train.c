@@ -641,6 +641,7 @@ int main(int argc, char **argv)
     ps_train_group group = PS_GROUP_PAGE;
     int stamp = 0, c;
     char *e;
+    ps_cli_report_as("pagesift-train"); /* the library's messages: "pagesift-train: ..." */
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:f:b:s:k:g:j:m:qvhV", opts, NULL)) != -1) {
         switch (c) {

@@ -1,6 +1,6 @@
 /* pagesift — extract the main text of web pages: one page, or a collection
- * (files, folders, stdin) on all cores, as text, JSON Lines or a marked-up
- * HTML view.  The work is in the library (ps_batch_run, methods/batch.c);
+ * (files, folders, stdin) on all cores, in any output format of the
+ * library's format table (--format help).  The work is in the library (ps_batch_run, methods/batch.c);
  * this is option parsing, setup errors and the summary. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -20,6 +20,31 @@
 #include "pagesift/util.h"
 
 #include "cli.h"
+
+/* The format table (ps_format_name, output/formats.c): each format's name,
+ * what it writes and its file with --output-dir, wrapped at 79 columns. */
+static void list_formats(FILE *f)
+{
+    fputs("Formats (--format NAME):\n", f);
+    for (size_t i = 0; ps_format_name(i); i++) {
+        char line[512];
+        snprintf(line, sizeof line, "%s (ID%s)", ps_format_summary(i), ps_format_extension(i));
+        fprintf(f, "  %-11s", ps_format_name(i));
+        int col = 13;
+        for (const char *s = line; *s;) {
+            size_t w = strcspn(s, " ");
+            if (col > 13 && col + 1 + (int)w > 79) {
+                fputs("\n             ", f);
+                col = 13;
+            }
+            fprintf(f, " %.*s", (int)w, s);
+            col += 1 + (int)w;
+            s += w;
+            s += strspn(s, " ");
+        }
+        fputc('\n', f);
+    }
+}
 
 static void usage(FILE *f)
 {
@@ -80,38 +105,26 @@ static void usage(FILE *f)
         "without a URL get no template step, only the SVM.\n"
         "\n"
         "Output:\n"
-        "  -f, --format FMT        text, jsonl, markdown, xml, clean-html or html.\n"
+        "  -f, --format FMT        the output format: one of the Formats below\n"
+        "                          (--format help lists them).\n"
         "                          Default: text when the input is one page, when\n"
         "                          standard output is a terminal or with\n"
         "                          --output-dir; jsonl otherwise (several pages\n"
         "                          into a pipe or a file).\n"
-        "                          text with several pages: a line '==> ID <==' before\n"
-        "                          each page's text.  jsonl: one object per page with\n"
-        "                          id, url, site, title (the headline), page_title,\n"
-        "                          author, date, date_modified, site_name,\n"
-        "                          description, lang, lang_declared, lang_confidence,\n"
-        "                          canonical_url, image, categories, tags, text,\n"
-        "                          blocks_kept, blocks_removed, status (ok, empty,\n"
-        "                          failed), error, charset, origin; absent values are\n"
-        "                          null (docs/JSONL.md).  markdown: the kept content\n"
-        "                          with headings, lists, quotes, code and tables\n"
-        "                          (CommonMark, GitHub tables); xml: the same in a\n"
-        "                          <doc> with the metadata as attributes (docs/XML.md);\n"
-        "                          clean-html: the same as a clean HTML document.\n"
-        "                          html: the page with\n"
-        "                          each block outlined content (green), noise (red) or\n"
-        "                          template (purple, dashed), to check in a browser.\n"
         "      --links             markdown, xml, clean-html: keep links\n"
         "      --images            markdown, xml, clean-html: keep images (with alt)\n"
-        "  -o, --output-dir DIR    one file per page in DIR (created with\n"
-           "                          its parents): ID.txt, ID.json, ID.md,\n"
-        "                          ID.xml or ID.html by format; ID.error (the message)\n"
-        "                          for a page that failed in another format than\n"
-        "                          jsonl.  ID is the\n"
-        "                          file name without extension; characters other than\n"
-        "                          letters, digits, . - _ become _, and a repeated ID\n"
-        "                          gets -2, -3, ... in input order.\n"
-        "\n"
+        "  -o, --output-dir DIR    one file per page in DIR (created with its\n"
+        "                          parents): ID and the format's extension (below:\n"
+        "                          ID.txt, ...);\n"
+        "                          ID.error (the message) for a page that failed in a\n"
+        "                          format whose records do not carry failures.  ID is\n"
+        "                          the file name without extension; characters other\n"
+        "                          than letters, digits, . - _ become _, and a repeated\n"
+        "                          ID gets -2, -3, ... in input order.\n"
+        "\n",
+        f);
+    list_formats(f);
+    fputs("\n"
         "Method:\n"
         "  -m, --method NAME       extraction method (--method help lists them);\n"
         "                          default template-svm when templates are given\n"
@@ -397,6 +410,7 @@ int main(int argc, char **argv)
     const char *favor = NULL;
     long jobs = 0;
     int c;
+    ps_cli_report_as("pagesift"); /* the library's messages: "pagesift: ..." */
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":f:o:m:M:T:l:j:qvhV", opts, NULL)) != -1) {
         switch (c) {
@@ -542,23 +556,14 @@ int main(int argc, char **argv)
         list_methods(stdout);
         return 0;
     }
-    if (!format)
-        bc.format = PS_FORMAT_TEXT;
-    else if (strcmp(format, "text") == 0)
-        bc.format = PS_FORMAT_TEXT;
-    else if (strcmp(format, "jsonl") == 0)
-        bc.format = PS_FORMAT_JSONL;
-    else if (strcmp(format, "html") == 0)
-        bc.format = PS_FORMAT_HTML;
-    else if (strcmp(format, "markdown") == 0 || strcmp(format, "md") == 0)
-        bc.format = PS_FORMAT_MARKDOWN;
-    else if (strcmp(format, "xml") == 0)
-        bc.format = PS_FORMAT_XML;
-    else if (strcmp(format, "clean-html") == 0)
-        bc.format = PS_FORMAT_CLEAN_HTML;
-    else {
-        fprintf(stderr, "pagesift: --format: '%s' is not text, jsonl, markdown, xml, clean-html "
-                        "or html\n", format);
+    if (format && strcmp(format, "help") == 0) {
+        list_formats(stdout);
+        return 0;
+    }
+    bc.format = format ? ps_format_find(format) : ps_format_find("text");
+    if (bc.format < 0) {
+        fprintf(stderr, "pagesift: --format: '%s' is not an output format\n", format);
+        list_formats(stderr);
         return 2;
     }
     /* --with-comments / --no-comments and --favor: options of the passes */
@@ -691,7 +696,7 @@ int main(int argc, char **argv)
     int single = !list && !so.jsonl_stdin && !fetch_inputs && n_args <= 1 &&
                  (n_args == 0 || !is_collection(args[0]));
     if (!format && !single && !bc.output_dir && !isatty(STDOUT_FILENO))
-        bc.format = PS_FORMAT_JSONL;
+        bc.format = ps_format_find("jsonl");
     bc.out = stdout;
     bc.text_headers = !single;
     bc.total_hint = ps_source_total_hint(src);

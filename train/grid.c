@@ -359,11 +359,10 @@ static void *worker(void *arg)
                 double left = c->points_total > c->points_done
                                   ? el / (double)c->points_done * (double)(c->points_total - c->points_done)
                                   : 0;
-                fprintf(stderr,
-                        "pagesift-train: point %zu/%zu log2 C=%g log2 gamma=%g: P %.4f R %.4f F1 %.4f "
-                        "(%.1f s cpu); %.0f s elapsed, ~%.0f s left; %s\n",
-                        c->points_done, c->points_total, pt->log2c, pt->log2g, pt->precision, pt->recall,
-                        pt->f1, pt->seconds, el, left, extra);
+                ps_print("point %zu/%zu log2 C=%g log2 gamma=%g: P %.4f R %.4f F1 %.4f "
+                         "(%.1f s cpu); %.0f s elapsed, ~%.0f s left; %s",
+                         c->points_done, c->points_total, pt->log2c, pt->log2g, pt->precision, pt->recall,
+                         pt->f1, pt->seconds, el, left, extra);
             }
         }
         pthread_mutex_unlock(&c->lock);

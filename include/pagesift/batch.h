@@ -16,7 +16,12 @@
 extern "C" {
 #endif
 
-/** Output formats of a batch run. */
+/* ---- output formats (output/: one file each; output/formats.c: the table) */
+
+/** The output formats are the rows of one table (output/formats.c); a
+ *  format's number is its row: ps_format_name(i) for i from 0 until NULL
+ *  lists them, ps_format_find gives a name's number.  These constants name
+ *  the first six rows (later formats are found by name). */
 typedef enum ps_out_format {
     PS_FORMAT_TEXT = 0,  /**< the main text */
     PS_FORMAT_JSONL = 1, /**< one JSON object per page and line */
@@ -25,6 +30,31 @@ typedef enum ps_out_format {
     PS_FORMAT_XML = 4,      /**< ... as XML, <doc> with metadata (docs/XML.md) */
     PS_FORMAT_CLEAN_HTML = 5 /**< ... as a clean HTML document */
 } ps_out_format;
+
+/** The name of format @p i (what --format takes), NULL past the last. */
+PS_EXPORT const char *ps_format_name(size_t i);
+/** The extension of a page's file in format @p i with an output folder
+ *  (".txt"), NULL past the last. */
+PS_EXPORT const char *ps_format_extension(size_t i);
+/** One line saying what format @p i writes, NULL past the last. */
+PS_EXPORT const char *ps_format_summary(size_t i);
+/** The number of the format named @p name (or one of its other names, such
+ *  as "md" for markdown), -1 when there is none. */
+PS_EXPORT int ps_format_find(const char *name);
+
+/** One page in format @p format, as `pagesift --format NAME` writes it for
+ *  a single page (with the format's header, CSV's header row, first):
+ *  @p page read from @p in and extracted as @p x (ps_extract_input), of
+ *  site @p site (may be NULL), by method @p method (the HTML view names
+ *  it); @p render_flags PS_RENDER_* for the structured formats.  The HTML
+ *  view modifies the page's DOM.  Returns a malloc'ed NUL-terminated
+ *  string (*len its bytes), or NULL with err (no such format: PS_ERR_USAGE;
+ *  the page has no body to mark: PS_ERR_PARSE; out of memory). */
+PS_EXPORT char *ps_format_page(int format, ps_page *page, const ps_extraction *x, const ps_input *in,
+                               const char *site, const char *method, unsigned render_flags,
+                               size_t *len, ps_error *err);
+
+/* ---- batch runs ----------------------------------------------------------- */
 
 typedef struct ps_batch_config {
     /** The extractor.  With learn_templates it is NULL: the run makes it
@@ -38,7 +68,8 @@ typedef struct ps_batch_config {
     const char *method;     /**< learn_templates: the method, template-svm */
     const ps_extractor_config *extractor_config; /**< learn_templates: its
                                  set-up (model, options; may be NULL) */
-    ps_out_format format;
+    int format;             /**< a format number: ps_format_find(NAME) or
+                                 a PS_FORMAT_* */
     const char *output_dir; /**< one file per page here (created), or NULL */
     FILE *out;              /**< else records go to this stream */
     int text_headers;       /**< text on a stream: a "==> id <==" line before

@@ -29,11 +29,22 @@ __all__ = [
     "Error", "ModelError", "PageError", "InputError", "ClosedError", "version", "methods", "OUTPUTS",
 ]
 
-OUTPUTS = ("text", "markdown", "json", "xml", "clean-html")
-_RENDER = {"markdown": L.PS_STRUCT_MARKDOWN, "xml": L.PS_STRUCT_XML, "clean-html": L.PS_STRUCT_HTML}
-_BATCH_FORMAT = {"text": L.PS_FORMAT_TEXT, "json": L.PS_FORMAT_JSONL, "jsonl": L.PS_FORMAT_JSONL,
-                 "markdown": L.PS_FORMAT_MARKDOWN, "xml": L.PS_FORMAT_XML,
-                 "clean-html": L.PS_FORMAT_CLEAN_HTML, "html": L.PS_FORMAT_HTML}
+
+
+def _format_names():
+    """The library's output formats, in the order of its format table."""
+    names, i = [], 0
+    while L.ps_format_name(i) is not None:
+        names.append(L.ps_format_name(i).decode("ascii"))
+        i += 1
+    return tuple(names)
+
+
+# Every format of the library (`pagesift --format help`), and "json": the
+# JSON Lines record as a dict (extract) or JSON Lines (run).
+OUTPUTS = _format_names() + ("json",)
+_BATCH_FORMAT = {name: L.ps_format_find(name.encode("ascii")) for name in OUTPUTS}
+_BATCH_FORMAT["json"] = L.ps_format_find(b"jsonl")
 _FAVOR = ("precision", "recall", "balanced")
 _SITE_RULES = {"host": L.PS_SITE_HOST, "host-path1": L.PS_SITE_HOST_PATH1}
 
@@ -315,9 +326,10 @@ class Extractor:
         detection) or str; url: the page's address (site templates,
         metadata URLs); charset: from an HTTP header; site: the site key
         when the page has no URL (a data set's site column).  output: "text" (str,
-        one paragraph per line), "markdown", "xml", "clean-html" (str, with
-        structure; links/images keep those), or "json" (dict: the CLI's JSON
-        Lines record, docs/JSONL.md; id sets its "id").  An empty result is
+        one paragraph per line), any other format of OUTPUTS (str, what
+        `pagesift --format NAME` writes for the page: "markdown", "xml",
+        "clean-html" with structure, links/images keep those), or "json"
+        (dict: the CLI's JSON Lines record, docs/JSONL.md; id sets its "id").  An empty result is
         "" (status "empty").  Raises PageError when no document can be made
         of the bytes (the message is the library's).
         """
@@ -363,68 +375,21 @@ class Extractor:
                 _raise(err, PageError)
             if output == "text":
                 return ctypes.string_at(x.text, x.len).decode("utf-8", "replace")
-            meta = L.ps_metadata()
-            if L.ps_page_metadata(page, x, meta, err) != 0:
+            flags = (L.PS_RENDER_LINKS if links else 0) | (L.PS_RENDER_IMAGES if images else 0)
+            n = ctypes.c_size_t()
+            p = L.ps_format_page(_BATCH_FORMAT[output], page, x, inp, site.value or None,
+                                 L.ps_extractor_method(ex), flags, ctypes.byref(n), err)
+            if not p:
                 _raise(err)
             try:
-                if output == "json":
-                    return self._record(inp, site, page, x, meta, id)
-                flags = (L.PS_RENDER_LINKS if links else 0) | (L.PS_RENDER_IMAGES if images else 0)
-                n = ctypes.c_size_t()
-                p = L.ps_render(page, x, meta, _RENDER[output], flags, ctypes.byref(n), err)
-                if not p:
-                    _raise(err)
-                try:
-                    return ctypes.string_at(p, n.value).decode("utf-8", "replace")
-                finally:
-                    L.free(p)
+                s = ctypes.string_at(p, n.value).decode("utf-8", "replace")
             finally:
-                L.ps_metadata_free(meta)
+                L.free(p)
+            return json.loads(s) if output == "json" else s
         finally:
             L.ps_extraction_free(x)
             L.ps_page_free(page)
             L.ps_input_clear(inp)
-
-    @staticmethod
-    def _record(inp, site, page, x, meta, rec_id):
-        """The JSON Lines record of methods/records.c, as a dict."""
-        def lst(arr, n):
-            return [L.cstr(arr[i]) for i in range(n)] if n else None
-        text = ctypes.string_at(x.text, x.len).decode("utf-8", "replace")
-        lang = L.cstr(meta.lang)
-        conf = meta.lang_confidence
-        url = L.cstr(inp.url)
-        return {
-            "id": rec_id or "",
-            "url": url or None,
-            "site": site.value.decode("utf-8", "replace") or None,
-            "title": L.cstr(meta.title),
-            "page_title": L.cstr(meta.page_title),
-            "author": L.cstr(meta.author),
-            "date": L.cstr(meta.date),
-            "date_modified": L.cstr(meta.date_modified),
-            "site_name": L.cstr(meta.site_name),
-            "description": L.cstr(meta.description),
-            "lang": lang,
-            "lang_declared": L.cstr(meta.lang_declared),
-            "lang_confidence": float("%.2f" % conf) if lang and conf >= 0 else None,
-            "canonical_url": L.cstr(meta.canonical_url),
-            "image": L.cstr(meta.image),
-            "categories": lst(meta.categories, meta.n_categories),
-            "tags": lst(meta.tags, meta.n_tags),
-            "text": text,
-            "blocks_kept": x.blocks_kept,
-            "blocks_removed": x.blocks_removed,
-            "status": "ok" if x.len else "empty",
-            "error": None,
-            "charset": L.ps_page_decoding(page).contents.charset.decode("ascii", "replace"),
-            "origin": None,
-            "model": x.model.decode("utf-8", "replace") if x.model else None,
-            "page_type": x.page_type.decode("utf-8", "replace") if x.page_type else None,
-            "page_type_prob": float("%.3f" % x.page_type_prob) if x.page_type else None,
-            "http_status": None,  # fetched pages only (docs/FETCH.md)
-            "final_url": None,
-        }
 
 
 _shared = {}
@@ -447,8 +412,8 @@ def _shared_extractor(model, templates, favor, with_comments):
 def extract(html, url=None, *, model=None, templates=None, favor=None, with_comments=False,
             output="text", charset=None, id=None, site=None, links=False, images=False):
     """The main text of one page: bytes or str in, str out (output "text",
-    "markdown", "xml", "clean-html") or the CLI's JSON record as a dict
-    (output "json").  The Extractor for (model, templates, favor,
+    "markdown", "xml", "clean-html", any format of OUTPUTS) or the CLI's JSON
+    record as a dict (output "json").  The Extractor for (model, templates, favor,
     with_comments) is made on the first call and reused by later ones (and
     by other threads).  See Extractor.extract."""
     ex = _shared_extractor(model, templates, favor, with_comments)

@@ -69,17 +69,6 @@ class ps_step_options(ctypes.Structure):
     _fields_ = [("site_rule", c_int), ("max_bytes", c_size_t), ("deadline", c_double)]
 
 
-class ps_metadata(ctypes.Structure):
-    _fields_ = [
-        ("title", c_void_p), ("page_title", c_void_p), ("author", c_void_p), ("date", c_void_p),
-        ("date_modified", c_void_p), ("site_name", c_void_p), ("description", c_void_p),
-        ("lang", c_void_p), ("lang_declared", c_void_p), ("lang_confidence", c_double),
-        ("canonical_url", c_void_p), ("image", c_void_p),
-        ("categories", POINTER(c_void_p)), ("n_categories", c_size_t),
-        ("tags", POINTER(c_void_p)), ("n_tags", c_size_t),
-    ]
-
-
 class ps_decoded(ctypes.Structure):
     _fields_ = [("utf8", c_void_p), ("len", c_size_t), ("charset", ctypes.c_char * 32),
                 ("source", c_int), ("replaced", c_size_t)]
@@ -149,7 +138,7 @@ STRUCTS = {
     "ps_error": ps_error, "ps_fold": ps_fold, "ps_source_options": ps_source_options,
     "ps_input": ps_input, "ps_extraction": ps_extraction,
     "ps_extractor_config": ps_extractor_config, "ps_step_options": ps_step_options,
-    "ps_metadata": ps_metadata, "ps_decoded": ps_decoded, "ps_batch_config": ps_batch_config,
+    "ps_decoded": ps_decoded, "ps_batch_config": ps_batch_config,
     "ps_batch_counts": ps_batch_counts, "ps_block_csv_options": ps_block_csv_options,
     "ps_train_data_info": ps_train_data_info, "ps_train_options": ps_train_options,
     "ps_train_point": ps_train_point, "ps_train_grid": ps_train_grid,
@@ -157,9 +146,6 @@ STRUCTS = {
 
 # enum values used (pagesift.h, pagesift/batch.h)
 PS_SITE_HOST, PS_SITE_HOST_PATH1 = 0, 1
-PS_FORMAT_TEXT, PS_FORMAT_JSONL, PS_FORMAT_HTML, PS_FORMAT_MARKDOWN, PS_FORMAT_XML, \
-    PS_FORMAT_CLEAN_HTML = range(6)
-PS_STRUCT_MARKDOWN, PS_STRUCT_XML, PS_STRUCT_HTML = 0, 1, 2
 PS_RENDER_LINKS, PS_RENDER_IMAGES = 1, 2
 PS_GROUP_PAGE, PS_GROUP_SITE = 0, 1
 PS_BALANCE_NONE, PS_BALANCE_UNDERSAMPLE, PS_BALANCE_WEIGHT = 0, 1, 2
@@ -233,11 +219,11 @@ ps_prepare_input = _fn("ps_prepare_input", c_int, POINTER(ps_input), POINTER(c_c
 ps_page_free = _fn("ps_page_free", None, c_void_p)
 ps_page_title = _fn("ps_page_title", c_char_p, c_void_p)
 ps_page_decoding = _fn("ps_page_decoding", POINTER(ps_decoded), c_void_p)
-ps_page_metadata = _fn("ps_page_metadata", c_int, c_void_p, POINTER(ps_extraction),
-                       POINTER(ps_metadata), Err)
-ps_metadata_free = _fn("ps_metadata_free", None, POINTER(ps_metadata))
-ps_render = _fn("ps_render", c_void_p, c_void_p, POINTER(ps_extraction), POINTER(ps_metadata),
-                c_int, c_uint, POINTER(c_size_t), Err)
+# the output formats: the library's format table (output/formats.c)
+ps_format_name = _fn("ps_format_name", c_char_p, c_size_t)
+ps_format_find = _fn("ps_format_find", c_int, c_char_p)
+ps_format_page = _fn("ps_format_page", c_void_p, c_int, c_void_p, POINTER(ps_extraction),
+                     POINTER(ps_input), c_char_p, c_char_p, c_uint, POINTER(c_size_t), Err)
 ps_method_count = _fn("ps_method_count", c_size_t)
 ps_method_name = _fn("ps_method_name", c_char_p, c_size_t)
 ps_model_default_path = _fn("ps_model_default_path", c_char_p)

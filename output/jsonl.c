@@ -1,11 +1,12 @@
-/* methods/records.c — output records of a batch run: the JSON Lines record
- * of a page (the schema of docs/JSONL.md: id, url, site, the metadata, text,
+/* output/jsonl.c — `pagesift --format jsonl`: one JSON object per page and
+ * line, the schema of docs/JSONL.md (id, url, site, the metadata, text,
  * blocks kept/removed, status, error, charset, origin, model, page type,
- * the HTTP status and final URL of a fetched page; absent values null)
+ * the HTTP status and final URL of a fetched page; absent values null),
  * with a JSON string writer that never emits invalid UTF-8. */
+#include <stdio.h>
 #include <string.h>
 
-#include "methods/batch.h"
+#include "output/output.h"
 
 /* Length of a valid UTF-8 sequence at s (n bytes left), 0 when invalid. */
 static size_t utf8_seq(const unsigned char *s, size_t n)
@@ -115,25 +116,25 @@ int ps_record_jsonl(ps_buf *b, const ps_record *r)
     /* absent is null, never "" */
     const char *url = r->url && *r->url ? r->url : NULL;
     if (ps_buf_putc(b, '{') != 0 || field(b, "id", r->id ? r->id : "", &first) != 0 ||
-        field(b, "url", url, &first) != 0 || field(b, "site", r->site, &first) != 0 ||
-        field(b, "title", m ? m->title : r->title, &first) != 0 ||
-        field(b, "page_title", m ? m->page_title : NULL, &first) != 0 ||
-        field(b, "author", m ? m->author : NULL, &first) != 0 ||
-        field(b, "date", m ? m->date : NULL, &first) != 0 ||
-        field(b, "date_modified", m ? m->date_modified : NULL, &first) != 0 ||
-        field(b, "site_name", m ? m->site_name : NULL, &first) != 0 ||
-        field(b, "description", m ? m->description : NULL, &first) != 0 ||
-        field(b, "lang", m ? m->lang : NULL, &first) != 0 ||
-        field(b, "lang_declared", m ? m->lang_declared : NULL, &first) != 0)
+        field(b, "url", url, &first) != 0 || field(b, "site", r->site, &first) != 0)
         return -1;
-    if (m && m->lang && m->lang_confidence >= 0 ? ps_buf_printf(b, ",\"lang_confidence\":%.2f", m->lang_confidence)
-                                               : ps_buf_append(b, ",\"lang_confidence\":null", 23))
-        return -1;
-    if (field(b, "canonical_url", m ? m->canonical_url : NULL, &first) != 0 ||
-        field(b, "image", m ? m->image : NULL, &first) != 0 ||
-        list_field(b, "categories", m ? m->categories : NULL, m ? m->n_categories : 0) != 0 ||
-        list_field(b, "tags", m ? m->tags : NULL, m ? m->n_tags : 0) != 0)
-        return -1;
+    for (size_t i = 0; i < ps_meta_n_fields; i++) { /* the metadata, in its table's order */
+        const ps_meta_field *f = &ps_meta_fields[i];
+        int rc;
+        if (f->kind == PS_META_TEXT) {
+            rc = field(b, f->name, ps_record_meta_text(r, f), &first);
+        } else if (f->kind == PS_META_LIST) {
+            size_t n = 0;
+            char *const *items = m ? ps_meta_list(m, f, &n) : NULL;
+            rc = list_field(b, f->name, items, n);
+        } else {
+            char num[32];
+            const char *v = m ? ps_meta_share(m, f, num, sizeof num) : NULL;
+            rc = ps_buf_printf(b, ",\"%s\":%s", f->name, v ? v : "null");
+        }
+        if (rc != 0)
+            return -1;
+    }
     if (ps_buf_append(b, ",\"text\":", 8) != 0)
         return -1;
     if (r->text ? ps_json_string(b, r->text, r->text_len) != 0 : ps_buf_append(b, "null", 4) != 0)
@@ -157,3 +158,49 @@ int ps_record_jsonl(ps_buf *b, const ps_record *r)
         return -1;
     return ps_buf_append(b, "}\n", 2);
 }
+
+static int render(const ps_out_page *p, ps_buf *out, ps_error *err)
+{
+    if (ps_record_jsonl(out, p->rec) != 0)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    return 0;
+}
+
+/* JSON string of @p s into dst (at most cap bytes, quotes included), for
+ * the record of last resort below (no allocation). */
+static void json_str(char *dst, size_t cap, const char *s)
+{
+    size_t k = 0;
+    dst[k++] = '"';
+    for (; s && *s && k + 8 < cap; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') {
+            dst[k++] = '\\';
+            dst[k++] = (char)ch;
+        } else if (ch < 0x20) {
+            k += (size_t)snprintf(dst + k, cap - k, "\\u%04x", ch);
+        } else {
+            dst[k++] = (char)ch;
+        }
+    }
+    dst[k++] = '"';
+    dst[k] = '\0';
+}
+
+static void last_resort(const ps_out_page *p, char *buf, size_t cap)
+{
+    char jid[600], jmsg[1200];
+    json_str(jid, sizeof jid, p->rec->id ? p->rec->id : "");
+    json_str(jmsg, sizeof jmsg, p->rec->error);
+    snprintf(buf, cap, "{\"id\":%s,\"status\":\"failed\",\"error\":%s}\n", jid, jmsg);
+}
+
+const ps_output_format ps_output_jsonl = {
+    .name = "jsonl",
+    .extension = ".json",
+    .summary = "one JSON object per page and line: the metadata, text, status, error; a failed "
+               "page is a record too (docs/JSONL.md)",
+    .flags = PS_OUT_METADATA | PS_OUT_RECORDS,
+    .render = render,
+    .last_resort = last_resort,
+};

@@ -1,4 +1,4 @@
-/* methods/html_view.c — `pagesift --format html`: the page with each block
+/* output/html_view.c — `pagesift --format html`: the page with each block
  * marked content, noise or template, for a person to check an extraction in
  * a browser.
  *
@@ -29,8 +29,8 @@
 #include <libxml/HTMLtree.h>
 
 #include "extract/page_internal.h"
-#include "methods/batch.h"
 #include "methods/method.h"
+#include "output/output.h"
 
 static const char *const class_name[] = {"noise", "content", "template"};
 static const char *const class_style[] = {
@@ -386,3 +386,21 @@ int ps_html_view(ps_page *page, const uint8_t *block_class, const char *method,
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     return 0;
 }
+
+static int render(const ps_out_page *p, ps_buf *out, ps_error *err)
+{
+    if (p->rec->error) {
+        if (ps_buf_printf(out, "<!-- pagesift: failed: %s -->\n", p->rec->error) != 0)
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return 0;
+    }
+    return ps_html_view(p->page, p->x->block_class, p->method, p->rec->id, out, err);
+}
+
+const ps_output_format ps_output_html = {
+    .name = "html",
+    .extension = ".html",
+    .summary = "the page with each block outlined content (green), noise (red) or template "
+               "(purple, dashed), to check in a browser",
+    .render = render,
+};

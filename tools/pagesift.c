@@ -164,6 +164,11 @@ static void usage(FILE *f)
         "      --max-bytes N       pages larger than N bytes fail (default 64 MiB;\n"
         "                          suffix k, M, G; from 1 to 1 GiB); also the cap of\n"
         "                          a fetched response as sent\n"
+        "      --lang LIST         keep only pages in these languages (ISO 639-1\n"
+        "                          codes, comma-separated, e.g. de,en; detected\n"
+        "                          with CLD2, else declared): others, and pages\n"
+        "                          of unknown language, get no record and are\n"
+        "                          counted as filtered\n"
         "      --page-timeout S    a page taking longer than S seconds fails\n"
         "                          (default 30; 0 = no limit); with\n"
         "                          --learn-templates, a page taking longer to\n"
@@ -183,7 +188,8 @@ static void usage(FILE *f)
         "\n"
         "Every input page yields one output record, also when it fails.  At the end\n"
         "a summary goes to standard error (not for a single page): records read =\n"
-        "extracted + empty + failed + skipped.  On a terminal, progress shows pages\n"
+        "extracted + empty + failed + skipped (+ filtered, with --lang).  On a\n"
+        "terminal, progress shows pages\n"
         "done of the total (when known), rate, time left and failures so far.\n"
         "A single page that fails writes nothing on standard output (the message\n"
         "is on standard error); one whose result is empty says so on standard\n"
@@ -305,7 +311,8 @@ enum {
     OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES, OPT_FAVOR, OPT_MODELS, OPT_MODELS_CAP, OPT_PAGE_TYPES,
     OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST,
     OPT_URLS, OPT_USER_AGENT, OPT_CONTACT, OPT_PER_HOST, OPT_DELAY, OPT_MAX_CONN, OPT_CONNECT_TIMEOUT,
-    OPT_TIMEOUT, OPT_RETRIES, OPT_IGNORE_ROBOTS, OPT_WARC_OUT, OPT_SITEMAP, OPT_FEED, OPT_LASTMOD_SINCE
+    OPT_TIMEOUT, OPT_RETRIES, OPT_IGNORE_ROBOTS, OPT_WARC_OUT, OPT_SITEMAP, OPT_FEED, OPT_LASTMOD_SINCE,
+    OPT_LANG
 };
 
 /* --skip-existing with fetching: a URL whose output is there is not fetched */
@@ -364,6 +371,7 @@ int main(int argc, char **argv)
         {"jobs", required_argument, 0, 'j'},     {"unordered", no_argument, 0, OPT_UNORDERED},
         {"max-bytes", required_argument, 0, OPT_MAX_BYTES},
         {"page-timeout", required_argument, 0, OPT_PAGE_TIMEOUT},
+        {"lang", required_argument, 0, OPT_LANG},
         {"skip-existing", no_argument, 0, OPT_SKIP_EXISTING},
         {"fail-fast", no_argument, 0, OPT_FAIL_FAST},
         {"urls", required_argument, 0, OPT_URLS},
@@ -461,6 +469,22 @@ int main(int argc, char **argv)
                 return 2;
             }
             bc.page_timeout = t;
+            break;
+        }
+        case OPT_LANG: {
+            /* comma-separated language codes: letters, 2 to 3 of them */
+            int ok = *optarg != '\0';
+            for (const char *p = optarg; ok && *p;) {
+                size_t k = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+                ok = k >= 2 && k <= 3 && (p[k] == '\0' || (p[k] == ',' && p[k + 1]));
+                p += k + (p[k] == ',');
+            }
+            if (!ok) {
+                fprintf(stderr, "pagesift: --lang: '%s' is not a comma-separated list of language codes "
+                                "(e.g. de,en)\n", optarg);
+                return 2;
+            }
+            bc.langs = optarg;
             break;
         }
         case OPT_SKIP_EXISTING: bc.skip_existing = 1; break;
@@ -719,11 +743,14 @@ int main(int argc, char **argv)
         if (n.setup_failed)
             return 3;
     }
+    char filtered[48] = "";
+    if (bc.langs)
+        snprintf(filtered, sizeof filtered, ", %zu filtered", n.filtered);
     if (!bc.quiet && !(single && n.read == 1))
         fprintf(stderr,
-                "pagesift: %zu records read: %zu extracted, %zu empty, %zu failed, %zu skipped "
+                "pagesift: %zu records read: %zu extracted, %zu empty, %zu failed, %zu skipped%s "
                 "(%.2f s, %.1f pages/s, %.2f MB/s, %s, %u thread%s)\n",
-                n.read, n.extracted, n.empty, n.failed, n.skipped, dt,
+                n.read, n.extracted, n.empty, n.failed, n.skipped, filtered, dt,
                 dt > 0 ? (double)n.read / dt : 0.0, dt > 0 ? (double)n.bytes / dt / 1e6 : 0.0,
                 method, bc.workers, bc.workers == 1 ? "" : "s");
     if (got_signal) {
@@ -750,6 +777,9 @@ int main(int argc, char **argv)
     if (rc == 0 && single && n.read == 1 && n.empty == 1 && !bc.quiet)
         fprintf(stderr, "pagesift: %s: no main text found (the result is empty)\n",
                 n_args ? args[0] : "standard input");
+    if (rc == 0 && single && n.read == 1 && n.filtered == 1 && !bc.quiet)
+        fprintf(stderr, "pagesift: %s: not in a language of --lang %s (filtered)\n",
+                n_args ? args[0] : "standard input", bc.langs);
     if (rc == 0 && n.read == n.skipped && n.skipped && bc.skip_existing &&
         has_outputs(bc.output_dir)) { /* a finished run, resumed: nothing left */
         if (!bc.quiet)

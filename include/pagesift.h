@@ -1544,7 +1544,9 @@ typedef enum ps_struct_format {
 /** Options of ps_render. */
 enum {
     PS_RENDER_LINKS = 1,  /**< keep links (Markdown [text](url), <ref>, <a>) */
-    PS_RENDER_IMAGES = 2  /**< keep images inside the kept content, with alt */
+    PS_RENDER_IMAGES = 2, /**< keep images inside the kept content, with alt */
+    PS_RENDER_METADATA = 4 /**< batch text and Markdown: YAML front matter
+                                (id, url, the metadata, page_type) first */
 };
 
 /** The kept content of @p page (the leaves @p x keeps: its leaf_kept) with

@@ -242,7 +242,8 @@ static void format_job(batch_ctx *c, batch_job *j, ps_page *page, const ps_extra
     r.final_url = j->final_url;
     ps_metadata meta;
     int filter = cfg->langs && (j->status == REC_OK || j->status == REC_EMPTY);
-    int have_meta = ((fmt->flags & PS_OUT_METADATA) || filter) && page && ps_page_metadata(page, x, &meta, NULL) == 0;
+    int want_meta = (fmt->flags & PS_OUT_METADATA) || (cfg->render_flags & PS_RENDER_METADATA);
+    int have_meta = (want_meta || filter) && page && ps_page_metadata(page, x, &meta, NULL) == 0;
     if (filter && !lang_wanted(cfg->langs, have_meta ? meta.lang : NULL)) {
         j->status = REC_FILTERED; /* no record */
         if (have_meta)
@@ -251,7 +252,8 @@ static void format_job(batch_ctx *c, batch_job *j, ps_page *page, const ps_extra
     }
     r.meta = have_meta && (fmt->flags & PS_OUT_METADATA) ? &meta : NULL;
     ps_out_page p = {.rec = &r, .page = page, .x = x, .method = ps_extractor_method(cfg->extractor),
-                     .render_flags = cfg->render_flags, .headers = cfg->text_headers && !cfg->output_dir};
+                     .render_flags = cfg->render_flags, .headers = cfg->text_headers && !cfg->output_dir,
+                     .meta = have_meta && want_meta ? &meta : NULL};
     int rc = 0;
     for (int attempt = 0; attempt < 2; attempt++) {
         ps_error e = {0};

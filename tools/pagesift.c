@@ -113,6 +113,9 @@ static void usage(FILE *f)
         "                          into a pipe or a file).\n"
         "      --links             markdown, xml, clean-html: keep links\n"
         "      --images            markdown, xml, clean-html: keep images (with alt)\n"
+        "      --with-metadata     text, markdown: YAML front matter before each\n"
+        "                          page (id, url, title, author, date, ...,\n"
+        "                          page_type)\n"
         "  -o, --output-dir DIR    one file per page in DIR (created with its\n"
         "                          parents): ID and the format's extension (below:\n"
         "                          ID.txt, ...);\n"
@@ -312,7 +315,7 @@ enum {
     OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST,
     OPT_URLS, OPT_USER_AGENT, OPT_CONTACT, OPT_PER_HOST, OPT_DELAY, OPT_MAX_CONN, OPT_CONNECT_TIMEOUT,
     OPT_TIMEOUT, OPT_RETRIES, OPT_IGNORE_ROBOTS, OPT_WARC_OUT, OPT_SITEMAP, OPT_FEED, OPT_LASTMOD_SINCE,
-    OPT_LANG
+    OPT_LANG, OPT_WITH_METADATA
 };
 
 /* --skip-existing with fetching: a URL whose output is there is not fetched */
@@ -396,6 +399,7 @@ int main(int argc, char **argv)
         {"page-types", required_argument, 0, OPT_PAGE_TYPES},
         {"verbose", no_argument, 0, 'v'},
         {"links", no_argument, 0, OPT_LINKS},    {"images", no_argument, 0, OPT_IMAGES},
+        {"with-metadata", no_argument, 0, OPT_WITH_METADATA},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
     const char *format = NULL, *method = NULL, *list = NULL;
@@ -453,6 +457,7 @@ int main(int argc, char **argv)
         case OPT_UNORDERED: bc.unordered = 1; break;
         case OPT_LINKS: bc.render_flags |= PS_RENDER_LINKS; break;
         case OPT_IMAGES: bc.render_flags |= PS_RENDER_IMAGES; break;
+        case OPT_WITH_METADATA: bc.render_flags |= PS_RENDER_METADATA; break;
         case OPT_MAX_BYTES:
             if (parse_size(optarg, &bc.max_bytes) != 0) {
                 fprintf(stderr, "pagesift: --max-bytes: '%s' is not a size (e.g. 8M)\n", optarg);

@@ -142,6 +142,8 @@ static void usage(FILE *f)
         "      --no-comments       drop comment threads under the article (default;\n"
         "                          svm and template-svm: --options comments=1)\n"
         "      --with-comments     keep them (--options comments=0)\n"
+        "      --no-tables         leave data tables (tables with a header row)\n"
+        "                          out of the result (--options no_tables=1)\n"
         "      --favor WHAT        precision (keep less: fewer wrong lines, more\n"
         "                          text missed), recall (keep more) or balanced\n"
         "                          (default); svm and template-svm: --options\n"
@@ -315,7 +317,7 @@ enum {
     OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST,
     OPT_URLS, OPT_USER_AGENT, OPT_CONTACT, OPT_PER_HOST, OPT_DELAY, OPT_MAX_CONN, OPT_CONNECT_TIMEOUT,
     OPT_TIMEOUT, OPT_RETRIES, OPT_IGNORE_ROBOTS, OPT_WARC_OUT, OPT_SITEMAP, OPT_FEED, OPT_LASTMOD_SINCE,
-    OPT_LANG, OPT_WITH_METADATA
+    OPT_LANG, OPT_WITH_METADATA, OPT_NO_TABLES
 };
 
 /* --skip-existing with fetching: a URL whose output is there is not fetched */
@@ -361,6 +363,10 @@ static int has_outputs(const char *dir)
     return found;
 }
 
+/* The method options main() builds (--options and the flags that set
+ * options): kept for the whole run. */
+static ps_buf optbuf;
+
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -400,6 +406,7 @@ int main(int argc, char **argv)
         {"verbose", no_argument, 0, 'v'},
         {"links", no_argument, 0, OPT_LINKS},    {"images", no_argument, 0, OPT_IMAGES},
         {"with-metadata", no_argument, 0, OPT_WITH_METADATA},
+        {"no-tables", no_argument, 0, OPT_NO_TABLES},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
     const char *format = NULL, *method = NULL, *list = NULL;
@@ -418,7 +425,7 @@ int main(int argc, char **argv)
     }
     fo.sitemaps = sitemaps;
     fo.feeds = feeds;
-    int learn = 0, verbose = 0, comments = -1;
+    int learn = 0, verbose = 0, comments = -1, no_tables = 0;
     const char *favor = NULL;
     long jobs = 0;
     int c;
@@ -562,6 +569,7 @@ int main(int argc, char **argv)
         case 'q': bc.quiet = 1; break;
         case 'v': verbose = 1; break;
         case OPT_WITH_COMMENTS: comments = 0; break;
+        case OPT_NO_TABLES: no_tables = 1; break;
         case OPT_NO_COMMENTS: comments = 1; break;
         case OPT_FAVOR: favor = optarg; break;
         case OPT_MODELS: xc.site_models_dir = optarg; break;
@@ -595,22 +603,24 @@ int main(int argc, char **argv)
         list_formats(stderr);
         return 2;
     }
-    /* --with-comments / --no-comments and --favor: options of the passes */
-    char optbuf[1024], optbuf2[1100];
-    if (comments >= 0) {
-        snprintf(optbuf, sizeof optbuf, "%s%scomments=%d", xc.options ? xc.options : "",
-                 xc.options && *xc.options ? "," : "", comments);
-        xc.options = optbuf;
+    /* --with-comments / --no-comments, --no-tables and --favor: options of
+     * the passes, after --options's (a buffer that grows: a long --options
+     * was cut before, "option 'thresho' is not of the form key=value") */
+    if (favor && strcmp(favor, "precision") != 0 && strcmp(favor, "recall") != 0 &&
+        strcmp(favor, "balanced") != 0) {
+        fprintf(stderr, "pagesift: --favor: '%s' is not precision, recall or balanced\n", favor);
+        return 2;
     }
-    if (favor) {
-        if (strcmp(favor, "precision") != 0 && strcmp(favor, "recall") != 0 && strcmp(favor, "balanced") != 0) {
-            fprintf(stderr, "pagesift: --favor: '%s' is not precision, recall or balanced\n", favor);
-            return 2;
-        }
-        snprintf(optbuf2, sizeof optbuf2, "%s%sfavor=%s", xc.options ? xc.options : "",
-                 xc.options && *xc.options ? "," : "", favor);
-        xc.options = optbuf2;
+    const char *sep = xc.options && *xc.options ? "," : "";
+    if ((xc.options && ps_buf_printf(&optbuf, "%s", xc.options) != 0) ||
+        (comments >= 0 && ps_buf_printf(&optbuf, "%scomments=%d", sep, comments) != 0) ||
+        (no_tables && ps_buf_printf(&optbuf, "%sno_tables=1", optbuf.len ? "," : "") != 0) ||
+        (favor && ps_buf_printf(&optbuf, "%sfavor=%s", optbuf.len ? "," : "", favor) != 0)) {
+        fprintf(stderr, "pagesift: out of memory\n");
+        return 1;
     }
+    if (optbuf.len)
+        xc.options = optbuf.data;
     char **args = argv + optind;
     size_t n_args = (size_t)(argc - optind);
     int fetch_inputs = fo.urls_file || fo.n_sitemaps || fo.n_feeds;

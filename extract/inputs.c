@@ -268,6 +268,8 @@ static int open_warc(ps_source *src, const char *path, ps_input *in, ps_error *e
 typedef struct dataset_state {
     ps_dataset *ds;
     size_t next;
+    int gold;     /* the set has a gold/ folder: its pages' inputs carry
+                     their gold file (a missing one fails that page) */
 } dataset_state;
 
 static void dataset_free(void *self)
@@ -291,6 +293,15 @@ static int open_dataset(ps_source *src, const char *dir, ps_input *in, ps_error 
         }
         d->ds = ds;
         d->next = 0;
+        /* pages to annotate or extract come as a data set without gold
+         * (index.tsv and html/ only): no gold/ folder, no gold, no failure */
+        size_t dl = strlen(ds->dir);
+        char *gdir = malloc(dl + sizeof "/gold");
+        struct stat st;
+        if (gdir)
+            memcpy(gdir, ds->dir, dl), memcpy(gdir + dl, "/gold", sizeof "/gold");
+        d->gold = !gdir || (stat(gdir, &st) == 0 && S_ISDIR(st.st_mode));
+        free(gdir);
         return push_reader(src, &dataset_reader, d, err);
     }
     if (e.code == PS_ERR_NOMEM)
@@ -308,7 +319,7 @@ static int dataset_next(ps_source *src, void *self, ps_input *in, ps_error *err)
     if (!id)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     /* a snippet set has no gold file: its snippets instead */
-    int r = page_from_file(src, p->html_path, id, p->url, p->snippets ? NULL : p->gold_path, in, err);
+    int r = page_from_file(src, p->html_path, id, p->url, p->snippets || !d->gold ? NULL : p->gold_path, in, err);
     if (r < 0)
         return r;
     in->snippets = p->snippets;

@@ -781,9 +781,15 @@ PS_EXPORT ps_template_builder *ps_template_builder_new(const ps_template_params 
 
 /** Add a page of site @p site (a key from ps_site_key, or any name; must not
  *  be empty).  Pages of one site are taken in the order they are added.
- *  Returns 0, or -1 with err set (out of memory, empty site). */
+ *  Returns 0, or -1 with err set (out of memory, empty site; PS_ERR_TIMEOUT
+ *  past the time limit below, the page's leaves read until then counted). */
 PS_EXPORT int ps_template_builder_add(ps_template_builder *b, const char *site,
                             const ps_page *page, ps_error *err);
+
+/** Seconds one ps_template_builder_add may take (0, the default: no limit;
+ *  checked every 16 leaves): a page of thousands of leaves that all resemble
+ *  each other makes the batch cache's similarity search slow. */
+PS_EXPORT void ps_template_builder_set_time_limit(ps_template_builder *b, double seconds);
 
 /** Seed the builder with the libraries of @p dir (as written by
  *  ps_template_builder_write_dir) so that pages added afterwards extend them
@@ -1538,7 +1544,9 @@ typedef enum ps_struct_format {
 /** Options of ps_render. */
 enum {
     PS_RENDER_LINKS = 1,  /**< keep links (Markdown [text](url), <ref>, <a>) */
-    PS_RENDER_IMAGES = 2  /**< keep images inside the kept content, with alt */
+    PS_RENDER_IMAGES = 2, /**< keep images inside the kept content, with alt */
+    PS_RENDER_METADATA = 4 /**< batch text and Markdown: YAML front matter
+                                (id, url, the metadata, page_type) first */
 };
 
 /** The kept content of @p page (the leaves @p x keeps: its leaf_kept) with

@@ -20,8 +20,25 @@
 #include "methods/batch.h"
 #include "methods/pipeline.h"
 
-enum { REC_OK, REC_EMPTY, REC_FAILED, REC_SKIPPED };
-static const char *const rec_status[] = {"ok", "empty", "failed", "skipped"};
+enum { REC_OK, REC_EMPTY, REC_FAILED, REC_SKIPPED, REC_FILTERED };
+static const char *const rec_status[] = {"ok", "empty", "failed", "skipped", "filtered"};
+
+/* Whether @p lang ("en", "zh-Hant", NULL) is one of the comma-separated
+ * codes of @p langs (any case; a code matches a language and its regional
+ * forms). */
+static int lang_wanted(const char *langs, const char *lang)
+{
+    if (!lang || !*lang)
+        return 0;
+    size_t n = strcspn(lang, "-_");
+    for (const char *p = langs; *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && ps_ascii_ncasecmp(p, lang, n) == 0)
+            return 1;
+        p += k + (p[k] == ',');
+    }
+    return 0;
+}
 
 typedef struct batch_job {
     ps_input in;
@@ -224,10 +241,19 @@ static void format_job(batch_ctx *c, batch_job *j, ps_page *page, const ps_extra
     r.http_status = j->http_status;
     r.final_url = j->final_url;
     ps_metadata meta;
-    int have_meta = (fmt->flags & PS_OUT_METADATA) && page && ps_page_metadata(page, x, &meta, NULL) == 0;
-    r.meta = have_meta ? &meta : NULL;
+    int filter = cfg->langs && (j->status == REC_OK || j->status == REC_EMPTY);
+    int want_meta = (fmt->flags & PS_OUT_METADATA) || (cfg->render_flags & PS_RENDER_METADATA);
+    int have_meta = (want_meta || filter) && page && ps_page_metadata(page, x, &meta, NULL) == 0;
+    if (filter && !lang_wanted(cfg->langs, have_meta ? meta.lang : NULL)) {
+        j->status = REC_FILTERED; /* no record */
+        if (have_meta)
+            ps_metadata_free(&meta);
+        return;
+    }
+    r.meta = have_meta && (fmt->flags & PS_OUT_METADATA) ? &meta : NULL;
     ps_out_page p = {.rec = &r, .page = page, .x = x, .method = ps_extractor_method(cfg->extractor),
-                     .render_flags = cfg->render_flags, .headers = cfg->text_headers && !cfg->output_dir};
+                     .render_flags = cfg->render_flags, .headers = cfg->text_headers && !cfg->output_dir,
+                     .meta = have_meta && want_meta ? &meta : NULL};
     int rc = 0;
     for (int attempt = 0; attempt < 2; attempt++) {
         ps_error e = {0};
@@ -459,7 +485,7 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
         data = spare;
         len = strlen(spare);
     }
-    if (j->status != REC_SKIPPED) {
+    if (j->status != REC_SKIPPED && j->status != REC_FILTERED) {
         ps_error we = {0};
         int wrc = 0;
         if (cfg->output_dir) {
@@ -497,6 +523,7 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
     case REC_OK: c->counts.extracted++; break;
     case REC_EMPTY: c->counts.empty++; break;
     case REC_FAILED: c->counts.failed++; break;
+    case REC_FILTERED: c->counts.filtered++; break;
     default: c->counts.skipped++; break;
     }
     if (j->status == REC_FAILED && !cfg->quiet && rc == 0)

@@ -33,6 +33,8 @@
  *   out): dragnet +0.020 token F1 at block level, other sets +-0.000.
  * reviews (on/off): on a page typed product, customer reviews become noise
  *   (pass_reviews below).
+ * no_tables (on/off, default off): data tables become noise (pass_no_tables
+ *   below; pagesift --no-tables).
  * fallback (on/off): when the SVM keeps no block of a page that has text,
  *   the block it scored highest is kept (run after comments, before the
  *   others, so they see it): CleanEval's table pages otherwise come out
@@ -78,7 +80,7 @@
  * netease.
  *
  * The chain (ps_block_pass_table, at the end of this file) runs them in the
- * order comments, reviews, groups, fallback, fill, focus, headline, all in O(blocks) with one
+ * order comments, reviews, no_tables, groups, fallback, fill, focus, headline, all in O(blocks) with one
  * scratch array per page.  A new pass: a function of the ps_block_pass_fn
  * signature above the table, with a comment saying what it does and what it
  * was measured to give, and its row where it must run. */
@@ -245,6 +247,29 @@ static int pass_reviews(ps_pass_ctx *c, double on)
     return 0;
 }
 
+/* no_tables (on/off, default off; pagesift --no-tables): the blocks that
+ * are tables become noise, and the passes after it leave them out as they
+ * leave comment threads (c->in_comments).  With the shipped model's block
+ * tags a data table (one with a header row) is one block, "table", while a
+ * layout table's cells are blocks of their own ("td"): this drops the data
+ * tables and keeps the text a layout table holds (an older site's whole
+ * article).  With a model whose block tags have no "table", nothing. */
+static int pass_no_tables(ps_pass_ctx *c, double on)
+{
+    (void)on;
+    uint8_t *in = (uint8_t *)(c->scratch + 3 * c->n); /* the comments pass's flags, shared */
+    if (!c->in_comments) {
+        memset(in, 0, c->n);
+        c->in_comments = in;
+    }
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->blocks[i].tag, "table") == 0) {
+            c->keep[i] = 0;
+            in[i] = 1;
+        }
+    return 0;
+}
+
 /* groups: siblings of one shape (ps_block_shape: tag and class, digits
  * left out) with scores, at least `value` of them, are decided together:
  * all content when the mean of their scores is above zero, else none (a
@@ -392,6 +417,7 @@ static int pass_headline(ps_pass_ctx *c, double on)
 const ps_block_pass ps_block_pass_table[] = {
     {"comments", pass_comments, PS_OPT_SWITCH, 1, 0, 1},
     {"reviews", pass_reviews, PS_OPT_SWITCH, 1, 0, 1},
+    {"no_tables", pass_no_tables, PS_OPT_SWITCH, 0, 0, 1},
     {"groups", pass_groups, PS_OPT_DOUBLE, 0, 0, 1000},
     {"fallback", pass_fallback, PS_OPT_SWITCH, 1, 0, 1},
     {"fill", pass_fill, PS_OPT_DOUBLE, 1.0, 0, 100},

@@ -4,7 +4,9 @@
  * the worker threads; the calling thread adds them to the template builder
  * in input order (the batch algorithm depends on page order, so the
  * libraries do not depend on thread timing).  Pages without a site key (no
- * URL) and pages that fail are left out; the second pass reports them. */
+ * URL) and pages that fail are left out; the second pass reports them.  A
+ * page that takes longer than --page-timeout to learn from is left out with
+ * a message (its leaves read until then count); the run goes on. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +67,13 @@ static int learn_write(void *vctx, void *vjob, ps_error *err)
     if (j->page) {
         rc = ps_template_builder_add(c->builder, j->site, j->page, err);
         c->pages_added += rc == 0;
+        if (rc != 0 && err && err->code == PS_ERR_TIMEOUT) {
+            /* left out of learning, as a page that fails; the run goes on */
+            if (!c->cfg->quiet)
+                ps_print("%s: %s", j->in.origin ? j->in.origin : j->in.id, err->msg);
+            *err = (ps_error){0};
+            rc = 0;
+        }
     }
     ps_progress_update(c->prog, ++c->pages_read, "(learning templates)");
     learn_release(vctx, vjob);
@@ -82,6 +91,7 @@ int ps_batch_learn_templates(const ps_batch_config *cfg, ps_batch_read_fn read, 
         .work = learn_work,
         .write = learn_write,
     };
+    ps_template_builder_set_time_limit(builder, cfg->page_timeout); /* --page-timeout bounds learning too */
     ps_pipeline_opts po = {0};
     po.workers = cfg->workers ? cfg->workers : 1;
     po.ordered = 1;

@@ -45,7 +45,16 @@ typedef struct ps_out_page {
                                folder): each page is announced by its id
                                (text: "==> ID <=="), a failed one with its
                                message */
+    const ps_metadata *meta; /**< the page's metadata whatever rec->meta
+                               is: set for a parsed page when the format
+                               needs it or render_flags has
+                               PS_RENDER_METADATA; else NULL */
 } ps_out_page;
+
+/** The YAML front matter of a page (output/front_matter.c): id, url, the
+ *  metadata fields that are there and page_type between "---" lines.
+ *  Returns 0, or -1 when out of memory. */
+int ps_front_matter(const ps_out_page *p, ps_buf *out);
 
 enum {
     /** The format needs the page's metadata: rec->meta is set for every

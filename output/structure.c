@@ -453,6 +453,8 @@ int ps_tree_render_page(const ps_out_page *p, ps_tree_writer write, int blank_af
     }
     if (p->headers && ps_buf_printf(out, "<!-- pagesift: %s -->\n", id) != 0)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    if (write == ps_write_markdown && (p->render_flags & PS_RENDER_METADATA) && ps_front_matter(p, out) != 0)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     if (ps_tree_render(p->page, p->x, r->meta, p->render_flags, write, out, err) != 0)
         return -1;
     if (p->headers && blank_after && ps_buf_putc(out, '\n') != 0)

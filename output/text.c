@@ -13,6 +13,8 @@ static int render(const ps_out_page *p, ps_buf *out, ps_error *err)
     if (p->headers)
         rc = r->error ? ps_buf_printf(out, "==> %s <== failed: %s\n", r->id, r->error)
                       : ps_buf_printf(out, "==> %s <==\n", r->id);
+    if (rc == 0 && !r->error && (p->render_flags & PS_RENDER_METADATA))
+        rc = ps_front_matter(p, out);
     if (rc == 0 && !r->error)
         rc = ps_buf_append(out, r->text, r->text_len);
     return rc ? ps_set_error(err, PS_ERR_NOMEM, "out of memory") : 0;

@@ -113,6 +113,9 @@ static void usage(FILE *f)
         "                          into a pipe or a file).\n"
         "      --links             markdown, xml, clean-html: keep links\n"
         "      --images            markdown, xml, clean-html: keep images (with alt)\n"
+        "      --with-metadata     text, markdown: YAML front matter before each\n"
+        "                          page (id, url, title, author, date, ...,\n"
+        "                          page_type)\n"
         "  -o, --output-dir DIR    one file per page in DIR (created with its\n"
         "                          parents): ID and the format's extension (below:\n"
         "                          ID.txt, ...);\n"
@@ -139,6 +142,8 @@ static void usage(FILE *f)
         "      --no-comments       drop comment threads under the article (default;\n"
         "                          svm and template-svm: --options comments=1)\n"
         "      --with-comments     keep them (--options comments=0)\n"
+        "      --no-tables         leave data tables (tables with a header row)\n"
+        "                          out of the result (--options no_tables=1)\n"
         "      --favor WHAT        precision (keep less: fewer wrong lines, more\n"
         "                          text missed), recall (keep more) or balanced\n"
         "                          (default); svm and template-svm: --options\n"
@@ -166,8 +171,15 @@ static void usage(FILE *f)
         "      --max-bytes N       pages larger than N bytes fail (default 64 MiB;\n"
         "                          suffix k, M, G; from 1 to 1 GiB); also the cap of\n"
         "                          a fetched response as sent\n"
+        "      --lang LIST         keep only pages in these languages (ISO 639-1\n"
+        "                          codes, comma-separated, e.g. de,en; detected\n"
+        "                          with CLD2, else declared): others, and pages\n"
+        "                          of unknown language, get no record and are\n"
+        "                          counted as filtered\n"
         "      --page-timeout S    a page taking longer than S seconds fails\n"
-        "                          (default 30; 0 = no limit)\n"
+        "                          (default 30; 0 = no limit); with\n"
+        "                          --learn-templates, a page taking longer to\n"
+        "                          learn from is left out of learning\n"
         "      --skip-existing     with --output-dir: pages whose output file is\n"
         "                          there are skipped (resume a killed run); the\n"
         "                          temporary files of a run killed while writing\n"
@@ -183,7 +195,8 @@ static void usage(FILE *f)
         "\n"
         "Every input page yields one output record, also when it fails.  At the end\n"
         "a summary goes to standard error (not for a single page): records read =\n"
-        "extracted + empty + failed + skipped.  On a terminal, progress shows pages\n"
+        "extracted + empty + failed + skipped (+ filtered, with --lang).  On a\n"
+        "terminal, progress shows pages\n"
         "done of the total (when known), rate, time left and failures so far.\n"
         "A single page that fails writes nothing on standard output (the message\n"
         "is on standard error); one whose result is empty says so on standard\n"
@@ -305,7 +318,8 @@ enum {
     OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES, OPT_FAVOR, OPT_MODELS, OPT_MODELS_CAP, OPT_PAGE_TYPES,
     OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST,
     OPT_URLS, OPT_USER_AGENT, OPT_CONTACT, OPT_PER_HOST, OPT_DELAY, OPT_MAX_CONN, OPT_CONNECT_TIMEOUT,
-    OPT_TIMEOUT, OPT_RETRIES, OPT_IGNORE_ROBOTS, OPT_WARC_OUT, OPT_SITEMAP, OPT_FEED, OPT_LASTMOD_SINCE
+    OPT_TIMEOUT, OPT_RETRIES, OPT_IGNORE_ROBOTS, OPT_WARC_OUT, OPT_SITEMAP, OPT_FEED, OPT_LASTMOD_SINCE,
+    OPT_LANG, OPT_WITH_METADATA, OPT_NO_TABLES
 };
 
 /* --skip-existing with fetching: a URL whose output is there is not fetched */
@@ -351,6 +365,10 @@ static int has_outputs(const char *dir)
     return found;
 }
 
+/* The method options main() builds (--options and the flags that set
+ * options): kept for the whole run. */
+static ps_buf optbuf;
+
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -364,6 +382,7 @@ int main(int argc, char **argv)
         {"jobs", required_argument, 0, 'j'},     {"unordered", no_argument, 0, OPT_UNORDERED},
         {"max-bytes", required_argument, 0, OPT_MAX_BYTES},
         {"page-timeout", required_argument, 0, OPT_PAGE_TIMEOUT},
+        {"lang", required_argument, 0, OPT_LANG},
         {"skip-existing", no_argument, 0, OPT_SKIP_EXISTING},
         {"fail-fast", no_argument, 0, OPT_FAIL_FAST},
         {"urls", required_argument, 0, OPT_URLS},
@@ -388,6 +407,8 @@ int main(int argc, char **argv)
         {"page-types", required_argument, 0, OPT_PAGE_TYPES},
         {"verbose", no_argument, 0, 'v'},
         {"links", no_argument, 0, OPT_LINKS},    {"images", no_argument, 0, OPT_IMAGES},
+        {"with-metadata", no_argument, 0, OPT_WITH_METADATA},
+        {"no-tables", no_argument, 0, OPT_NO_TABLES},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
     const char *format = NULL, *method = NULL, *list = NULL;
@@ -406,7 +427,7 @@ int main(int argc, char **argv)
     }
     fo.sitemaps = sitemaps;
     fo.feeds = feeds;
-    int learn = 0, verbose = 0, comments = -1;
+    int learn = 0, verbose = 0, comments = -1, no_tables = 0;
     const char *favor = NULL;
     long jobs = 0;
     int c;
@@ -445,6 +466,7 @@ int main(int argc, char **argv)
         case OPT_UNORDERED: bc.unordered = 1; break;
         case OPT_LINKS: bc.render_flags |= PS_RENDER_LINKS; break;
         case OPT_IMAGES: bc.render_flags |= PS_RENDER_IMAGES; break;
+        case OPT_WITH_METADATA: bc.render_flags |= PS_RENDER_METADATA; break;
         case OPT_MAX_BYTES:
             if (parse_size(optarg, &bc.max_bytes) != 0) {
                 fprintf(stderr, "pagesift: --max-bytes: '%s' is not a size (e.g. 8M)\n", optarg);
@@ -461,6 +483,22 @@ int main(int argc, char **argv)
                 return 2;
             }
             bc.page_timeout = t;
+            break;
+        }
+        case OPT_LANG: {
+            /* comma-separated language codes: letters, 2 to 3 of them */
+            int ok = *optarg != '\0';
+            for (const char *p = optarg; ok && *p;) {
+                size_t k = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+                ok = k >= 2 && k <= 3 && (p[k] == '\0' || (p[k] == ',' && p[k + 1]));
+                p += k + (p[k] == ',');
+            }
+            if (!ok) {
+                fprintf(stderr, "pagesift: --lang: '%s' is not a comma-separated list of language codes "
+                                "(e.g. de,en)\n", optarg);
+                return 2;
+            }
+            bc.langs = optarg;
             break;
         }
         case OPT_SKIP_EXISTING: bc.skip_existing = 1; break;
@@ -533,6 +571,7 @@ int main(int argc, char **argv)
         case 'q': bc.quiet = 1; break;
         case 'v': verbose = 1; break;
         case OPT_WITH_COMMENTS: comments = 0; break;
+        case OPT_NO_TABLES: no_tables = 1; break;
         case OPT_NO_COMMENTS: comments = 1; break;
         case OPT_FAVOR: favor = optarg; break;
         case OPT_MODELS: xc.site_models_dir = optarg; break;
@@ -566,22 +605,24 @@ int main(int argc, char **argv)
         list_formats(stderr);
         return 2;
     }
-    /* --with-comments / --no-comments and --favor: options of the passes */
-    char optbuf[1024], optbuf2[1100];
-    if (comments >= 0) {
-        snprintf(optbuf, sizeof optbuf, "%s%scomments=%d", xc.options ? xc.options : "",
-                 xc.options && *xc.options ? "," : "", comments);
-        xc.options = optbuf;
+    /* --with-comments / --no-comments, --no-tables and --favor: options of
+     * the passes, after --options's (a buffer that grows: a long --options
+     * was cut before, "option 'thresho' is not of the form key=value") */
+    if (favor && strcmp(favor, "precision") != 0 && strcmp(favor, "recall") != 0 &&
+        strcmp(favor, "balanced") != 0) {
+        fprintf(stderr, "pagesift: --favor: '%s' is not precision, recall or balanced\n", favor);
+        return 2;
     }
-    if (favor) {
-        if (strcmp(favor, "precision") != 0 && strcmp(favor, "recall") != 0 && strcmp(favor, "balanced") != 0) {
-            fprintf(stderr, "pagesift: --favor: '%s' is not precision, recall or balanced\n", favor);
-            return 2;
-        }
-        snprintf(optbuf2, sizeof optbuf2, "%s%sfavor=%s", xc.options ? xc.options : "",
-                 xc.options && *xc.options ? "," : "", favor);
-        xc.options = optbuf2;
+    const char *sep = xc.options && *xc.options ? "," : "";
+    if ((xc.options && ps_buf_printf(&optbuf, "%s", xc.options) != 0) ||
+        (comments >= 0 && ps_buf_printf(&optbuf, "%scomments=%d", sep, comments) != 0) ||
+        (no_tables && ps_buf_printf(&optbuf, "%sno_tables=1", optbuf.len ? "," : "") != 0) ||
+        (favor && ps_buf_printf(&optbuf, "%sfavor=%s", optbuf.len ? "," : "", favor) != 0)) {
+        fprintf(stderr, "pagesift: out of memory\n");
+        return 1;
     }
+    if (optbuf.len)
+        xc.options = optbuf.data;
     char **args = argv + optind;
     size_t n_args = (size_t)(argc - optind);
     int fetch_inputs = fo.urls_file || fo.n_sitemaps || fo.n_feeds;
@@ -719,11 +760,14 @@ int main(int argc, char **argv)
         if (n.setup_failed)
             return 3;
     }
+    char filtered[48] = "";
+    if (bc.langs)
+        snprintf(filtered, sizeof filtered, ", %zu filtered", n.filtered);
     if (!bc.quiet && !(single && n.read == 1))
         fprintf(stderr,
-                "pagesift: %zu records read: %zu extracted, %zu empty, %zu failed, %zu skipped "
+                "pagesift: %zu records read: %zu extracted, %zu empty, %zu failed, %zu skipped%s "
                 "(%.2f s, %.1f pages/s, %.2f MB/s, %s, %u thread%s)\n",
-                n.read, n.extracted, n.empty, n.failed, n.skipped, dt,
+                n.read, n.extracted, n.empty, n.failed, n.skipped, filtered, dt,
                 dt > 0 ? (double)n.read / dt : 0.0, dt > 0 ? (double)n.bytes / dt / 1e6 : 0.0,
                 method, bc.workers, bc.workers == 1 ? "" : "s");
     if (got_signal) {
@@ -750,6 +794,9 @@ int main(int argc, char **argv)
     if (rc == 0 && single && n.read == 1 && n.empty == 1 && !bc.quiet)
         fprintf(stderr, "pagesift: %s: no main text found (the result is empty)\n",
                 n_args ? args[0] : "standard input");
+    if (rc == 0 && single && n.read == 1 && n.filtered == 1 && !bc.quiet)
+        fprintf(stderr, "pagesift: %s: not in a language of --lang %s (filtered)\n",
+                n_args ? args[0] : "standard input", bc.langs);
     if (rc == 0 && n.read == n.skipped && n.skipped && bc.skip_existing &&
         has_outputs(bc.output_dir)) { /* a finished run, resumed: nothing left */
         if (!bc.quiet)

@@ -101,9 +101,14 @@ typedef struct ps_batch_config {
      *  counts->interrupted set.  Looked at between pages and at least every
      *  100 ms while waiting. */
     const volatile sig_atomic_t *interrupt;
+    /** NULL, or languages to keep, comma-separated ISO 639-1 codes ("de,en"):
+     *  a page whose language (ps_metadata.lang: CLD2's when reliable, else
+     *  the declared one; "zh-Hant" matches "zh") is not among them, or is
+     *  unknown, gets no record and is counted as filtered. */
+    const char *langs;
 } ps_batch_config;
 
-/** What a run did: read = extracted + empty + failed + skipped. */
+/** What a run did: read = extracted + empty + failed + skipped + filtered. */
 typedef struct ps_batch_counts {
     size_t read, extracted, empty, failed, skipped;
     size_t bytes;           /**< raw bytes of the pages read */
@@ -118,6 +123,7 @@ typedef struct ps_batch_counts {
     size_t abandoned;       /**< pages read from the input but dropped
                                  without a record by the interrupt or a
                                  fatal error (not in read) */
+    size_t filtered;        /**< langs: pages of another or no language */
 } ps_batch_counts;
 
 /** Run the batch over @p src (from its current position; with

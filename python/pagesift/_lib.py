@@ -84,6 +84,7 @@ class ps_batch_config(ctypes.Structure):
         ("total_bytes", c_uint64), ("render_flags", c_uint), ("verbose", c_int),
         ("page_timeout", c_double), ("skip_existing", c_int), ("fail_fast", c_int),
         ("interrupt", POINTER(c_int)),  # const volatile sig_atomic_t *
+        ("langs", c_char_p),
     ]
 
 
@@ -92,7 +93,7 @@ class ps_batch_counts(ctypes.Structure):
         ("read", c_size_t), ("extracted", c_size_t), ("empty", c_size_t), ("failed", c_size_t),
         ("skipped", c_size_t), ("bytes", c_size_t), ("learnt_pages", c_size_t),
         ("learnt_sites", c_size_t), ("setup_failed", c_int), ("interrupted", c_int),
-        ("abandoned", c_size_t),
+        ("abandoned", c_size_t), ("filtered", c_size_t),
     ]
 
 

@@ -19,9 +19,14 @@
  *  - templates (template-svm): learnt per site from all the set's pages
  *    (pages only, never the gold), the --per-site protocol, once, for the
  *    labelled rows and every run.
+ * Site models are trained as pagesift-train --per-site trains them: judged
+ * through the base's second stage when the base is stacked, and declined
+ * (the site keeps the base) where they do not beat it in CV over the K
+ * pages or, with K = 1, on the page itself.
  * Figures: token F1 (4-gram shingles, page-averaged, the eval's main
- * figure) per site and K, the mean over the sites measured at K and the
- * mean gain over K = 0 at each K on the same sites. */
+ * figure) per site and K, the mean over the sites measured at K, the mean
+ * gain over K = 0 at each K on the same sites, how many sites it hurts (by
+ * more than 0.0005), the worst site's loss and the site models declined. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -44,6 +49,8 @@ typedef struct site_info {
     double *x;
     int8_t *y;
     uint32_t *page; /* 0..kmax-1 */
+    int32_t *parent; /* each row's nearest enclosing row (the context features') */
+    uint32_t *chars; /* its own characters */
     size_t rows;
     size_t *rows_upto; /* rows of the first k pages: rows_upto[k] */
     double f1[16];     /* per K, NAN when not measured */
@@ -105,18 +112,36 @@ static int page_rows(const ps_dataset_page *dp, const ps_model *base, const char
     uint32_t *np = realloc(s->page, (s->rows + add + 1) * sizeof *np);
     if (np)
         s->page = np;
-    if (!nx || !ny || !np) {
+    int32_t *npar = realloc(s->parent, (s->rows + add + 1) * sizeof *npar);
+    if (npar)
+        s->parent = npar;
+    uint32_t *nc = realloc(s->chars, (s->rows + add + 1) * sizeof *nc);
+    if (nc)
+        s->chars = nc;
+    int32_t *item = malloc((nb + 1) * sizeof *item); /* block -> row, -1 */
+    if (!nx || !ny || !np || !npar || !nc || !item) {
+        free(item);
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto done;
     }
+    /* rows = the blocks the classifier scores, in document order; a row's
+     * parent is its nearest enclosing row (methods/classifier_stack.c) */
     for (size_t b = 0; b < nb; b++) {
+        item[b] = -1;
         if (blocks[b].own.text_chars < 1)
             continue;
+        int32_t pb = blocks[b].parent;
+        while (pb >= 0 && item[pb] < 0)
+            pb = blocks[pb].parent;
+        item[b] = (int32_t)s->rows;
+        s->parent[s->rows] = pb >= 0 ? item[pb] : -1;
+        s->chars[s->rows] = blocks[b].own.text_chars;
         memcpy(s->x + s->rows * nf, x + b * nf, nf * sizeof *x);
         s->y[s->rows] = share[b] >= PS_DEFAULT_LABEL_THRESHOLD;
         s->page[s->rows] = p;
         s->rows++;
     }
+    free(item);
 done:
     free(x);
     free(share);
@@ -155,6 +180,13 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
     ps_model *base = ps_model_load(bp, err);
     if (!base)
         return -1;
+    /* a stacked base: site models are judged through its second stage, as
+     * inference uses them (methods/classifier_site.c) */
+    ps_model *second = ps_model_next_stage(base, err);
+    if (!second && err->code) {
+        ps_model_free(base);
+        return -1;
+    }
     /* the base's block tags, as the method parses pages */
     char *tags_buf = NULL;
     const char **tags = NULL;
@@ -252,7 +284,7 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
         }
     }
     double train_secs = 0;
-    size_t trained = 0;
+    size_t trained = 0, declined[16] = {0};
     for (size_t k = 0; k < n_k; k++) {
         ps_eval_config rcfg = cfg;
         char tag[64];
@@ -273,15 +305,23 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
                 if (ks[k] > s->kmax)
                     continue;
                 size_t r = s->rows_upto[ks[k]];
-                ps_site_train_report rep;
+                ps_site_train_report rep = {0};
                 ps_error e = {0};
-                ps_model *sm = r ? ps_site_model_train(base, bp, s->key, s->x, s->y, s->page, r, NULL, &rep, &e)
+                ps_site_train_options so = {.second = second, .parent = s->parent, .chars = s->chars};
+                ps_model *sm = r ? ps_site_model_train(base, bp, s->key, s->x, s->y, s->page, r, &so, &rep, &e)
                                  : NULL;
-                if (!sm || ps_site_model_save(sm, mdir, &e) != 0)
+                if (sm || rep.declined)
+                    train_secs += rep.seconds;
+                if (!sm && r && rep.declined)
+                    declined[k]++;
+                if (!sm && rep.declined) {
+                    if (!cfg.quiet)
+                        fprintf(stderr, "pagesift-eval: K=%u: %s; the default scores it\n", ks[k], e.msg);
+                } else if (!sm || ps_site_model_save(sm, mdir, &e) != 0)
                     fprintf(stderr, "pagesift-eval: %s: K=%u: no site model (%s); the default scores it\n",
                             s->key, ks[k], r ? e.msg : "no labelled rows");
                 else
-                    trained++, train_secs += rep.seconds;
+                    trained++;
                 ps_model_free(sm);
             }
             rcfg.site_models_dir = mdir;
@@ -315,7 +355,7 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
         }
     }
     /* the figures: per site and K, the mean and the gain over K = 0 */
-    double sum_f1[16] = {0}, sum_gain[16] = {0};
+    double sum_f1[16] = {0}, sum_gain[16] = {0}, worst[16] = {0}; /* worst: the largest loss, >= 0 */
     size_t cnt[16] = {0}, hurt[16] = {0};
     size_t k0 = n_k;
     for (size_t k = 0; k < n_k; k++)
@@ -327,13 +367,16 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
                 sum_f1[k] += sites[si].f1[k];
                 cnt[k]++;
                 if (k0 < n_k) {
-                    sum_gain[k] += sites[si].f1[k] - sites[si].f1[k0];
-                    hurt[k] += sites[si].f1[k] < sites[si].f1[k0] - 0.0005;
+                    double g = sites[si].f1[k] - sites[si].f1[k0];
+                    sum_gain[k] += g;
+                    hurt[k] += g < -0.0005;
+                    worst[k] = -g > worst[k] ? -g : worst[k];
                 }
             }
     if (json) {
         json_t *o = json_object(), *jk = json_array(), *js = json_array(), *jm = json_array(),
-               *jg = json_array(), *jh = json_array(), *jn = json_array();
+               *jg = json_array(), *jh = json_array(), *jn = json_array(), *jw = json_array(),
+               *jd = json_array();
         json_object_set_new(o, "set", json_string(ds->name));
         json_object_set_new(o, "method", json_string(method));
         json_object_set_new(o, "model", json_string(bp));
@@ -346,6 +389,8 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
             json_array_append_new(jm, num_or_null(cnt[k] ? sum_f1[k] / (double)cnt[k] : NAN));
             json_array_append_new(jg, num_or_null(cnt[k] && k0 < n_k ? sum_gain[k] / (double)cnt[k] : NAN));
             json_array_append_new(jh, json_integer((json_int_t)hurt[k]));
+            json_array_append_new(jw, num_or_null(cnt[k] && k0 < n_k ? worst[k] : NAN));
+            json_array_append_new(jd, json_integer((json_int_t)declined[k]));
             json_array_append_new(jn, json_integer((json_int_t)cnt[k]));
         }
         for (size_t si = 0; si < n_sites; si++) {
@@ -361,6 +406,8 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
         json_object_set_new(o, "mean", jm);
         json_object_set_new(o, "gain", jg);
         json_object_set_new(o, "hurt", jh);
+        json_object_set_new(o, "worst_loss", jw);
+        json_object_set_new(o, "declined", jd);
         json_object_set_new(o, "measured", jn);
         json_object_set_new(o, "site_models_trained", json_integer((json_int_t)trained));
         json_object_set_new(o, "training_seconds", json_real(round(train_secs * 10) / 10));
@@ -407,6 +454,14 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
             fprintf(out, " %7s", c);
         }
         fputc('\n', out);
+        fprintf(out, "%-34s %5s %6s", "worst site's loss", "", "");
+        for (size_t k = 0; k < n_k; k++)
+            print_f1(out, cnt[k] ? worst[k] : NAN);
+        fputc('\n', out);
+        fprintf(out, "%-34s %5s %6s", "site models declined", "", "");
+        for (size_t k = 0; k < n_k; k++)
+            fprintf(out, " %7zu", declined[k]);
+        fputc('\n', out);
     }
     fflush(out);
 out:
@@ -423,6 +478,8 @@ out:
         free(sites[si].x);
         free(sites[si].y);
         free(sites[si].page);
+        free(sites[si].parent);
+        free(sites[si].chars);
         free(sites[si].rows_upto);
     }
     free(sites);
@@ -432,6 +489,7 @@ out:
     free(site_of_sub);
     free(tags);
     free(tags_buf);
+    ps_model_free(second);
     ps_model_free(base);
     return rc;
 }

@@ -93,6 +93,13 @@ int ps_block_classifier_svm_score(const ps_model *m, const ps_classify_in *in, d
  *  ps_block_classifier_open makes one when a bundle file holds two. */
 ps_block_classifier *ps_block_classifier_stack(ps_block_classifier *first, ps_model *second,
                                                const char *path, ps_error *err);
+/** Score in->blocks with the stack @p c, @p first (an SVM with the
+ *  stack's first-stage features and scaling: its own first stage, or a site
+ *  model that is a delta against it) as the first stage: its scores feed
+ *  the stack's second stage (context features, gate) as the first stage's
+ *  do.  in->model is left alone.  -1 + err when @p c is not a stack. */
+int ps_block_classifier_stack_score(const ps_block_classifier *c, const ps_model *first,
+                                    const ps_classify_in *in, double *score, ps_error *err);
 /** A stack's first stage (NULL for another kind). */
 const ps_block_classifier *ps_block_classifier_stack_first(const ps_block_classifier *c);
 

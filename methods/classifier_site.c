@@ -11,7 +11,10 @@
  * scaling and block tags, so the page's feature rows serve either model;
  * they are deltas against the default (its first stage when it is a stack)
  * and share its support vectors; a delta against another base is refused
- * like a damaged bundle. */
+ * like a damaged bundle.  When the default is a stack, a site model takes
+ * the place of its first stage only: its scores feed the default's second
+ * stage (context features of parent, siblings, neighbours; the gate), so a
+ * page of a site with a model gets both stages (issue 30). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,7 @@ typedef struct site_classifier {
     ps_block_classifier c; /* first: the interface */
     ps_block_classifier *base;
     ps_site_models *sites;
+    int stacked; /* base is a stack: a site model is its first stage */
 } site_classifier;
 
 static void site_free(ps_block_classifier *c)
@@ -41,7 +45,8 @@ static int site_score(const ps_block_classifier *c, const ps_classify_in *in, do
         return s->base->score(s->base, in, score, err);
     if (in->model && in->model_cap)
         snprintf(in->model, in->model_cap, "site:%s", in->site);
-    int rc = ps_block_classifier_svm_score(m, in, score, err);
+    int rc = s->stacked ? ps_block_classifier_stack_score(s->base, m, in, score, err)
+                        : ps_block_classifier_svm_score(m, in, score, err);
     ps_site_models_release(s->sites, m);
     return rc;
 }
@@ -62,6 +67,7 @@ ps_block_classifier *ps_block_classifier_open_sites(ps_block_classifier *base, c
         return NULL;
     }
     s->base = base;
+    s->stacked = ps_block_classifier_stack_first(base) != NULL;
     if (!(s->sites = ps_site_models_open(dir, bm, cap_bytes, err))) {
         site_free(&s->c);
         return NULL;

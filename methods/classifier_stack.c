@@ -41,16 +41,16 @@ static void stack_free(ps_block_classifier *c)
     free(s);
 }
 
-static int stack_score(const ps_block_classifier *c, const ps_classify_in *in, double *score,
-                       ps_error *err)
+/* The two stages with @p first as the first stage: the stack's own, or a
+ * site model that is a delta against it (methods/classifier_site.c), whose
+ * scores then feed the same second stage. */
+static int stack_score_with(const stack_classifier *s, const ps_model *first, const ps_classify_in *in,
+                            double *score, ps_error *err)
 {
-    const stack_classifier *s = (const stack_classifier *)c;
-    if (in->model && in->model_cap)
-        snprintf(in->model, in->model_cap, "default");
-    size_t n = in->n, nf = c->n_feat, n2 = s->n2;
+    size_t n = in->n, nf = s->c.n_feat, n2 = s->n2;
     if (n == 0)
         return 0;
-    if (ps_block_classifier_svm_score(ps_block_classifier_svm_model(s->first), in, score, err) != 0)
+    if (ps_block_classifier_svm_score(first, in, score, err) != 0)
         return -1;
     size_t nb;
     const ps_block *blocks = ps_page_blocks(in->page, &nb);
@@ -109,6 +109,23 @@ done:
     free(pred);
     free(judged);
     return rc;
+}
+
+static int stack_score(const ps_block_classifier *c, const ps_classify_in *in, double *score,
+                       ps_error *err)
+{
+    const stack_classifier *s = (const stack_classifier *)c;
+    if (in->model && in->model_cap)
+        snprintf(in->model, in->model_cap, "default");
+    return stack_score_with(s, ps_block_classifier_svm_model(s->first), in, score, err);
+}
+
+int ps_block_classifier_stack_score(const ps_block_classifier *c, const ps_model *first,
+                                    const ps_classify_in *in, double *score, ps_error *err)
+{
+    if (!c || c->score != stack_score)
+        return ps_set_error(err, PS_ERR_USAGE, "not a stacked classifier");
+    return stack_score_with((const stack_classifier *)c, first, in, score, err);
 }
 
 ps_block_classifier *ps_block_classifier_stack(ps_block_classifier *first, ps_model *second,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "methods/block_classifier.h"
 #include "pagesift/site_models.h"
 #include "tests/test_util.h"
 #include "train/train_internal.h"
@@ -75,7 +76,9 @@ static ps_model *train(const char *site, ps_site_train_report *rep)
     int flipped[512];
     size_t n = site_rows(&x, &y, &page, flipped);
     static const double w[] = {1, 10};
-    ps_site_train_options o = {.weights = w, .n_weights = 2, .folds = 2};
+    /* kept even when not better: these tests are about what a site model
+     * learns and how it is stored (test_never_worse: the guard) */
+    ps_site_train_options o = {.weights = w, .n_weights = 2, .folds = 2, .keep_worse = 1};
     ps_error err = {0};
     ps_model *m = ps_site_model_train(base, "default.model", site, x, y, page, n, &o, rep, &err);
     if (!m)
@@ -124,13 +127,18 @@ static void test_learns_the_site(void **state)
     ps_error err = {0};
     int8_t ones[4] = {1, 1, 1, 1};
     uint32_t pg[4] = {0, 1, 2, 3};
-    ps_model *one = ps_site_model_train(base, "b", "one.example", x, ones, pg, 4, NULL, NULL, &err);
+    ps_site_train_options kw = {.keep_worse = 1};
+    ps_model *one = ps_site_model_train(base, "b", "one.example", x, ones, pg, 4, &kw, NULL, &err);
     assert_non_null(one);
     assert_true(strtol(ps_model_info(one, "support_vectors"), NULL, 10) > 100);
     ps_model_free(one);
-    /* no rows: refused, naming the site */
-    assert_null(ps_site_model_train(base, "b", "none.example", x, ones, pg, 0, NULL, NULL, &err));
-    assert_non_null(strstr(err.msg, "none.example"));
+    /* no labelled rows: the base itself, a delta that changes nothing */
+    int8_t none[4] = {-1, -1, -1, -1};
+    ps_model *id = ps_site_model_train(base, "b", "none.example", x, none, pg, 4, NULL, NULL, &err);
+    assert_non_null(id);
+    assert_string_equal(ps_model_info(id, "site_pages"), "0");
+    assert_int_equal(id->n_sv, 0);
+    ps_model_free(id);
     free(x);
     free(y);
     free(page);
@@ -329,7 +337,7 @@ static void test_delta_is_the_whole_model(void **state)
     int flipped[512];
     size_t n = site_rows(&x, &y, &page, flipped);
     static const double w[] = {1, 10};
-    ps_site_train_options o = {.weights = w, .n_weights = 2, .folds = 2};
+    ps_site_train_options o = {.weights = w, .n_weights = 2, .folds = 2, .keep_worse = 1};
     ps_error err = {0};
     ps_model *full = NULL;
     ps_model *m = ps_site_model_train_ex(base, "default.model", "whole.example", x, y, page, n, &o, NULL, &full, &err);
@@ -422,12 +430,212 @@ static void test_delta_is_the_whole_model(void **state)
     ps_model_free(full);
 }
 
+
+/* Never worse: the synthetic site's model (it learns the site's flips, but
+ * its CV F1 of the content class is below the base's on the same folds) is
+ * declined, the report and the message say both numbers; with a margin of
+ * 0 and the site's labels the base's own predictions, the base cannot be
+ * beaten either (equal F1: no gain, no bundle); one page whose labels are
+ * the base's own: nothing better, declined; one page whose labels the base
+ * gets wrong: kept, the check's shares in the keys. */
+static void test_never_worse(void **state)
+{
+    (void)state;
+    double *x;
+    int8_t *y;
+    uint32_t *page;
+    int flipped[512];
+    size_t n = site_rows(&x, &y, &page, flipped);
+    static const double w[] = {1, 10};
+    ps_site_train_options o = {.weights = w, .n_weights = 2, .folds = 2};
+    ps_site_train_report rep;
+    ps_error err = {0};
+    ps_model *m = ps_site_model_train(base, "default.model", "worse.example", x, y, page, n, &o, &rep, &err);
+    assert_null(m);
+    assert_int_equal(rep.declined, 1);
+    assert_int_equal(rep.folds, 2);
+    assert_true(rep.cv_f1_base > 0.5);
+    for (size_t i = 0; i < rep.n_cv; i++)
+        assert_true(rep.cv_f1[i] <= rep.cv_f1_base);
+    assert_non_null(strstr(err.msg, "does not beat the default model's on the same folds"));
+    /* kept when asked to: the same numbers */
+    o.keep_worse = 1;
+    ps_site_train_report rep2;
+    m = ps_site_model_train(base, "default.model", "worse.example", x, y, page, n, &o, &rep2, &err);
+    assert_non_null(m);
+    assert_true(rep2.cv_f1_base == rep.cv_f1_base && rep2.cv_f1[0] == rep.cv_f1[0]);
+    char want[32];
+    snprintf(want, sizeof want, "%.4f", rep.cv_f1_base);
+    assert_string_equal(ps_model_info(m, "site_cv_f1_base"), want);
+    ps_model_free(m);
+    /* labels = the base's own predictions: the base is already perfect */
+    size_t nf = base->n_features;
+    for (size_t r = 0; r < n; r++)
+        y[r] = (int8_t)ps_model_predict(base, x + r * nf, NULL);
+    o.keep_worse = 0;
+    memset(&err, 0, sizeof err);
+    assert_null(ps_site_model_train(base, "default.model", "same.example", x, y, page, n, &o, &rep, &err));
+    assert_int_equal(rep.declined, 1);
+    assert_true(rep.cv_f1_base == 1.0);
+    /* one page of those labels: nothing to gain, declined */
+    size_t one = 0;
+    for (size_t r = 0; r < n; r++)
+        if (page[r] == 0) {
+            memmove(x + one * nf, x + r * nf, nf * sizeof *x);
+            y[one] = y[r];
+            page[one++] = 0;
+        }
+    memset(&err, 0, sizeof err);
+    assert_null(ps_site_model_train(base, "default.model", "same.example", x, y, page, one, &o, &rep, &err));
+    assert_int_equal(rep.declined, 1);
+    assert_int_equal(rep.folds, 0);
+    assert_true(rep.kept[1] == 1.0 && rep.dropped[1] == 1.0);
+    assert_non_null(strstr(err.msg, "one labelled page"));
+    /* one page with twelve blocks unlike any other (far outside the base's
+     * scale), labelled against the base's call: learnt, nothing else lost */
+    double *xx = realloc(x, (one + 12) * nf * sizeof *x);
+    int8_t *yy = realloc(y, one + 12);
+    uint32_t *pp = realloc(page, (one + 12) * sizeof *page);
+    assert_true(xx && yy && pp);
+    x = xx, y = yy, page = pp;
+    /* the page's content rows thinned to a minority (the base calls far
+     * rows noise, so they are labelled content: all of them trained on) */
+    size_t kept = 0, seen1 = 0;
+    for (size_t r = 0; r < one; r++) {
+        if (y[r] == 1 && seen1++ % 8 != 0)
+            continue;
+        memmove(x + kept * nf, x + r * nf, nf * sizeof *x);
+        y[kept] = y[r];
+        page[kept++] = 0;
+    }
+    one = kept;
+    size_t found = 0;
+    for (size_t c = 0; c < 200 && found < 12; c++) {
+        double *row = x + (one + found) * nf;
+        for (size_t k = 0; k < nf; k++)
+            row[k] = base->factor[k] > 0 ? base->shift[k] + ((k * 7 + c) % 5 == 0 ? 3.0 + (double)(c % 4) : -2.0) /
+                                                                base->factor[k]
+                                         : 0;
+        y[one + found] = (int8_t)!ps_model_predict(base, row, NULL);
+        page[one + found] = 0;
+        found++;
+    }
+    assert_int_equal(found, 12);
+    one += 12;
+    memset(&err, 0, sizeof err);
+    m = ps_site_model_train(base, "default.model", "better.example", x, y, page, one, &o, &rep, &err);
+    if (!m)
+        fail_msg("%s", err.msg);
+    assert_int_equal(rep.declined, 0);
+    assert_true(rep.kept[0] >= rep.kept[1] && rep.dropped[0] >= rep.dropped[1]);
+    assert_true(rep.kept[0] > rep.kept[1] || rep.dropped[0] > rep.dropped[1]);
+    assert_non_null(ps_model_info(m, "site_check_dropped_base"));
+    ps_model_free(m);
+    free(x);
+    free(y);
+    free(page);
+}
+
+/* Inside the stack: a site model takes the place of the shipped stacked
+ * model's first stage, its scores feed the second stage.  A site model with
+ * no labelled rows gives exactly the base's decision values, through both
+ * stages, on every block of every sample page; a trained one gives the
+ * two-stage scores of its own first stage (ps_block_classifier_stack_score),
+ * not its first stage's alone. */
+static void test_inside_the_stack(void **state)
+{
+    (void)state;
+    ps_error err = {0};
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/stack", tmpdir);
+    int8_t none[1] = {-1};
+    double x0[PS_MODEL_MAX_FEATURES] = {0};
+    uint32_t pg0[1] = {0};
+    ps_model *id = ps_site_model_train(base, "default.model", "empty.example", x0, none, pg0, 0, NULL, NULL, &err);
+    assert_non_null(id);
+    assert_int_equal(ps_site_model_save(id, dir, &err), 0);
+    ps_model_free(id);
+    ps_model *fl = train("flip.example", NULL);
+    assert_int_equal(ps_site_model_save(fl, dir, &err), 0);
+    ps_model_free(fl);
+
+    ps_block_classifier *stack = ps_block_classifier_open(PS_SOURCE_DIR "/models/default.model", &err);
+    assert_non_null(stack);
+    assert_non_null(ps_block_classifier_stack_first(stack));
+    ps_block_classifier *sites =
+        ps_block_classifier_open_sites(ps_block_classifier_open(PS_SOURCE_DIR "/models/default.model", &err), dir,
+                                       0, &err);
+    assert_non_null(sites);
+    ps_site_models *store = ps_site_models_open(dir, ps_block_classifier_svm_model(stack), 0, &err);
+    const ps_model *flm = ps_site_models_get(store, "flip.example");
+    assert_non_null(flm);
+    const char *hdir = PS_SOURCE_DIR "/datasets/sample/html";
+    DIR *d = opendir(hdir);
+    assert_non_null(d);
+    size_t pages = 0, blocks = 0, differ = 0, second_judged = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (!strstr(de->d_name, ".html"))
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", hdir, de->d_name);
+        ps_page_options po = {.block_tags = stack->block_tags};
+        ps_page *pg = ps_page_load_file(path, &po, &err);
+        assert_non_null(pg);
+        size_t nb, nf = stack->n_feat;
+        const ps_block *b = ps_page_blocks(pg, &nb);
+        double *fx = malloc((nb + 1) * nf * sizeof *fx), *sb = calloc(nb + 1, sizeof *sb),
+               *se = calloc(nb + 1, sizeof *se), *sfl = calloc(nb + 1, sizeof *sfl),
+               *sw = calloc(nb + 1, sizeof *sw), *s1 = calloc(nb + 1, sizeof *s1);
+        uint32_t *list = malloc((nb + 1) * sizeof *list);
+        assert_int_equal(ps_page_block_features(pg, stack->feat_ids, nf, fx), 0);
+        size_t n = 0;
+        for (size_t i = 0; i < nb; i++)
+            if (b[i].own.text_chars)
+                list[n++] = (uint32_t)i;
+        char model[64] = "";
+        ps_classify_in in = {.page = pg, .site = "", .x = fx, .blocks = list, .n = n};
+        assert_int_equal(stack->score(stack, &in, sb, &err), 0);
+        in.site = "empty.example", in.model = model, in.model_cap = sizeof model;
+        assert_int_equal(sites->score(sites, &in, se, &err), 0);
+        assert_string_equal(model, "site:empty.example");
+        in.site = "flip.example";
+        assert_int_equal(sites->score(sites, &in, sfl, &err), 0);
+        in.model = NULL;
+        assert_int_equal(ps_block_classifier_stack_score(stack, flm, &in, sw, &err), 0);
+        assert_int_equal(ps_block_classifier_svm_score(flm, &in, s1, &err), 0);
+        for (size_t k = 0; k < n; k++) {
+            uint32_t i = list[k];
+            assert_true(se[i] == sb[i]); /* exactly */
+            assert_true(sfl[i] == sw[i]);
+            differ += sfl[i] != sb[i];
+            second_judged += sfl[i] != s1[i];
+        }
+        blocks += n;
+        pages++;
+        free(fx), free(sb), free(se), free(sfl), free(sw), free(s1), free(list);
+        ps_page_free(pg);
+    }
+    closedir(d);
+    print_message("inside the stack: %zu blocks of %zu pages; the trained site model changes %zu, the second "
+                  "stage rescores %zu of its first stage's\n", blocks, pages, differ, second_judged);
+    assert_true(pages >= 20 && blocks > 1000);
+    assert_true(differ > 0);
+    assert_true(second_judged > blocks / 10);
+    ps_site_models_release(store, flm);
+    ps_site_models_free(store);
+    ps_block_classifier_free(sites);
+    ps_block_classifier_free(stack);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_learns_the_site),
         cmocka_unit_test(test_folder_and_store),
         cmocka_unit_test(test_delta_is_the_whole_model),
+        cmocka_unit_test(test_never_worse),
+        cmocka_unit_test(test_inside_the_stack),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

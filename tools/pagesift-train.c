@@ -67,7 +67,13 @@ static void usage(FILE *f)
           "labelled rows, DIR/<site key>.model (the template libraries' names), each the\n"
           "base model retrained on its support vectors plus the site's rows counted W\n"
           "times, W chosen by cross-validation over the site's pages; the base's\n"
-          "features, scaling and block tags are kept.  One line per site on stdout.\n"
+          "features, scaling and block tags are kept.  A site model is written only\n"
+          "where it beats the base: its CV F1 (characters of the content class, each\n"
+          "held-out page scored through the base's second stage as pagesift scores\n"
+          "it) above the base's on the same folds; with one labelled page, where it\n"
+          "keeps at least as much of that page's content and drops at least as much\n"
+          "of its noise, and more of one.  Otherwise no bundle (--update: the site's\n"
+          "old one is removed) and the line says why.  One line per site on stdout.\n"
           "      --per-site           train site models into a new folder -o DIR (refused,\n"
           "                           exit 2, when it holds models, also when another\n"
           "                           run wrote them meanwhile: DIR/.lock)\n"
@@ -81,6 +87,8 @@ static void usage(FILE *f)
           "                           its site column (ps_input_site: pagesift's key)\n"
           "      --site-weights LIST  candidate weights of a site's rows (default\n"
           "                           1,3,10,30; a site with one labelled page gets 3)\n"
+          "      --keep-worse         write a site's bundle even when it does not beat\n"
+          "                           the base (the numbers still in its line and keys)\n"
           "\n"
           "Page types (docs/PAGE_TYPES.md): the page-type classifier from data sets\n"
           "(folders with an index.tsv) whose index has a page_type column; pages\n"
@@ -117,8 +125,17 @@ static void usage(FILE *f)
 
 typedef struct site_row {
     char *site, *page; /* site key; dataset + US + page_id */
+    char *path;        /* block_path ("" when the CSV has none) */
+    uint32_t chars;    /* inner_len: the block's own characters */
     size_t at;         /* row number in x / y */
 } site_row;
+
+/* @p a is an ancestor path of @p b: "html/body/div[2]" of "html/body/div[2]/p[1]". */
+static int path_encloses(const char *a, const char *b)
+{
+    size_t n = strlen(a);
+    return strncmp(a, b, n) == 0 && b[n] == '/';
+}
 
 static int cmp_site_row(const void *a, const void *b)
 {
@@ -144,9 +161,13 @@ static int site_of_arg(const char *arg, char *out, size_t cap)
     return out[0] ? 0 : -1;
 }
 
-/* Read the labelled rows of the CSVs: the base model's features by name,
- * the label, the page (dataset + page_id) and the site key: --site-of's, else
- * the row's by ps_input_site (its url's host, else its site column). */
+/* Read the rows of the CSVs: the base model's features by name, the label
+ * (-1 for an unlabelled row: kept, when the CSV has block_path and
+ * inner_len, for the context features of a stacked base's second stage,
+ * which read every scored block of a page; skipped otherwise), the page
+ * (dataset + page_id), the block's path and characters, and the site key:
+ * --site-of's, else the row's by ps_input_site (its url's host, else its
+ * site column).  *unlabelled counts the unlabelled rows. */
 static int read_site_rows(char **paths, int n_paths, const ps_model *base, const char *site_of,
                           site_row **rows_out, size_t *n_out, double **x_out, int8_t **y_out,
                           size_t *unlabelled)
@@ -174,7 +195,8 @@ static int read_site_rows(char **paths, int n_paths, const ps_model *base, const
         }
         int c_label = ps_csv_require(csv, "label", &err), c_page = ps_csv_require(csv, "page_id", &err);
         int c_set = ps_csv_column(csv, "dataset"), c_site = ps_csv_column(csv, "site"),
-            c_url = ps_csv_column(csv, "url");
+            c_url = ps_csv_column(csv, "url"), c_path = ps_csv_column(csv, "block_path"),
+            c_len = ps_csv_column(csv, "inner_len");
         int *cols = malloc(nf * sizeof *cols);
         for (size_t k = 0; cols && c_label >= 0 && c_page >= 0 && k < nf; k++)
             if ((cols[k] = ps_csv_require(csv, fn[k], &err)) < 0)
@@ -200,9 +222,10 @@ static int read_site_rows(char **paths, int n_paths, const ps_model *base, const
             const char *label = ps_csv_field(csv, (size_t)c_label);
             if (!*label) {
                 (*unlabelled)++;
-                continue;
+                if (c_path < 0 || c_len < 0)
+                    continue;
             }
-            if (strcmp(label, "0") != 0 && strcmp(label, "1") != 0) {
+            if (*label && strcmp(label, "0") != 0 && strcmp(label, "1") != 0) {
                 fprintf(stderr, "pagesift-train: %s:%zu: label '%.40s' is not 1, 0 or empty\n", ps_csv_path(csv),
                         ps_csv_line(csv), label);
                 rc = 1;
@@ -247,11 +270,20 @@ static int read_site_rows(char **paths, int n_paths, const ps_model *base, const
             ps_buf pk = {0};
             ps_buf_printf(&pk, "%s\x1f%s", c_set >= 0 ? ps_csv_field(csv, (size_t)c_set) : "",
                           ps_csv_field(csv, (size_t)c_page));
+            double len = 0;
+            if (c_len >= 0 && ps_csv_number(csv, (size_t)c_len, &len, &err) < 0) {
+                fprintf(stderr, "pagesift-train: %s\n", err.msg);
+                ps_buf_free(&pk);
+                rc = 1;
+                break;
+            }
             rows[n].site = strdup(key);
             rows[n].page = ps_buf_take(&pk, NULL);
+            rows[n].path = strdup(c_path >= 0 ? ps_csv_field(csv, (size_t)c_path) : "");
+            rows[n].chars = len > 0 ? (uint32_t)len : 0;
             rows[n].at = n;
-            y[n] = label[0] == '1';
-            if (!rows[n].site || !rows[n].page) {
+            y[n] = !*label ? -1 : label[0] == '1';
+            if (!rows[n].site || !rows[n].page || !rows[n].path) {
                 fprintf(stderr, "pagesift-train: out of memory\n");
                 rc = 1;
                 break;
@@ -267,7 +299,10 @@ static int read_site_rows(char **paths, int n_paths, const ps_model *base, const
     }
     free(fn);
     free(names);
-    if (!rc && n == 0) {
+    size_t n_lab = 0;
+    for (size_t i = 0; i < n; i++)
+        n_lab += y[i] >= 0;
+    if (!rc && n_lab == 0) {
         fprintf(stderr, "pagesift-train: no labelled rows (%zu unlabelled)\n", *unlabelled);
         rc = 1;
     }
@@ -306,7 +341,8 @@ static int holds_sites(const char *dir, const ps_model *base)
 }
 
 static int train_sites(char **paths, int n_paths, const char *base_path, const char *dir, int update,
-                       const char *site_of_arg_s, const char *weights_s, uint64_t seed, int quiet)
+                       const char *site_of_arg_s, const char *weights_s, int keep_worse, uint64_t seed,
+                       int quiet)
 {
     ps_init();
     ps_error err = {0};
@@ -317,25 +353,37 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
         ps_cli_model_hint("pagesift-train", base_path);
         return 3;
     }
+    /* a stacked base: site models are judged (CV, the one-page check)
+     * through its second stage, as pagesift uses them */
+    ps_model *second = ps_model_next_stage(base, &err);
+    if (!second && err.code) {
+        fprintf(stderr, "pagesift-train: base model: %s\n", err.msg);
+        ps_model_free(base);
+        return 3;
+    }
     char site_of[1024] = "";
     if (site_of_arg_s && site_of_arg(site_of_arg_s, site_of, sizeof site_of) != 0) {
         fprintf(stderr, "pagesift-train: --site-of: '%s' is neither a URL nor a host name\n", site_of_arg_s);
+        ps_model_free(second);
         ps_model_free(base);
         return 2;
     }
     double w[16];
     ps_site_train_options so = {0};
     so.seed = seed;
+    so.keep_worse = keep_worse;
     if (weights_s) {
         if (parse_weights(weights_s, w, &so.n_weights) != 0) {
             fprintf(stderr, "pagesift-train: --site-weights: '%s' is not a comma list of 1 to 16 whole "
                             "numbers from 1 to 1000\n", weights_s);
-            ps_model_free(base);
+            ps_model_free(second);
+        ps_model_free(base);
             return 2;
         }
         so.weights = w;
     }
     if (!update && holds_sites(dir, base)) { /* at once, before the rows are read */
+        ps_model_free(second);
         ps_model_free(base);
         return 2;
     }
@@ -358,37 +406,66 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
      * and their sites merged (issue 32) */
     if (!rc && !update && holds_sites(dir, base))
         rc = 2;
-    size_t nf = ps_model_n_features(base), written = 0, failed = 0, n_sites = 0;
+    size_t nf = ps_model_n_features(base), written = 0, failed = 0, n_sites = 0, declined = 0, n_lab = 0;
+    for (size_t i = 0; i < n; i++)
+        n_lab += y[i] >= 0;
     if (!rc) {
         qsort(rows, n, sizeof *rows, cmp_site_row);
         double *sx = malloc(n * nf * sizeof *sx + 1);
         int8_t *sy = malloc(n + 1);
-        uint32_t *sp = malloc((n + 1) * sizeof *sp);
-        if (!sx || !sy || !sp) {
+        uint32_t *sp = malloc((n + 1) * sizeof *sp), *sch = malloc((n + 1) * sizeof *sch);
+        int32_t *spar = malloc((n + 1) * sizeof *spar);
+        if (!sx || !sy || !sp || !sch || !spar) {
             fprintf(stderr, "pagesift-train: out of memory\n");
             rc = 1;
         }
+        so.second = second;
+        so.parent = spar;
+        so.chars = sch;
         for (size_t i = 0; !rc && i < n;) {
-            size_t j = i, m = 0;
+            size_t j = i, m = 0, lab = 0;
             uint32_t pg = 0;
+            size_t page_start = 0;
             for (; j < n && strcmp(rows[j].site, rows[i].site) == 0; j++, m++) {
                 if (j > i && strcmp(rows[j].page, rows[j - 1].page) != 0)
-                    pg++;
+                    pg++, page_start = m;
                 memcpy(sx + m * nf, x + rows[j].at * nf, nf * sizeof *sx);
                 sy[m] = y[rows[j].at];
                 sp[m] = pg;
+                sch[m] = rows[j].chars;
+                lab += sy[m] >= 0;
+                /* the nearest enclosing row of the page (rows in document
+                 * order: an ancestor's row comes first), as pagesift-classify */
+                int32_t par = m > page_start ? (int32_t)m - 1 : -1;
+                while (par >= (int32_t)page_start && !path_encloses(rows[i + (size_t)par].path, rows[j].path))
+                    par = spar[par];
+                spar[m] = par >= (int32_t)page_start ? par : -1;
+            }
+            if (!lab) { /* unlabelled rows only */
+                i = j;
+                continue;
             }
             n_sites++;
             ps_site_train_report rep;
+            char name[1024];
+            ps_site_model_file_name(rows[i].site, name, sizeof name);
             ps_model *sm = ps_site_model_train(base, bp, rows[i].site, sx, sy, sp, m, &so, &rep, &err);
-            if (!sm || ps_site_model_save(sm, dir, &err) != 0) {
+            if (!sm && rep.declined) {
+                /* never worse: no bundle; and under --update the site's
+                 * old one goes too, its new labels say the default does
+                 * at least as well */
+                char old[4096];
+                snprintf(old, sizeof old, "%s/%s", dir, name);
+                int removed = update && unlink(old) == 0;
+                printf("%s%s\n", err.msg, removed ? "; its old bundle removed" : "");
+                fflush(stdout);
+                declined++;
+            } else if (!sm || ps_site_model_save(sm, dir, &err) != 0) {
                 fprintf(stderr, "pagesift-train: %s\n", err.msg);
                 failed++;
                 if (sm && err.code == PS_ERR_IO)
                     rc = 3;
             } else {
-                char name[1024];
-                ps_site_model_file_name(rows[i].site, name, sizeof name);
                 printf("site %s: %zu pages, %zu content + %zu noise rows, weight %g", rows[i].site, rep.pages,
                        rep.content, rep.noise, rep.weight);
                 if (rep.folds) {
@@ -397,31 +474,40 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
                         printf(" w%g %.4f", rep.cv_w[k], rep.cv_f1[k]);
                     printf("; default model %.4f)", rep.cv_f1_base);
                 } else {
-                    printf(" (one page: no CV)");
+                    printf(" (one page: no CV; on it, content kept %.1f %% and noise dropped %.1f %%, default "
+                           "model %.1f %% and %.1f %%)",
+                           100 * rep.kept[0], 100 * rep.dropped[0], 100 * rep.kept[1], 100 * rep.dropped[1]);
                 }
                 printf(", %s support vectors, %.1f s -> %s/%s\n", ps_model_info(sm, "support_vectors"),
                        rep.seconds, dir, name);
                 fflush(stdout);
                 written++;
             }
+            memset(&err, 0, sizeof err);
             ps_model_free(sm);
             i = j;
         }
+        free(sch);
+        free(spar);
         free(sx);
         free(sy);
         free(sp);
     }
     ps_template_dir_unlock(lock);
     if (!quiet && !rc)
-        fprintf(stderr, "pagesift-train: %zu of %zu site model%s written to %s (%zu rows, %zu unlabelled skipped)\n",
-                written, n_sites, n_sites == 1 ? "" : "s", dir, n, unlabelled);
+        fprintf(stderr, "pagesift-train: %zu of %zu site model%s written to %s, %zu declined (not better than "
+                        "the default model) (%zu labelled rows; %zu unlabelled rows, read for the context "
+                        "features only)\n",
+                written, n_sites, n_sites == 1 ? "" : "s", dir, declined, n_lab, unlabelled);
     for (size_t i = 0; i < n; i++) {
         free(rows[i].site);
         free(rows[i].page);
+        free(rows[i].path);
     }
     free(rows);
     free(x);
     free(y);
+    ps_model_free(second);
     ps_model_free(base);
     return rc ? rc : failed ? 1 : 0;
 }
@@ -526,7 +612,7 @@ static int parse_range(const char *s, double *a, double *b, double *step)
 int main(int argc, char **argv)
 {
     enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP, O_UPGRADE,
-           O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_PAGETYPES, O_FOLD, O_NOTFOLD, O_MAXPAGES };
+           O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_KEEPWORSE, O_PAGETYPES, O_FOLD, O_NOTFOLD, O_MAXPAGES };
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'},   {"features", required_argument, 0, 'f'},
         {"balance", required_argument, 0, 'b'},  {"seed", required_argument, 0, 's'},
@@ -539,7 +625,7 @@ int main(int argc, char **argv)
         {"upgrade", required_argument, 0, O_UPGRADE},
         {"per-site", no_argument, 0, O_PERSITE}, {"update", required_argument, 0, O_UPDATE},
         {"model", required_argument, 0, 'm'}, {"site-of", required_argument, 0, O_SITEOF},
-        {"site-weights", required_argument, 0, O_SITEW}, {"page-types", no_argument, 0, O_PAGETYPES},
+        {"site-weights", required_argument, 0, O_SITEW}, {"keep-worse", no_argument, 0, O_KEEPWORSE}, {"page-types", no_argument, 0, O_PAGETYPES},
         {"fold", required_argument, 0, O_FOLD}, {"not-fold", required_argument, 0, O_NOTFOLD},
         {"max-pages", required_argument, 0, O_MAXPAGES},
         {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
@@ -548,6 +634,7 @@ int main(int argc, char **argv)
     ps_train_options_init(&o);
     const char *out = NULL, *features = "paper", *grid_csv = NULL, *grid_svg = NULL, *upgrade = NULL;
     const char *update = NULL, *base_model = NULL, *site_of = NULL, *site_weights = NULL;
+    int keep_worse = 0;
     int per_site = 0, page_types = 0, folds_given = 0;
     ps_fold page_fold = {0};
     unsigned long long max_pages = 0;
@@ -665,6 +752,7 @@ int main(int argc, char **argv)
         case 'm': base_model = optarg; break;
         case O_SITEOF: site_of = optarg; break;
         case O_SITEW: site_weights = optarg; break;
+        case O_KEEPWORSE: keep_worse = 1; break;
         case 'q': o.quiet = 1; break;
         case 'v': o.verbose = 1; break;
         case 'h': usage(stdout); return 0;
@@ -694,9 +782,9 @@ int main(int argc, char **argv)
                     PS_MODEL_FORMAT_VERSION);
         return 0;
     }
-    if (per_site || update || site_of || site_weights || base_model) {
+    if (per_site || update || site_of || site_weights || base_model || keep_worse) {
         if (!per_site && !update) {
-            fprintf(stderr, "pagesift-train: -m, --site-of and --site-weights are for site models: "
+            fprintf(stderr, "pagesift-train: -m, --site-of, --site-weights and --keep-worse are for site models: "
                             "add --per-site -o DIR or --update DIR\n");
             return 2;
         }
@@ -707,7 +795,7 @@ int main(int argc, char **argv)
             return 2;
         }
         return train_sites(argv + optind, argc - optind, base_model, update ? update : out, update != NULL,
-                           site_of, site_weights, o.seed, o.quiet);
+                           site_of, site_weights, keep_worse, o.seed, o.quiet);
     }
     if (!out || optind >= argc) {
         fprintf(stderr, "pagesift-train: %s\n", !out ? "no output model (-o MODEL)" : "no CSV files");

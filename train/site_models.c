@@ -22,6 +22,15 @@
  * took every noise block away): the base's support vectors bring the other,
  * and nothing is undersampled then.  A site with one labelled page gets W = 3 without CV.
  *
+ * Judged as inference uses it (issue 30): with a stacked base, the CV's
+ * held-out pages (and the base) are scored through the base's second stage
+ * (stack_page: context features from the rows' tree, the gate), F1 by
+ * characters; the site model is returned only where the best W's CV F1
+ * beats the base's on the same folds, or, with one labelled page, where on
+ * that page it keeps at least as much labelled content and drops at least
+ * as much labelled noise as the base, and more of one.  Otherwise NULL,
+ * rep->declined.  No labelled row: the base itself (an empty delta).
+ *
  * The bundle is a delta against the base (docs/MODEL_FORMAT.md, "Per-site
  * bundles"): libsvm's sv_indices say which training row each support
  * vector of the site model is, so the bundle holds the site's coefficient
@@ -352,6 +361,125 @@ out:
     return m;
 }
 
+
+/* ---- scoring as inference does: the first stage, then the second ------ */
+
+/* The base's second stage as the CV and the one-page check use it (the
+ * stack of methods/classifier_stack.c on CSV-like rows): its sources, gate
+ * and the rows' tree. */
+typedef struct stack_ctx {
+    const ps_model *second; /* NULL: the first stage alone */
+    const int32_t *parent;
+    const uint32_t *chars;
+    int src[PS_MODEL_MAX_FEATURES];
+    size_t n2;
+    double gate;
+} stack_ctx;
+
+/* The final scores out[lo..hi) of the rows of one page from their
+ * first-stage scores s1: the second stage's where it judges (blocks at or
+ * above its gate), s1 elsewhere; s1 itself without a second stage. */
+static int stack_page(const stack_ctx *sc, const double *x, size_t nf, size_t lo, size_t hi, const double *s1,
+                      double *out)
+{
+    size_t n = hi - lo;
+    for (size_t i = lo; i < hi; i++)
+        out[i] = s1[i];
+    if (!sc->second || n == 0)
+        return 0;
+    size_t n2 = sc->n2;
+    int32_t *par = malloc(n * sizeof *par);
+    double *ctx = malloc(n * PS_CONTEXT_FEATURES * sizeof *ctx), *rows = malloc(n * n2 * sizeof *rows);
+    double *dec = malloc(n * sizeof *dec);
+    uint8_t *pred = malloc(n);
+    size_t *judged = malloc(n * sizeof *judged);
+    int rc = -1;
+    if (par && ctx && rows && dec && pred && judged) {
+        for (size_t i = 0; i < n; i++) {
+            int32_t p = sc->parent[lo + i];
+            par[i] = p >= 0 && (size_t)p >= lo && (size_t)p < lo + i ? (int32_t)((size_t)p - lo) : -1;
+        }
+        if (ps_context_features(n, par, sc->chars + lo, s1 + lo, ctx) == 0) {
+            size_t m = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (ps_stack_gated(s1[lo + i], sc->gate))
+                    continue;
+                ps_context_row(sc->src, n2, x + (lo + i) * nf, ctx + i * PS_CONTEXT_FEATURES, rows + m * n2);
+                judged[m++] = i;
+            }
+            ps_model_predict_many(sc->second, rows, n2, NULL, m, pred, dec);
+            for (size_t r = 0; r < m; r++)
+                out[lo + judged[r]] = dec[r];
+            rc = 0;
+        }
+    }
+    free(par);
+    free(ctx);
+    free(rows);
+    free(dec);
+    free(pred);
+    free(judged);
+    return rc;
+}
+
+/* stack_page over the pages of the rows with want[r] (whole pages: rows of
+ * a page are consecutive and share page[r]). */
+static int stack_rows(const stack_ctx *sc, const double *x, size_t nf, const uint32_t *page, size_t n_rows,
+                      const uint8_t *want, const double *s1, double *out)
+{
+    for (size_t lo = 0, hi; lo < n_rows; lo = hi) {
+        for (hi = lo + 1; hi < n_rows && page[hi] == page[lo]; hi++)
+            ;
+        if (want && !want[lo])
+            continue;
+        if (stack_page(sc, x, nf, lo, hi, s1, out) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Characters (or 1 a row without chars) of the labelled rows with want[r]:
+ * content kept (tp), noise kept (fp), content dropped (fn), noise dropped
+ * (tn), by the final scores. */
+typedef struct tally {
+    double tp, fp, fn, tn;
+} tally;
+
+static void tally_rows(const uint32_t *chars, const int8_t *y, size_t n_rows, const uint8_t *want,
+                       const double *score, tally *t)
+{
+    for (size_t r = 0; r < n_rows; r++) {
+        if ((want && !want[r]) || y[r] < 0)
+            continue;
+        double w = chars ? (chars[r] ? chars[r] : 1) : 1;
+        int keep = score[r] > 0;
+        if (y[r])
+            *(keep ? &t->tp : &t->fn) += w;
+        else
+            *(keep ? &t->fp : &t->tn) += w;
+    }
+}
+
+static double tally_f1(const tally *t)
+{
+    double p = t->tp + t->fp > 0 ? t->tp / (t->tp + t->fp) : 0, r = t->tp + t->fn > 0 ? t->tp / (t->tp + t->fn) : 0;
+    return p + r > 0 ? 2 * p * r / (p + r) : 0;
+}
+
+/* The first-stage scores (content > 0) of a libsvm model on the rows of
+ * @p want (all when NULL). */
+static void svm_first_scores(const struct svm_model *sm, const struct svm_node *nodes, size_t nf, size_t n_rows,
+                             const uint8_t *want, double *s1)
+{
+    for (size_t r = 0; r < n_rows; r++) {
+        if (want && !want[r])
+            continue;
+        double dec;
+        svm_predict_values(sm, nodes + r * (nf + 1), &dec);
+        s1[r] = sm->label[0] == 1 ? dec : -dec;
+    }
+}
+
 /* ---- training ----------------------------------------------------------- */
 
 typedef struct site_train {
@@ -480,12 +608,6 @@ static struct svm_model *train_one(const site_train *t, const uint8_t *use, int 
     return model;
 }
 
-static double f1_of(size_t tp, size_t fp, size_t fn)
-{
-    double p = tp + fp ? (double)tp / (double)(tp + fp) : 0, r = tp + fn ? (double)tp / (double)(tp + fn) : 0;
-    return p + r > 0 ? 2 * p * r / (p + r) : 0;
-}
-
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -540,42 +662,90 @@ ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, co
         ps_set_error(err, PS_ERR_FORMAT, "%s: the base model has no usable C", base_name);
         return NULL;
     }
-    /* pages and classes of the site */
+    /* pages and classes of the site: the pages with labelled rows */
     uint32_t *pages = malloc((n_rows + 1) * sizeof *pages);
     if (!pages) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    memcpy(pages, page, n_rows * sizeof *pages);
-    qsort(pages, n_rows, sizeof *pages, cmp_u32);
-    size_t n_pages = 0;
-    for (size_t i = 0; i < n_rows; i++)
-        if (i == 0 || pages[i] != pages[i - 1])
-            pages[n_pages++] = pages[i];
+    size_t n_lab = 0;
     for (size_t i = 0; i < n_rows; i++) {
+        if (y[i] < 0)
+            continue;
+        pages[n_lab++] = page[i];
         if (y[i])
             rep->content++;
         else
             rep->noise++;
     }
+    qsort(pages, n_lab, sizeof *pages, cmp_u32);
+    size_t n_pages = 0;
+    for (size_t i = 0; i < n_lab; i++)
+        if (i == 0 || pages[i] != pages[i - 1])
+            pages[n_pages++] = pages[i];
     rep->pages = n_pages;
-    if (n_rows == 0) {
-        free(pages);
-        ps_set_error(err, PS_ERR_FORMAT, "site %s: no labelled rows", site);
-        return NULL;
+    stack_ctx sc = {.second = o ? o->second : NULL, .parent = o ? o->parent : NULL, .chars = o ? o->chars : NULL};
+    if (sc.second) {
+        if (!sc.parent || !sc.chars) {
+            free(pages);
+            ps_set_error(err, PS_ERR_USAGE, "site %s: scoring through a second stage needs each row's parent and "
+                                            "characters", site);
+            return NULL;
+        }
+        if (ps_context_sources(sc.second, base->ids, base->n_features, sc.src) != 0) {
+            free(pages);
+            ps_set_error(err, PS_ERR_FORMAT, "site %s: the second stage reads features its base does not have",
+                         site);
+            return NULL;
+        }
+        sc.n2 = ps_model_n_features(sc.second);
+        sc.gate = ps_model_stack_gate(sc.second);
+        rep->stacked = 1;
     }
+    const stack_ctx *scp = &sc;
     ps_model *m = NULL;
     struct svm_model *final = NULL;
-    uint8_t *use = calloc(n_rows + 1, 1);
+    uint8_t *use = calloc(n_rows + 1, 1), *want = calloc(n_rows + 1, 1);
     int *fold = malloc((n_rows + 1) * sizeof *fold);
+    double *s1 = malloc((n_rows + 1) * sizeof *s1), *sb = malloc((n_rows + 1) * sizeof *sb),
+           *sf = malloc((n_rows + 1) * sizeof *sf);
     t.base_nodes = malloc(base->n_sv * (t.nf + 1) * sizeof *t.base_nodes + 1);
     t.base_y = malloc((base->n_sv + 1) * sizeof *t.base_y);
     t.site_nodes = malloc((n_rows * (t.nf + 1) + 1) * sizeof *t.site_nodes);
+    uint8_t *pred = malloc(n_rows + 1);
     char *svm_text = NULL;
     size_t *src = NULL;
     ps_buf b = {0};
-    if (!use || !fold || !t.base_nodes || !t.base_y || !t.site_nodes) {
+    if (!use || !want || !fold || !s1 || !sb || !sf || !pred || !t.base_nodes || !t.base_y || !t.site_nodes) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    if (n_lab == 0) {
+        /* no labelled row: the site model is the base (a delta that
+         * changes nothing, its decision values the base's exactly) */
+        const char *bsum = ps_model_info(base, "checksum");
+        const char *bn = base_name ? strrchr(base_name, '/') : NULL;
+        bn = bn ? bn + 1 : base_name ? base_name : "-";
+        ps_buf pl = {0};
+        ps_buf_printf(&pl, "label %d %d\nrho %.17g\nbase_coef 0\nnew_sv 0\n", base->content_first ? 1 : 0,
+                      base->content_first ? 0 : 1, base->rho);
+        ps_buf_printf(&b, "pagesift-model %d\ntool pagesift-train %s\n", PS_MODEL_FORMAT_VERSION, ps_version());
+        ps_buf_printf(&b, "seed %llu\nsite %s\nsite_revision 1\nsite_weight 0\nsite_pages 0\n",
+                      (unsigned long long)t.seed, site);
+        ps_buf_printf(&b, "site_rows_content 0\nsite_rows_noise 0\nsite_cv_folds 0\n");
+        ps_buf_printf(&b, "base_model %s\nbase_checksum %s\nbase_support_vectors %zu\n", bn, bsum ? bsum : "-",
+                      base->n_sv);
+        ps_buf_printf(&b, "train_rows_content 0\ntrain_rows_noise 0\nsupport_vectors %zu\n", base->n_sv);
+        ps_buf_printf(&b, "%s %zu\n", PS_SITE_DELTA_BYTES_KEY, pl.len);
+        if (pl.data)
+            ps_buf_append(&b, pl.data, pl.len);
+        ps_buf_printf(&b, "end pagesift-model\n");
+        int ok = pl.data && b.data && ps_model_bundle_seal(&b) == 0;
+        ps_buf_free(&pl);
+        if (!ok)
+            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        else
+            m = delta_parse(b.data, b.len, site, base, err);
         goto out;
     }
     /* rows as sparse libsvm nodes: a zero is left out (libsvm's kernel
@@ -600,60 +770,101 @@ ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, co
         }
         row->index = -1;
     }
-    /* cross-validation over the site's pages */
+    /* the base as inference uses it (both stages), on every row */
+    ps_model_predict_many(base, x, t.nf, NULL, n_rows, pred, s1);
+    if (stack_rows(scp, x, t.nf, page, n_rows, NULL, s1, sb) != 0) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    /* cross-validation over the site's pages: F1 of the content class by
+     * characters, each held-out page scored as inference scores it */
     int folds = o && o->folds > 0 ? o->folds : 5;
     if ((size_t)folds > n_pages)
         folds = (int)n_pages;
     size_t best = 0;
     double weight = o && o->one_page_weight > 0 ? o->one_page_weight : PS_SITE_WEIGHT_ONE_PAGE;
+    double margin = o && o->margin > 0 ? o->margin : 0;
     if (n_pages >= 2) {
         rep->folds = folds;
         rep->n_cv = n_w;
         for (size_t r = 0; r < n_rows; r++) {
             uint32_t *at = bsearch(&page[r], pages, n_pages, sizeof *pages, cmp_u32);
-            fold[r] = (int)((size_t)(at - pages) % (size_t)folds);
+            fold[r] = at ? (int)((size_t)(at - pages) % (size_t)folds) : -1; /* -1: a page without labels */
         }
-        size_t btp = 0, bfp = 0, bfn = 0;
-        for (size_t r = 0; r < n_rows; r++) {
-            double s;
-            int pred = ps_model_predict(base, x + r * t.nf, &s);
-            btp += pred == 1 && y[r] == 1, bfp += pred == 1 && y[r] == 0, bfn += pred != 1 && y[r] == 1;
-        }
-        rep->cv_f1_base = f1_of(btp, bfp, bfn);
+        tally tb = {0};
+        for (size_t r = 0; r < n_rows; r++)
+            want[r] = fold[r] >= 0;
+        tally_rows(sc.chars, y, n_rows, want, sb, &tb);
+        rep->cv_f1_base = tally_f1(&tb);
         for (size_t wi = 0; wi < n_w; wi++) {
-            size_t tp = 0, fp = 0, fn = 0;
+            tally tw = {0};
             for (int f = 0; f < folds; f++) {
-                for (size_t r = 0; r < n_rows; r++)
-                    use[r] = fold[r] != f;
+                for (size_t r = 0; r < n_rows; r++) {
+                    use[r] = fold[r] >= 0 && fold[r] != f && y[r] >= 0;
+                    want[r] = fold[r] == f;
+                }
                 struct svm_model *sm = train_one(&t, use, (int)wts[wi], t.seed + (uint64_t)f, NULL, NULL, NULL);
                 if (!sm) {
                     ps_set_error(err, PS_ERR_NOMEM, "site %s: training failed (out of memory)", site);
                     goto out;
                 }
-                for (size_t r = 0; r < n_rows; r++) {
-                    if (fold[r] != f)
-                        continue;
-                    double dec;
-                    double lab = svm_predict_values(sm, t.site_nodes + r * (t.nf + 1), &dec);
-                    int pred = lab > 0.5;
-                    tp += pred && y[r] == 1, fp += pred && y[r] == 0, fn += !pred && y[r] == 1;
-                }
+                svm_first_scores(sm, t.site_nodes, t.nf, n_rows, want, s1);
                 svm_free_and_destroy_model(&sm);
+                if (stack_rows(scp, x, t.nf, page, n_rows, want, s1, sf) != 0) {
+                    ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+                    goto out;
+                }
+                tally_rows(sc.chars, y, n_rows, want, sf, &tw);
             }
             rep->cv_w[wi] = wts[wi];
-            rep->cv_f1[wi] = f1_of(tp, fp, fn);
+            rep->cv_f1[wi] = tally_f1(&tw);
             if (rep->cv_f1[wi] > rep->cv_f1[best] + 1e-12)
                 best = wi;
         }
         weight = wts[best];
+        if (!(rep->cv_f1[best] > rep->cv_f1_base + margin) && !(o && o->keep_worse)) {
+            rep->declined = 1;
+            rep->weight = weight;
+            ps_set_error(err, PS_ERR_USAGE,
+                         "site %s: no site model: its CV F1 over %d page folds (%.4f, weight %g) does not beat "
+                         "the default model's on the same folds (%.4f)%s",
+                         site, folds, rep->cv_f1[best], weight, rep->cv_f1_base,
+                         margin > 0 ? " by the margin asked" : "");
+            goto out;
+        }
     }
     rep->weight = weight;
     for (size_t r = 0; r < n_rows; r++)
-        use[r] = 1;
+        use[r] = y[r] >= 0;
     size_t tc = 0, tn = 0;
     if (!(final = train_one(&t, use, (int)weight, t.seed ^ 0x66696e616cull, &tc, &tn, &src))) {
         ps_set_error(err, PS_ERR_NOMEM, "site %s: training failed (out of memory)", site);
         goto out;
+    }
+    if (n_pages == 1) {
+        /* one page, no CV: the site model must keep the page's labelled
+         * content and drop its labelled noise at least as well as the
+         * base, and one of them better */
+        svm_first_scores(final, t.site_nodes, t.nf, n_rows, NULL, s1);
+        if (stack_rows(scp, x, t.nf, page, n_rows, NULL, s1, sf) != 0) {
+            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        tally ts = {0}, tb = {0};
+        tally_rows(sc.chars, y, n_rows, NULL, sf, &ts);
+        tally_rows(sc.chars, y, n_rows, NULL, sb, &tb);
+        double c = ts.tp + ts.fn, nz = ts.fp + ts.tn;
+        rep->kept[0] = c > 0 ? ts.tp / c : 1, rep->kept[1] = c > 0 ? tb.tp / c : 1;
+        rep->dropped[0] = nz > 0 ? ts.tn / nz : 1, rep->dropped[1] = nz > 0 ? tb.tn / nz : 1;
+        if (!(ts.tp >= tb.tp && ts.tn >= tb.tn && (ts.tp > tb.tp || ts.tn > tb.tn)) && !(o && o->keep_worse)) {
+            rep->declined = 1;
+            ps_set_error(err, PS_ERR_USAGE,
+                         "site %s: no site model: on its one labelled page it keeps %.1f %% of the content and "
+                         "drops %.1f %% of the noise (characters), the default model %.1f %% and %.1f %%: not "
+                         "better",
+                         site, 100 * rep->kept[0], 100 * rep->dropped[0], 100 * rep->kept[1], 100 * rep->dropped[1]);
+            goto out;
+        }
     }
     /* the site keys, the same in the delta and (tests) the whole bundle */
     const char *bsum = ps_model_info(base, "checksum");
@@ -669,7 +880,12 @@ ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, co
         for (size_t wi = 0; wi < n_w; wi++)
             ps_buf_printf(&keys, "%s%g:%.4f", wi ? "," : " ", wts[wi], rep->cv_f1[wi]);
         ps_buf_printf(&keys, "\nsite_cv_f1_base %.4f\n", rep->cv_f1_base);
+    } else {
+        ps_buf_printf(&keys, "site_check_kept %.4f\nsite_check_kept_base %.4f\n", rep->kept[0], rep->kept[1]);
+        ps_buf_printf(&keys, "site_check_dropped %.4f\nsite_check_dropped_base %.4f\n", rep->dropped[0],
+                      rep->dropped[1]);
     }
+    ps_buf_printf(&keys, "site_scored %s\n", rep->stacked ? "stacked" : "first-stage");
     ps_buf_printf(&keys, "base_model %s\nbase_checksum %s\nbase_support_vectors %zu\n", bn, bsum ? bsum : "-",
                   base->n_sv);
     ps_buf_printf(&keys, "train_rows_content %zu\ntrain_rows_noise %zu\nsupport_vectors %d\n", tc, tn, final->l);
@@ -783,7 +999,12 @@ out:
     free(svm_text);
     ps_buf_free(&b);
     free(use);
+    free(want);
     free(fold);
+    free(s1);
+    free(sb);
+    free(sf);
+    free(pred);
     free(pages);
     free(t.base_nodes);
     free(t.base_y);

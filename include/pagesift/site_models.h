@@ -37,6 +37,28 @@ typedef struct ps_site_train_options {
     double one_page_weight; /**< weight when the site has 1 labelled page (0 = PS_SITE_WEIGHT_ONE_PAGE) */
     int folds;              /**< at most this many CV folds over the site's pages (0 = 5) */
     uint64_t seed;          /**< undersampling seed (0 = 1) */
+    /** The base's second stage (a stacked default: ps_model_next_stage of
+     *  the base), NULL when the base is used alone.  With it, the site
+     *  model is judged as inference uses it: its first-stage scores feed
+     *  this second stage (context features), for the CV and the one-page
+     *  check alike, and so is the base.  Needs parent and chars. */
+    const ps_model *second;
+    /** Per row: the row of its nearest enclosing block on the same page
+     *  (an index into the rows, smaller than the row's own), -1 for none.
+     *  The rows of a page are consecutive and in document order, and hold
+     *  every block of the page the classifier scores (labelled or not). */
+    const int32_t *parent;
+    /** Per row: the block's own text characters (the context features'
+     *  weights and the F1's: characters, not rows, are what a page keeps). */
+    const uint32_t *chars;
+    /** A site model is kept when its CV F1 exceeds the base's on the same
+     *  folds by more than this (default 0: any gain). */
+    double margin;
+    /** 1: keep the site model even when it does not beat the base (the
+     *  numbers are still measured and written into the bundle): the
+     *  previous rounds' behaviour, to study site models; never the
+     *  default. */
+    int keep_worse;
 } ps_site_train_options;
 
 /** What training one site found (filled by ps_site_model_train). */
@@ -49,15 +71,34 @@ typedef struct ps_site_train_report {
     size_t n_cv;
     double cv_f1_base;            /**< the base model's F1 on the same folds */
     double seconds;
+    int stacked;                  /**< CV and check scored through the second stage */
+    /** One labelled page (no CV): share of the page's labelled content
+     *  characters kept and of its noise characters dropped, by the site
+     *  model [0] and the base [1] (trained and checked on that page). */
+    double kept[2], dropped[2];
+    /** 1: no site model, it does not beat the base (err says why); the
+     *  site's pages are best left to the base. */
+    int declined;
 } ps_site_train_report;
 
 /** Train the model of @p site from the base model @p base and the site's
  *  labelled rows: @p x holds n_rows rows of the base's features in its order
- *  (raw, unscaled: ps_model_feature_names), y 1 content / 0 noise, page a
- *  page number per row (rows of a page share it).  Returns the bundle in
- *  memory (save with ps_site_model_save) or NULL with err: a delta against
- *  @p base that borrows base's support vectors (free it before the base);
- *  ps_model_predict and ps_model_predict_many classify with it. */
+ *  (raw, unscaled: ps_model_feature_names), y 1 content / 0 noise / -1 not
+ *  labelled (a row only the context features read), page a page number per
+ *  row (rows of a page share it).  Returns the bundle in memory (save with
+ *  ps_site_model_save) or NULL with err: a delta against @p base that
+ *  borrows base's support vectors (free it before the base);
+ *  ps_model_predict and ps_model_predict_many classify with it.
+ *
+ *  Never worse by construction: with >= 2 labelled pages the site model is
+ *  kept only when its cross-validated F1 (grouped by page, the best weight)
+ *  beats the base's on the same folds (by more than o->margin); with one
+ *  page, only when on that page it keeps at least as much of the labelled
+ *  content and drops at least as much of the labelled noise as the base,
+ *  and more of one of them.  Otherwise NULL, rep->declined = 1 and err
+ *  says why (PS_ERR_USAGE).  With no labelled row at all the site model is
+ *  the base itself (a delta that changes nothing: its decision values are
+ *  the base's, exactly). */
 PS_EXPORT ps_model *ps_site_model_train(const ps_model *base, const char *base_name, const char *site,
                                         const double *x, const int8_t *y, const uint32_t *page,
                                         size_t n_rows, const ps_site_train_options *o,

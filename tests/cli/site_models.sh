@@ -45,14 +45,28 @@ with open(out + '/anon.csv', 'w', newline='', encoding='utf-8') as o:
         if anon(r): w.writerow(dict(r, site='', url=''))
 PY
 
+# never worse: the shipped model was trained on the sample's pages and is
+# already right on them, so neither site's model beats it (CV F1 over the
+# site's pages, or the one-page check): no bundle, the line says why
+pagesift-train --per-site "$t/labels.csv" -o "$t/g" > "$t/g.out" 2> "$t/g.err" || fail "declining: $(cat "$t/g.err")"
+[ -z "$(ls "$t/g")" ] || fail "declined sites got bundles: $(ls "$t/g")"
+grep -q "^site bbc.co.uk: no site model: its CV F1 over 3 page folds (0\.[0-9]*, weight [0-9]*) does not beat the default model's on the same folds (0\.[0-9]*)" "$t/g.out" ||
+  fail "declined report: $(cat "$t/g.out")"
+grep -q "0 of 2 site models written to $t/g, 2 declined" "$t/g.err" || fail "declined summary: $(cat "$t/g.err")"
+pagesift-train --per-site "$t/bbc1.csv" -o "$t/g1" > "$t/g1.out" 2>&1 || fail "declining one page"
+grep -q "^site bbc.co.uk: no site model: on its one labelled page it keeps .* the default model .*: not better" "$t/g1.out" ||
+  fail "one page declined: $(cat "$t/g1.out")"
+
 # training: one bundle per site, named like the template libraries
-pagesift-train --per-site "$t/labels.csv" -o "$t/m" > "$t/train.out" 2> "$t/train.err" ||
+# (--keep-worse: written although not better, for what follows)
+pagesift-train --keep-worse --per-site "$t/labels.csv" -o "$t/m" > "$t/train.out" 2> "$t/train.err" ||
   fail "pagesift-train --per-site: $(cat "$t/train.err")"
 [ "$(ls "$t/m" | sort | paste -sd' ')" = "163.com.model bbc.co.uk.model" ] || fail "folder: $(ls "$t/m")"
-grep -q "^site bbc.co.uk: 3 pages, .* (CV F1 over 3 page folds: w1 " "$t/train.out" || fail "report: $(cat "$t/train.out")"
+grep -q "^site bbc.co.uk: 3 pages, .* (CV F1 over 3 page folds: w1 .*; default model 0\.[0-9]*)" "$t/train.out" || fail "report: $(cat "$t/train.out")"
 b=$t/m/bbc.co.uk.model
 [ "$(key "$b" site)" = bbc.co.uk ] && [ "$(key "$b" site_revision)" = 1 ] && [ "$(key "$b" site_pages)" = 3 ] ||
   fail "keys of the bundle"
+[ "$(key "$b" site_scored)" = stacked ] && [ -n "$(key "$b" site_cv_f1_base)" ] || fail "keys: site_scored, site_cv_f1_base"
 w=$(key "$b" site_weight); case ",1,3,10,30," in *",$w,"*) ;; *) fail "weight $w not a candidate" ;; esac
 # a delta against the default: its checksum named, the base's features,
 # scaling and support vectors not repeated; a few KB, not the default's 640
@@ -77,8 +91,8 @@ pagesift-train --per-site "$t/labels.csv" -o "$t/m" > /dev/null 2> "$t/err"; rc=
 mkdir "$t/race"
 exec 9> "$t/race/.lock"
 flock 9
-pagesift-train -q --per-site "$t/bbc1.csv" -o "$t/race" > /dev/null 2> "$t/race-a.err" & pa=$!
-pagesift-train -q --per-site "$t/163.csv" -o "$t/race" > /dev/null 2> "$t/race-b.err" & pb=$!
+pagesift-train -q --keep-worse --per-site "$t/bbc1.csv" -o "$t/race" > /dev/null 2> "$t/race-a.err" & pa=$!
+pagesift-train -q --keep-worse --per-site "$t/163.csv" -o "$t/race" > /dev/null 2> "$t/race-b.err" & pb=$!
 waiting() { ls -l /proc/"$1"/fd 2>/dev/null | grep -q "race/.lock"; }
 for i in $(seq 600); do waiting $pa && waiting $pb && break; sleep 0.1; done
 waiting $pa && waiting $pb || fail "the two runs did not both reach the folder's lock"
@@ -92,19 +106,19 @@ cat "$t/race-a.err" "$t/race-b.err" | grep -q "already holds 1 site model: use -
 
 # --update replaces one site, leaves the other byte for byte
 cp "$t/m/163.com.model" "$t/163.before"
-pagesift-train -q --update "$t/m" "$t/bbc1.csv" > "$t/upd.out" || fail "--update"
-grep -q "one page: no CV" "$t/upd.out" || fail "one page: $(cat "$t/upd.out")"
+pagesift-train -q --keep-worse --update "$t/m" "$t/bbc1.csv" > "$t/upd.out" || fail "--update"
+grep -q "one page: no CV; on it, content kept .* default model" "$t/upd.out" || fail "one page: $(cat "$t/upd.out")"
 [ "$(key "$b" site_revision)" = 2 ] && [ "$(key "$b" site_pages)" = 1 ] || fail "--update did not replace bbc.co.uk"
 cmp -s "$t/163.before" "$t/m/163.com.model" || fail "--update changed another site"
 # --site-of for rows without site or url; a URL or a host, the same key
-pagesift-train -q --per-site --site-of 'HTTP://BBC.co.uk:80/x' "$t/anon.csv" -o "$t/so" > /dev/null || fail "--site-of URL"
+pagesift-train -q --keep-worse --per-site --site-of 'HTTP://BBC.co.uk:80/x' "$t/anon.csv" -o "$t/so" > /dev/null || fail "--site-of URL"
 [ -f "$t/so/bbc.co.uk.model" ] || fail "--site-of URL: $(ls "$t/so")"
 pagesift-train -q --per-site "$t/anon.csv" -o "$t/so2" > /dev/null 2> "$t/err"
 [ $? -eq 1 ] && grep -q -- "--site-of" "$t/err" || fail "rows without a site: $(cat "$t/err")"
 pagesift-train --per-site "$t/labels.csv" > /dev/null 2>&1; [ $? -eq 2 ] || fail "--per-site without -o"
 
 # inference: the record says which model; a site with a model is classified by it
-pagesift-train -q --update "$t/m" "$t/labels.csv" > /dev/null || fail "--update back"
+pagesift-train -q --keep-worse --update "$t/m" "$t/labels.csv" > /dev/null || fail "--update back"
 pagesift --format jsonl -j 2 --models "$t/m" "$sample" > "$t/run.jsonl" 2> "$t/run.err" || fail "pagesift --models: $(cat "$t/run.err")"
 /usr/bin/python3 - "$t/run.jsonl" <<'PY' || fail "records"
 import json, sys
@@ -177,6 +191,13 @@ for s in bbc.co.uk 163.com; do
 done
 cmp -s "$t/od.jsonl" "$t/ob.jsonl" || fail "deltas of another base: the records are not the default's"
 
+# --update with labels that do not beat the default: the site's old bundle
+# goes (its new labels say the default does at least as well), the other stays
+cp -r "$t/m" "$t/rm"
+pagesift-train --update "$t/rm" "$t/bbc1.csv" > "$t/rm.out" 2>&1 || fail "--update declined: $(cat "$t/rm.out")"
+grep -q "no site model: .*; its old bundle removed" "$t/rm.out" || fail "--update declined: $(cat "$t/rm.out")"
+[ "$(ls "$t/rm")" = 163.com.model ] || fail "--update declined: $(ls "$t/rm")"
+
 # errors
 pagesift --models "$t/nope" "$sample" > /dev/null 2> "$t/err"; [ $? -eq 3 ] || fail "missing folder: not exit 3"
 pagesift --method punct-lines --models "$t/m" "$sample" > /dev/null 2> "$t/err"; [ $? -eq 2 ] || fail "--models with punct-lines"
@@ -189,6 +210,7 @@ cmp -s "$t/run.jsonl" "$t/cap.jsonl" || fail "the cap changed the output"
 pagesift-eval -q -d "$sample" -m svm --per-site-models 0,1 > "$t/curve" 2> "$t/curve.err" || fail "pagesift-eval --per-site-models: $(cat "$t/curve.err")"
 grep -qE "^sample/bbc.co.uk +10 +9 +0\.[0-9]{3} +0\.[0-9]{3}$" "$t/curve" || fail "curve: $(cat "$t/curve")"
 grep -q "mean gain over K=0" "$t/curve" || fail "no gain line: $(cat "$t/curve")"
+grep -qE "^worst site's loss +0\.[0-9]{3} +0\.[0-9]{3}$" "$t/curve" || fail "no worst loss line: $(cat "$t/curve")"
 pagesift-eval -q --json -d "$sample" -m svm --per-site-models 0,1 > "$t/curve.json" || fail "--json curve"
 /usr/bin/python3 - "$t/curve.json" "$t/curve" <<'PY' || fail "the JSON curve differs from the table"
 import json, sys
@@ -198,6 +220,8 @@ s = c["sites"][0]
 row = [l for l in open(sys.argv[2]) if l.startswith("sample/bbc.co.uk")][0].split()
 assert s["site"] == "bbc.co.uk" and s["pages"] == 10 and s["scored"] == 9, s
 assert ["%.3f" % v for v in s["f1"]] == row[3:5], (s["f1"], row)
+assert c["worst_loss"][0] == 0 and c["worst_loss"][1] == round(max(0, s["f1"][0] - s["f1"][1]), 4), c
+assert len(c["declined"]) == 2 and c["declined"][0] == 0, c
 PY
 pagesift-eval -q -d "$sample" -m punct-lines --per-site-models 1 > /dev/null 2>&1; [ $? -eq 2 ] || fail "curve of a method without model"
 echo "ok"

@@ -18,6 +18,7 @@ import json
 import math
 import numbers
 import os
+import re
 import stat
 import tempfile
 import threading
@@ -426,10 +427,11 @@ def extract(html, url=None, *, model=None, templates=None, favor=None, with_comm
 
 
 class Summary(dict):
-    """Counts of a run: read = extracted + empty + failed + skipped (the
-    CLI's summary), bytes, learnt_pages / learnt_sites with templates learnt."""
+    """Counts of a run: read = extracted + empty + failed + skipped +
+    filtered (the CLI's summary; filtered: pages of another language than
+    lang's), bytes, learnt_pages / learnt_sites with templates learnt."""
 
-    KEYS = ("read", "extracted", "empty", "failed", "skipped", "bytes", "learnt_pages",
+    KEYS = ("read", "extracted", "empty", "failed", "skipped", "filtered", "bytes", "learnt_pages",
             "learnt_sites")
 
     @classmethod
@@ -440,11 +442,26 @@ class Summary(dict):
         return Summary({k: self.get(k, 0) + other.get(k, 0) for k in self.KEYS})
 
     def adds_up(self):
-        return self["read"] == self["extracted"] + self["empty"] + self["failed"] + self["skipped"]
+        return self["read"] == (self["extracted"] + self["empty"] + self["failed"] + self["skipped"] +
+                                self.get("filtered", 0))
+
+
+_LANG_CODE = re.compile(r"[A-Za-z]{2,3}\Z")
+
+
+def _langs(lang):
+    """None, or "de,en" from "de,en" or ["de", "en"] (pagesift --lang)."""
+    if lang is None:
+        return None
+    codes = lang.split(",") if isinstance(lang, str) else list(lang) if isinstance(lang, (list, tuple)) else None
+    if not codes or not all(isinstance(c, str) and _LANG_CODE.match(c) for c in codes):
+        raise ValueError("lang: %r is not a language code or a list of them (e.g. 'de,en', ['de', 'en'])"
+                         % (lang,))
+    return ",".join(codes)
 
 
 def _batch_config(model, templates, learn_templates, favor, with_comments, method, options,
-                  output, workers, max_bytes, page_timeout, keep):
+                  output, workers, max_bytes, page_timeout, keep, lang=None):
     """(ps_batch_config, extractor or None); @keep collects what must stay alive."""
     if not isinstance(output, str) or output not in _BATCH_FORMAT:
         raise ValueError("output: %r is not one of %s" % (output, ", ".join(sorted(_BATCH_FORMAT))))
@@ -465,6 +482,11 @@ def _batch_config(model, templates, learn_templates, favor, with_comments, metho
     cfg.workers = workers
     cfg.quiet = 1
     cfg.page_timeout = page_timeout or 0.0
+    langs = _langs(lang)
+    if langs:
+        b = _enc(langs)
+        keep.append(b)
+        cfg.langs = b
     ex = None
     if learn_templates:
         xc = L.ps_extractor_config(_enc(model), None, _enc(opts), None)
@@ -499,7 +521,7 @@ def _source(paths, max_bytes, keep):
 
 def run(inputs, output_path, *, output="json", model=None, templates=None,
         learn_templates=False, favor=None, with_comments=False, method=None, options=None,
-        workers=1, max_bytes=0, page_timeout=None):
+        workers=1, max_bytes=0, page_timeout=None, lang=None):
     """`pagesift --format FORMAT -o FILE INPUTS...` in-process: every page
     of @inputs (files, folders, WARC files, data sets: docs/INPUTS.md) into
     one file written atomically (a temporary file renamed at the end, so a
@@ -511,7 +533,7 @@ def run(inputs, output_path, *, output="json", model=None, templates=None,
     if path is None:
         raise TypeError("output_path must be a path, not None")
     cfg, ex = _batch_config(model, templates, learn_templates, favor, with_comments, method,
-                            options, output, workers, max_bytes, page_timeout, keep)
+                            options, output, workers, max_bytes, page_timeout, keep, lang)
     err = L.ps_error()
     try:
         src = _source(inputs, max_bytes, keep)
@@ -548,14 +570,14 @@ class Records:
 
     def __init__(self, inputs, *, model=None, templates=None, learn_templates=False, favor=None,
                  with_comments=False, method=None, options=None, workers=1, max_bytes=0,
-                 page_timeout=None, _cleanup=None):
+                 page_timeout=None, lang=None, _cleanup=None):
         self.summary = None
         self._keep = []
         self._cleanup = _cleanup or []
         self._error = None
         cfg, self._ex = _batch_config(model, templates, learn_templates, favor, with_comments,
                                       method, options, "json", workers, max_bytes, page_timeout,
-                                      self._keep)
+                                      self._keep, lang)
         cfg.fail_fast = 1  # the reader went away: stop
         self._interrupt = ctypes.c_int(0)  # close(): stop reading input
         cfg.interrupt = ctypes.pointer(self._interrupt)
@@ -659,7 +681,9 @@ def iter_warc(source, **kwargs):
     learn_templates, which reads the input twice, copied to a temporary
     file first).  Keywords: model, templates, learn_templates, favor,
     with_comments, method, options, workers (threads of the library),
-    max_bytes, page_timeout.  Returns a Records iterator."""
+    max_bytes, page_timeout, lang ("de,en" or ["de", "en"]: other pages
+    are counted in .summary["filtered"], not yielded).  Returns a Records
+    iterator."""
     if isinstance(source, (str, bytes, os.PathLike, list, tuple)):
         return Records(source, **kwargs)
     if not hasattr(source, "read"):

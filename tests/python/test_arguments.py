@@ -92,7 +92,8 @@ class Arguments(unittest.TestCase):
                    {"workers": 1.0}, {"max_bytes": -1}, {"max_bytes": 2 ** 64 - 1},
                    {"max_bytes": 2 ** 64}, {"page_timeout": -1}, {"page_timeout": float("nan")},
                    {"page_timeout": float("inf")}, {"page_timeout": 86401}, {"page_timeout": "5"},
-                   {"learn_templates": "no"}, {"output": 1}, {"method": 1}]
+                   {"learn_templates": "no"}, {"output": 1}, {"method": 1}, {"lang": ""},
+                   {"lang": "e"}, {"lang": "de,"}, {"lang": ["de", 5]}, {"lang": 5}]
             for kw in bad:
                 self.refused(lambda: pagesift.run([page], out, **kw), name=next(iter(kw)))
                 self.refused(lambda: pagesift.iter_warc(page, **kw), name=next(iter(kw)))

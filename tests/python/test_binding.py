@@ -111,6 +111,15 @@ class Batches(unittest.TestCase):
                 self.assertEqual(f.read(), run([tool("pagesift"), "-q", "--format", "jsonl", warc]))
             self.assertEqual(s["extracted"] + s["empty"] + s["failed"] + s["skipped"], s["read"])
             self.assertEqual([n for n in os.listdir(tmp) if ".tmp." in n], [])
+            # lang: the CLI's --lang; the others counted as filtered, not yielded
+            it = pagesift.iter_warc(warc, lang=["xx"])
+            self.assertEqual(list(it), [])
+            self.assertEqual(it.summary["filtered"], it.summary["read"] - it.summary["skipped"])
+            self.assertTrue(it.summary.adds_up())
+            s = pagesift.run(warc, out, lang="en,zh")
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), run([tool("pagesift"), "-q", "--format", "jsonl", "--lang", "en,zh", warc]))
+            self.assertTrue(s.adds_up())
 
     def test_failed_pages_are_records(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -206,6 +206,18 @@ static int pass_comments(ps_pass_ctx *c, double on)
     return 0;
 }
 
+/* The per-block flags of the blocks a pass dropped as a container the
+ * later passes must leave out (c->in_comments: the comments pass's, in its
+ * scratch bytes), made all zero when no pass made them yet. */
+static uint8_t *left_out_flags(ps_pass_ctx *c)
+{
+    if (!c->in_comments) {
+        c->in_comments = (uint8_t *)(c->scratch + 3 * c->n);
+        memset(c->in_comments, 0, c->n);
+    }
+    return c->in_comments;
+}
+
 /* The page-type classifier's probability of a product page from which the
  * reviews pass drops the customer reviews (docs/QUALITY.md, "Page types,
  * third round"). */
@@ -230,11 +242,7 @@ static int pass_reviews(ps_pass_ctx *c, double on)
     (void)on;
     if (ps_page_type_prob(c->page, PS_PTYPE_PRODUCT) < PRODUCT_PROB)
         return 0;
-    uint8_t *in = (uint8_t *)(c->scratch + 3 * c->n); /* the comments pass's flags, shared */
-    if (!c->in_comments) {
-        memset(in, 0, c->n);
-        c->in_comments = in;
-    }
+    uint8_t *in = left_out_flags(c);
     for (size_t i = 0; i < c->n; i++) {
         int32_t b = (int32_t)i;
         for (int up = 0; up < 3 && b >= 0; up++, b = c->blocks[b].parent)
@@ -257,11 +265,7 @@ static int pass_reviews(ps_pass_ctx *c, double on)
 static int pass_no_tables(ps_pass_ctx *c, double on)
 {
     (void)on;
-    uint8_t *in = (uint8_t *)(c->scratch + 3 * c->n); /* the comments pass's flags, shared */
-    if (!c->in_comments) {
-        memset(in, 0, c->n);
-        c->in_comments = in;
-    }
+    uint8_t *in = left_out_flags(c);
     for (size_t i = 0; i < c->n; i++)
         if (strcmp(c->blocks[i].tag, "table") == 0) {
             c->keep[i] = 0;

@@ -30,6 +30,7 @@
 #include "common/util.h"
 #include "extract/page_internal.h"
 #include "pagesift.h"
+#include "pagesift/site_models.h"
 
 struct ps_annotate {
     char *dir;
@@ -577,6 +578,7 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
     json_t *pj = NULL, *blocks = NULL;
     uint8_t *pre = NULL;
     const double *score = NULL;
+    double unsure = NAN; /* ps_extraction_uncertainty: which page to label next */
     int32_t *row_of = NULL;
     ps_buf html = {0};
     ps_extraction ext = {0};
@@ -627,6 +629,7 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
          * the ones its pre-labels come from */
         score = ext.block_score;
         pre = ext.block_class;
+        unsure = ps_extraction_uncertainty(pg, &ext);
     }
 
     /* 3. block data: one entry per CSV row, in row order */
@@ -793,6 +796,7 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
         json_object_set_new(s, "blocks", bids);
         json_object_set_new(s, "pre", prel);
         json_object_set_new(s, "labels", init);
+        json_object_set_new(s, "uncertainty", isnan(unsure) ? json_null() : json_real(round(unsure * 1000) / 1000));
         json_array_append_new(a->pages, s);
     }
 

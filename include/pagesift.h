@@ -225,7 +225,14 @@ PS_EXPORT double ps_now(void);
  * built. */
 #define PS_PAGE_MAX_ELEMENTS 250000    /**< start tags of elements */
 #define PS_PAGE_MAX_NODES 500000       /**< nodes: start tags, attributes, runs of text, comments,
-                                            processing instructions, <!...> */
+                                            processing instructions, <!...>; at most this many
+                                            on any page, and on a page of B bytes (UTF-8) at
+                                            most the node budget below */
+#define PS_PAGE_NODES_BASE 32768       /**< node budget of a page of B bytes: this many nodes */
+#define PS_PAGE_BYTES_PER_NODE 32      /**< plus one per this many bytes (B / 32), up to
+                                            PS_PAGE_MAX_NODES: a DOM node costs 150-800 bytes,
+                                            its markup may take 4, so a budget growing with the
+                                            bytes keeps a page's memory proportional to them */
 #define PS_PAGE_MAX_DEPTH 10000        /**< elements open inside each other */
 #define PS_PAGE_MAX_ATTRS 1000         /**< attributes of one element */
 #define PS_PAGE_MAX_ATTR_WORK 50000000ULL   /**< sum over elements of attributes^2 */

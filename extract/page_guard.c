@@ -22,7 +22,10 @@
  * Limits (PS_PAGE_MAX_*, include/pagesift.h): elements, and nodes of every
  * kind libxml2 makes (start tags, attributes, runs of text, comments,
  * <?...?> and <!...>: each costs its DOM, 64 MB of "<?x?>" took 4.8 GB when
- * only start tags were counted), depth of the simulated stack,
+ * only start tags were counted) within a budget that grows with the page's
+ * bytes (ps_page_node_budget: a node costs 150-800 bytes of memory where its
+ * markup may take 4, so a fixed count let 1 MB pages of tiny nodes grow to
+ * 75 times their bytes), depth of the simulated stack,
  * attributes per element, the sum of the squared attribute counts and the
  * sum of the depths at unmatched end tags.  The simulation errs towards
  * more depth than libxml2 builds (libxml2 closes more elements implicitly
@@ -185,6 +188,22 @@ static const guard_tag *guard_tag_of(const char *name)
     return NULL;
 }
 
+size_t ps_page_node_budget(size_t bytes)
+{
+    size_t budget = PS_PAGE_NODES_BASE + bytes / PS_PAGE_BYTES_PER_NODE;
+    return budget < PS_PAGE_MAX_NODES ? budget : PS_PAGE_MAX_NODES;
+}
+
+/* The refusal of a page whose nodes passed @p budget at byte @p at. */
+static int refuse_nodes(size_t budget, size_t n, size_t at, ps_error *err)
+{
+    return ps_set_error(err, PS_ERR_TOO_LARGE,
+                        "more than %zu nodes (elements, attributes, text, comments, processing "
+                        "instructions) in %zu bytes, the node budget of %d + one per %d bytes "
+                        "(at most %d; at byte %zu): refused before parsing",
+                        budget, n, PS_PAGE_NODES_BASE, PS_PAGE_BYTES_PER_NODE, PS_PAGE_MAX_NODES, at);
+}
+
 int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *err)
 {
     ps_page_guard_stats local;
@@ -198,6 +217,8 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
     int rc = 0;
     uint64_t attr_work = 0, close_work = 0;
     size_t text_from = 0; /* where the text after the last markup begins */
+    const size_t budget = ps_page_node_budget(n);
+    st->node_budget = budget;
     for (size_t i = 0; i < n && rc == 0;) {
         const char *lt = memchr(s + i, '<', n - i);
         if (!lt)
@@ -216,11 +237,8 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
         size_t at = (size_t)(lt - s);
         st->nodes += (at > text_from) + !closing;
         text_from = at;
-        if (st->nodes > PS_PAGE_MAX_NODES) {
-            rc = ps_set_error(err, PS_ERR_TOO_LARGE,
-                              "more than %d nodes (elements, attributes, text, comments, processing "
-                              "instructions; at byte %zu): refused before parsing",
-                              PS_PAGE_MAX_NODES, at);
+        if (st->nodes > budget) {
+            rc = refuse_nodes(budget, n, at, err);
             break;
         }
         if (c == '!' || c == '?') {
@@ -275,11 +293,8 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
         if (i < n)
             i++; /* '>' */
         text_from = i;
-        if (!closing && (st->nodes += attrs) > PS_PAGE_MAX_NODES) { /* an attribute is a node and its value */
-            rc = ps_set_error(err, PS_ERR_TOO_LARGE,
-                              "more than %d nodes (elements, attributes, text, comments, processing "
-                              "instructions; at byte %zu): refused before parsing",
-                              PS_PAGE_MAX_NODES, tag_at);
+        if (!closing && (st->nodes += attrs) > budget) { /* an attribute is a node and its value */
+            rc = refuse_nodes(budget, n, tag_at, err);
             break;
         }
         if (attrs > st->max_attrs)
@@ -391,11 +406,8 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
             break;
         }
     }
-    if (rc == 0 && n > text_from && ++st->nodes > PS_PAGE_MAX_NODES) /* the text at the end */
-        rc = ps_set_error(err, PS_ERR_TOO_LARGE,
-                          "more than %d nodes (elements, attributes, text, comments, processing "
-                          "instructions; at byte %zu): refused before parsing",
-                          PS_PAGE_MAX_NODES, text_from);
+    if (rc == 0 && n > text_from && ++st->nodes > budget) /* the text at the end */
+        rc = refuse_nodes(budget, n, text_from, err);
     st->attr_work = attr_work;
     st->close_work = close_work;
     free(tab.key);

@@ -105,12 +105,18 @@ int ps_xml_failed(void);
 typedef struct ps_page_guard_stats {
     size_t elements;      /**< start tags */
     size_t nodes;         /**< start tags, attributes, runs of text, comments, <?...?>, <!...> */
+    size_t node_budget;   /**< the most nodes the page may have (ps_page_node_budget) */
     size_t max_depth;     /**< deepest simulated stack of open elements */
     size_t max_attrs;     /**< most attributes on one element */
     size_t unmatched;     /**< end tags that matched no open element */
     uint64_t attr_work;   /**< sum of squared attribute counts */
     uint64_t close_work;  /**< sum of stack depths at unmatched end tags */
 } ps_page_guard_stats;
+
+/** The most nodes a page of @p bytes (UTF-8 markup) may have:
+ *  PS_PAGE_NODES_BASE + bytes / PS_PAGE_BYTES_PER_NODE, at most
+ *  PS_PAGE_MAX_NODES (docs/EXTRACTION.md, "Bounds"). */
+size_t ps_page_node_budget(size_t bytes);
 
 /** Scan the markup (UTF-8, before parsing) and refuse, with
  *  PS_ERR_TOO_LARGE and a message naming the limit and the byte, a page

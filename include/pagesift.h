@@ -225,7 +225,14 @@ PS_EXPORT double ps_now(void);
  * built. */
 #define PS_PAGE_MAX_ELEMENTS 250000    /**< start tags of elements */
 #define PS_PAGE_MAX_NODES 500000       /**< nodes: start tags, attributes, runs of text, comments,
-                                            processing instructions, <!...> */
+                                            processing instructions, <!...>; at most this many
+                                            on any page, and on a page of B bytes (UTF-8) at
+                                            most the node budget below */
+#define PS_PAGE_NODES_BASE 32768       /**< node budget of a page of B bytes: this many nodes */
+#define PS_PAGE_BYTES_PER_NODE 32      /**< plus one per this many bytes (B / 32), up to
+                                            PS_PAGE_MAX_NODES: a DOM node costs 150-800 bytes,
+                                            its markup may take 4, so a budget growing with the
+                                            bytes keeps a page's memory proportional to them */
 #define PS_PAGE_MAX_DEPTH 10000        /**< elements open inside each other */
 #define PS_PAGE_MAX_ATTRS 1000         /**< attributes of one element */
 #define PS_PAGE_MAX_ATTR_WORK 50000000ULL   /**< sum over elements of attributes^2 */
@@ -1783,14 +1790,17 @@ PS_EXPORT void ps_annotate_counts(const ps_annotate *a, size_t *pages, size_t *b
 PS_EXPORT void ps_annotate_free(ps_annotate *a);
 
 /** Serve workspace @p dir on 127.0.0.1:@p port (0: any free port) until
- *  *@p stop becomes non-zero (a signal handler sets it): GET of the
- *  workspace's files (paths checked, no listing), POST /save with
+ *  *@p stop becomes non-zero (a signal handler sets it; checked every 0.2 s):
+ *  GET of the workspace's files (paths checked, no listing), POST /save with
  *  {"labels": {...}, "csv": "..."} writes labels.json and labels.csv
- *  atomically into @p dir.  One connection at a time, requests bounded in
- *  size and time, Host and a custom header checked (no other web site can
- *  post to it).  @p on_ready (may be NULL) is called with the port once
- *  listening; @p log (may be NULL) gets one line per request.  Returns 0 on
- *  a clean stop, -1 with err set when the socket cannot be set up. */
+ *  atomically into @p dir, one save after the other.  16 connections at
+ *  once (a fixed pool of threads, which take no signal; more wait in the
+ *  accept queue), each request read within 10 s of its accept and answered
+ *  within 10 s more, requests bounded in size, Host and a custom header
+ *  checked (no other web site can post to it).  @p on_ready (may be NULL) is
+ *  called with the port once listening; @p log (may be NULL) gets one line
+ *  per request.  Returns 0 on a clean stop, -1 with err set when the socket
+ *  or the threads cannot be set up. */
 PS_EXPORT int ps_annotate_serve(const char *dir, int port, volatile sig_atomic_t *stop,
                       void (*on_ready)(int port, void *ctx), void *ctx, FILE *log, ps_error *err);
 

@@ -38,6 +38,23 @@ static void expect_refused(char *s, ps_status code, const char *words)
     free(s);
 }
 
+/* @p s (freed) followed by a comment long enough that a page of @p nodes is
+ * within its node budget, which grows with the page's bytes
+ * (ps_page_node_budget): for the bounds checked after it. */
+static char *with_room_for(char *s, size_t nodes)
+{
+    size_t need = nodes > PS_PAGE_NODES_BASE ? (nodes - PS_PAGE_NODES_BASE) * PS_PAGE_BYTES_PER_NODE : 0;
+    size_t len = strlen(s);
+    char *r = malloc(len + need + 8);
+    assert_non_null(r);
+    memcpy(r, s, len);
+    memcpy(r + len, "<!--", 4);
+    memset(r + len + 4, 'x', need);
+    memcpy(r + len + 4 + need, "-->", 4);
+    free(s);
+    return r;
+}
+
 static ps_page *expect_parsed(const char *s)
 {
     ps_error err = {0};
@@ -111,7 +128,7 @@ static void test_unclosed_siblings_are_not_nesting(void **state)
     static const char *const units[] = {"<p>para ", "<li>item ", "<tr><td>cell<td>cell ",
                                         "<dt>term<dd>definition ", "<option>o "};
     for (size_t k = 0; k < sizeof units / sizeof *units; k++) {
-        char *s = repeat("<html><body><table><ul><select>", units[k], 20000, "");
+        char *s = with_room_for(repeat("<html><body><table><ul><select>", units[k], 20000, ""), 100100);
         ps_page *pg = expect_parsed(s);
         ps_page_free(pg);
         free(s);
@@ -151,10 +168,12 @@ static void test_elements_past_bound_refused(void **state)
 {
     (void)state;
     /* 12 MB of tiny elements took 979 MB: the element count is bounded
-     * before parsing (libxml2's DOM takes ~500 bytes an element) */
-    expect_refused(repeat("<html><body>", "<b>x</b>", PS_PAGE_MAX_ELEMENTS + 1, ""), PS_ERR_TOO_LARGE,
-                   "more than 250000 elements");
-    char *s = repeat("<html><body>", "<b>x</b>", PS_PAGE_MAX_ELEMENTS - 10, "");
+     * before parsing (libxml2's DOM takes ~500 bytes an element); empty
+     * elements (one node each) on a page long enough for their nodes */
+    size_t nodes = PS_PAGE_MAX_ELEMENTS + 16;
+    expect_refused(with_room_for(repeat("<html><body>", "<b></b>", PS_PAGE_MAX_ELEMENTS + 1, ""), nodes),
+                   PS_ERR_TOO_LARGE, "more than 250000 elements");
+    char *s = with_room_for(repeat("<html><body>", "<b></b>", PS_PAGE_MAX_ELEMENTS - 10, ""), nodes);
     ps_page *pg = expect_parsed(s);
     ps_page_free(pg);
     free(s);
@@ -163,9 +182,11 @@ static void test_elements_past_bound_refused(void **state)
 static void test_blocks_past_bound_refused(void **state)
 {
     (void)state;
-    expect_refused(repeat("<html><body>", "<div>x</div>", PS_PAGE_MAX_BLOCKS + 1, ""), PS_ERR_TOO_LARGE,
-                   "more than 100000 blocks");
-    char *s = repeat("<html><body>", "<div>x</div>", PS_PAGE_MAX_BLOCKS - 1, "");
+    /* a div and its text: two nodes each, on a page long enough for them */
+    size_t nodes = 2 * PS_PAGE_MAX_BLOCKS + 16;
+    expect_refused(with_room_for(repeat("<html><body>", "<div>x</div>", PS_PAGE_MAX_BLOCKS + 1, ""), nodes),
+                   PS_ERR_TOO_LARGE, "more than 100000 blocks");
+    char *s = with_room_for(repeat("<html><body>", "<div>x</div>", PS_PAGE_MAX_BLOCKS - 1, ""), nodes);
     ps_page *pg = expect_parsed(s);
     size_t nb;
     ps_page_blocks(pg, &nb);
@@ -178,7 +199,8 @@ static void test_blocks_past_bound_refused(void **state)
  * only: a comment or a processing instruction about 200-400 bytes, so 64
  * MB of "<?x?>" took 4.8 GB when the guard counted start tags only.  It
  * counts every node now (start tags, attributes, runs of text, comments,
- * <?...?>, <!...>) up to PS_PAGE_MAX_NODES. */
+ * <?...?>, <!...>) up to the page's node budget, at most
+ * PS_PAGE_MAX_NODES. */
 static void test_nodes_past_bound_refused(void **state)
 {
     (void)state;
@@ -190,8 +212,10 @@ static void test_nodes_past_bound_refused(void **state)
     expect_refused(repeat("<html><body>", "<!x>", over, ""), PS_ERR_TOO_LARGE, "nodes");
     /* under the element bound, over the nodes: attributes and text count */
     expect_refused(repeat("<html><body>", "<i a=1 b=2 c=3>x</i>", over / 5, ""), PS_ERR_TOO_LARGE, "nodes");
-    /* under the bound: parsed */
-    char *s = repeat("<html><body><p>kept</p>", "<?x?>", PS_PAGE_MAX_NODES - 100, "");
+    /* under the bound, on a page long enough (16 MB): parsed; over it,
+     * however long the page, refused */
+    char *s = with_room_for(repeat("<html><body><p>kept</p>", "<?x?>", PS_PAGE_MAX_NODES - 100, ""),
+                            PS_PAGE_MAX_NODES);
     ps_page *pg = expect_parsed(s);
     size_t len;
     char *t = ps_page_text(pg, NULL, &len);
@@ -199,6 +223,67 @@ static void test_nodes_past_bound_refused(void **state)
     free(t);
     ps_page_free(pg);
     free(s);
+    expect_refused(with_room_for(repeat("<html><body>", "<?x?>", over, ""), 2 * PS_PAGE_MAX_NODES),
+                   PS_ERR_TOO_LARGE, "more than 500000 nodes");
+}
+
+/* "<html><body>" + @p k processing instructions + a comment, @p bytes long:
+ * k + 3 nodes (html, body, the comment). */
+static char *pis_of_size(size_t k, size_t bytes)
+{
+    char *s = repeat("<html><body>", "<?x?>", k, "<!--");
+    size_t len = strlen(s);
+    assert_true(len + 3 <= bytes);
+    s = realloc(s, bytes + 1);
+    assert_non_null(s);
+    memset(s + len, 'x', bytes - len - 3);
+    memcpy(s + bytes - 3, "-->", 4);
+    return s;
+}
+
+/* Issue 32's general bound: a node costs 150-800 bytes of memory where its
+ * markup may take 4, so with a fixed count of 500 000 a 1 MB page of
+ * "<?x?>" grew by 75 times its bytes.  A page of B bytes may have
+ * PS_PAGE_NODES_BASE + B / PS_PAGE_BYTES_PER_NODE nodes, at most
+ * PS_PAGE_MAX_NODES: exactly that many pass the guard, one more is refused
+ * with a message naming the budget. */
+static void test_node_budget_grows_with_bytes(void **state)
+{
+    (void)state;
+    assert_int_equal(ps_page_node_budget(0), 32768);
+    assert_int_equal(ps_page_node_budget(1 << 20), 65536);
+    assert_int_equal(ps_page_node_budget((size_t)4 << 20), 163840);
+    assert_int_equal(ps_page_node_budget((size_t)16 << 20), PS_PAGE_MAX_NODES);
+    assert_int_equal(ps_page_node_budget((size_t)64 << 20), PS_PAGE_MAX_NODES);
+    static const size_t sizes[] = {200000, 1 << 20, (size_t)5 << 20, (size_t)16 << 20};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        size_t budget = ps_page_node_budget(sizes[i]);
+        ps_page_guard_stats st;
+        ps_error err = {0};
+        char *s = pis_of_size(budget - 3, sizes[i]);
+        assert_int_equal(ps_page_guard(s, sizes[i], &st, &err), 0);
+        assert_int_equal(st.nodes, budget);
+        assert_int_equal(st.node_budget, budget);
+        free(s);
+        s = pis_of_size(budget - 2, sizes[i]);
+        assert_int_equal(ps_page_guard(s, sizes[i], &st, &err), -1);
+        assert_int_equal(err.code, PS_ERR_TOO_LARGE);
+        char words[128];
+        snprintf(words, sizeof words, "more than %zu nodes", budget);
+        if (!strstr(err.msg, words) || !strstr(err.msg, "node budget of 32768 + one per 32 bytes"))
+            fail_msg("message '%s' does not name the budget", err.msg);
+        free(s);
+    }
+    /* through ps_page_parse: 1 MB at its budget parsed, over it refused */
+    char *s = pis_of_size(65536 - 3, 1 << 20);
+    ps_error err = {0};
+    ps_page *pg = ps_page_parse(s, 1 << 20, NULL, &err);
+    if (!pg)
+        fail_msg("1 MB at its node budget refused: %s", err.msg);
+    ps_page_free(pg);
+    free(s);
+    s = pis_of_size(65536 - 2, 1 << 20);
+    expect_refused(s, PS_ERR_TOO_LARGE, "node budget");
 }
 
 /* The page arena found the chunk of a block it frees by walking its list
@@ -246,7 +331,7 @@ static void test_arena_free_searches_chunks(void **state)
 static void test_deadline(void **state)
 {
     (void)state;
-    char *s = repeat("<html><body>", "<p>para</p>", 20000, "");
+    char *s = repeat("<html><body>", "<p>para</p>", 15000, ""); /* 30 000 nodes: within the budget */
     ps_page_options o = {0};
     o.deadline = ps_now() - 1; /* already past */
     ps_error err = {0};
@@ -272,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_elements_past_bound_refused),
         cmocka_unit_test(test_blocks_past_bound_refused),
         cmocka_unit_test(test_nodes_past_bound_refused),
+        cmocka_unit_test(test_node_budget_grows_with_bytes),
         cmocka_unit_test(test_arena_free_searches_chunks),
         cmocka_unit_test(test_deadline),
     };

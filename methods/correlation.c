@@ -2,7 +2,7 @@
  *
  * Paper: 基于正文相关度的维吾尔网页正文提取算法 (content extraction of
  * Uyghur web pages based on text correlation), restated in
- * ../shared/papers/METHODS.md §3 (text-correlation-uyghur.txt).
+ * docs/METHODS.md §3 (text-correlation-uyghur.txt).
  *
  * For every element i of the cleaned DOM (post-order, here: one pre-order
  * array summed backwards — no recursion):

@@ -2,7 +2,7 @@
  * heterogeneous features.
  *
  * Paper: 刘利 et al., 基于多特征融合的网页正文信息抽取 (2014), restated in
- * ../shared/papers/METHODS.md §4 (wiehf-multifeature.txt).
+ * docs/METHODS.md §4 (wiehf-multifeature.txt).
  *
  * Containers: div, table, tbody.  Path of a node: html/body/div[1]/div[2]
  * (1-based index among same-name siblings, as ps_block.path).

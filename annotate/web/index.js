@@ -154,16 +154,17 @@
         return [k, s.pages, s.done, s.total, s.labelled, s.pre, bar({ total: s.total, labelled: s.labelled, pre: s.pre })];
       })));
     // Label next: the pages the model is least sure about (the share of
-    // their text scored near its decision boundary), not labelled yet —
-    // the pages a site model learns most from (docs/SITE_MODELS.md).
+    // their text scored near its decision boundary), not labelled yet.
+    // Whether they teach a site model more than other pages is measured in
+    // docs/SITE_MODELS.md (so far: not on the mean).
     var next = ws.pages.filter(function (p) {
       return typeof p.uncertainty === 'number' && counts(p).labelled === 0;
     }).sort(function (x, y) { return y.uncertainty - x.uncertainty || x.n - y.n; }).slice(0, 10);
     if (next.length) {
       main.appendChild(el('h2', 'Label next'));
       main.appendChild(el('p', 'Pages not labelled yet, those the model is least sure about first ' +
-        '(unsure: the share of their text it scored near its decision boundary). Labelling these ' +
-        'teaches a site model most.', 'muted'));
+        '(unsure: the share of their text it scored near its decision boundary): where it errs, ' +
+        'if anywhere. Label a few typical pages of each site too.', 'muted'));
       var nt = table(['#', 'site', 'page', 'unsure'], next.map(function (p) {
         var a = el('a', p.title || p.page_id);
         a.href = p.file;

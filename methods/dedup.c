@@ -10,16 +10,20 @@
  * few bits apart; a changed sentence or two moves a few bits, a different
  * article about half of them.
  *
- * The index.  A page within distance k of a kept page agrees with it
- * exactly on one of k + 1 blocks of the 64 bits (pigeonhole), so each block
- * is a table: 2^16 buckets (the block's low 16 bits) chaining the kept
- * pages whose block falls there.  A look-up walks one bucket per table
- * (about n / 2^16 pages each for n kept pages) and counts differing bits;
- * exact duplicates (k = 0) use one table keyed on the exact print.  Per
- * kept page: 24 bytes (two prints and the offset of its line in the file)
- * and 4 bytes per table, in chunks of 2^16 pages; the heads are 256 KiB per
- * table.  Its stem, id and URL are a line of the index file, read back
- * only for a duplicate's record. */
+ * The index.  The 64 bits are four blocks of 16; a page within distance k
+ * of a kept page differs from it in at most k / 4 bits of one of the blocks
+ * (pigeonhole), so each block is a table: 2^16 buckets (the block's value)
+ * chaining the kept pages whose block has that value.  A look-up walks, in
+ * each table, the buckets within k / 4 bits of the page's block (1 bucket
+ * for k <= 3, 17 for k <= 7, 137 for k = 8; about n / 2^16 pages each for
+ * n kept pages) and counts the differing bits of each page there (Manku et
+ * al.'s tables, probing neighbouring buckets instead of keeping more
+ * permuted tables, so memory does not grow with k).  Exact duplicates have
+ * the same SimHash: one bucket of one table.  Per kept page: 24 bytes (two
+ * prints and the offset of its line in the file) and 4 bytes per table, in
+ * chunks of 2^16 pages; the heads are 256 KiB per table.  Its stem, id and
+ * URL are a line of the index file, read back only for a duplicate's
+ * record. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -133,7 +137,7 @@ void ps_fingerprint_text(const char *text, size_t len, ps_fingerprint *fp)
 
 /* ---- the index ------------------------------------------------------------ */
 
-enum { CHUNK_BITS = 16, CHUNK = 1 << CHUNK_BITS, KEY_BITS = 16 };
+enum { CHUNK_BITS = 16, CHUNK = 1 << CHUNK_BITS, KEY_BITS = 16, TABLES = 64 / KEY_BITS };
 #define NONE UINT32_MAX
 
 typedef struct entry {
@@ -167,14 +171,10 @@ static uint32_t *next_at(const ps_dedup *d, int table, uint32_t i)
     return &d->chunks[i >> CHUNK_BITS]->next[(size_t)table * CHUNK + (i & (CHUNK - 1))];
 }
 
-/* Bucket of table @p t: block t of the SimHash's 64 bits (its low 16
- * bits), or the exact print's low bits when only exact duplicates count. */
-static uint32_t key_of(const ps_dedup *d, int t, uint64_t sim, uint64_t exact)
+/* Bucket of table @p t: block t of the SimHash's 64 bits. */
+static uint32_t key_of(int t, uint64_t sim)
 {
-    if (d->distance == 0)
-        return (uint32_t)(exact & ((1u << KEY_BITS) - 1));
-    int lo = t * 64 / d->tables;
-    return (uint32_t)((sim >> lo) & ((1u << KEY_BITS) - 1));
+    return (uint32_t)((sim >> (t * KEY_BITS)) & ((1u << KEY_BITS) - 1));
 }
 
 size_t ps_dedup_count(const ps_dedup *d)
@@ -289,7 +289,7 @@ static void link_entry(ps_dedup *d, uint32_t i)
 {
     const entry *e = entry_at(d, i);
     for (int t = 0; t < d->tables; t++) {
-        uint32_t *head = &d->heads[((size_t)t << KEY_BITS) + key_of(d, t, e->sim, e->exact)];
+        uint32_t *head = &d->heads[((size_t)t << KEY_BITS) + key_of(t, e->sim)];
         *next_at(d, t, i) = *head;
         *head = i;
     }
@@ -338,7 +338,7 @@ void ps_dedup_undo_add(ps_dedup *d)
     uint32_t i = (uint32_t)--d->n;
     const entry *e = entry_at(d, i);
     for (int t = 0; t < d->tables; t++) /* it was each bucket's head */
-        d->heads[((size_t)t << KEY_BITS) + key_of(d, t, e->sim, e->exact)] = *next_at(d, t, i);
+        d->heads[((size_t)t << KEY_BITS) + key_of(t, e->sim)] = *next_at(d, t, i);
     d->size = d->size_before_add;
     (void)!ftruncate(d->fd, (off_t)d->size); /* else the line stays: a resumed run's own (ps_dedup_find) */
 }
@@ -355,21 +355,39 @@ static int rank_of(const ps_dedup *d, const entry *e, const ps_fingerprint *fp)
     return bits <= d->distance ? 2 * bits + !same : -1;
 }
 
+typedef struct best_page {
+    uint32_t i; /* NONE: none yet */
+    int rank;
+} best_page;
+
+/* The pages of bucket @p key of table @p t into *b. */
+static void walk_bucket(const ps_dedup *d, int t, uint32_t key, const ps_fingerprint *fp, best_page *b)
+{
+    for (uint32_t i = d->heads[((size_t)t << KEY_BITS) + key]; i != NONE; i = *next_at(d, t, i)) {
+        int rank = rank_of(d, entry_at(d, i), fp);
+        if (rank >= 0 && (rank < b->rank || (rank == b->rank && i < b->i))) {
+            b->i = i;
+            b->rank = rank;
+        }
+    }
+}
+
 int ps_dedup_find(ps_dedup *d, const ps_fingerprint *fp, const char *own_stem, ps_dedup_match *m,
                   ps_error *err)
 {
-    uint32_t best = NONE;
-    int best_rank = INT32_MAX;
-    for (int t = 0; t < d->tables; t++) {
-        uint32_t i = d->heads[((size_t)t << KEY_BITS) + key_of(d, t, fp->sim, fp->exact)];
-        for (; i != NONE; i = *next_at(d, t, i)) {
-            int rank = rank_of(d, entry_at(d, i), fp);
-            if (rank >= 0 && (rank < best_rank || (rank == best_rank && i < best))) {
-                best = i;
-                best_rank = rank;
-            }
+    best_page b = {.i = NONE, .rank = INT32_MAX};
+    int radius = d->distance / TABLES; /* bits a block may differ in */
+    for (int t = 0; t < (d->distance ? TABLES : 1); t++) {
+        uint32_t key = key_of(t, fp->sim);
+        walk_bucket(d, t, key, fp, &b);
+        for (int x = 0; radius >= 1 && x < KEY_BITS; x++) {
+            walk_bucket(d, t, key ^ (1u << x), fp, &b);
+            for (int y = x + 1; radius >= 2 && y < KEY_BITS; y++)
+                walk_bucket(d, t, key ^ (1u << x) ^ (1u << y), fp, &b);
         }
     }
+    uint32_t best = b.i;
+    int best_rank = b.rank;
     if (best == NONE)
         return 0;
     if (read_line(d, entry_at(d, best)->off, m, err) != 0)
@@ -452,7 +470,7 @@ ps_dedup *ps_dedup_open(int distance, const char *dir, int resume, ps_error *err
     }
     d->fd = -1;
     d->distance = distance;
-    d->tables = distance + 1;
+    d->tables = distance ? TABLES : 1; /* exact duplicates: one bucket of table 0 */
     d->heads = malloc(((size_t)d->tables << KEY_BITS) * sizeof *d->heads);
     if (!d->heads) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");

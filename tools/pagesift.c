@@ -184,7 +184,7 @@ static void usage(FILE *f)
         "                          in input order (not with --unordered)\n"
         "      --dedup-distance N  with --dedup (implied): SimHash bits that near\n"
         "                          duplicates may differ in, 0 (same words only) to\n"
-        "                          8 (default 3)\n"
+        "                          8 (default 6)\n"
         "      --page-timeout S    a page taking longer than S seconds fails\n"
         "                          (default 30; 0 = no limit); with\n"
         "                          --learn-templates, a page taking longer to\n"

@@ -115,12 +115,12 @@ typedef struct ps_batch_config {
      *  kept pages are listed in its .pagesift-dedup, which skip_existing
      *  reads back. */
     int dedup;
-    /** dedup: 0 for PS_DEDUP_DISTANCE (3), PS_DEDUP_EXACT for exact
+    /** dedup: 0 for PS_DEDUP_DISTANCE (6), PS_DEDUP_EXACT for exact
      *  duplicates only, or 1 to 8 bits. */
     int dedup_distance;
 } ps_batch_config;
 
-#define PS_DEDUP_DISTANCE 3 /**< ps_batch_config.dedup_distance's default */
+#define PS_DEDUP_DISTANCE 6 /**< ps_batch_config.dedup_distance's default */
 #define PS_DEDUP_EXACT (-1) /**< ... for exact duplicates only */
 
 /** What a run did: read = extracted + empty + failed + skipped + filtered

@@ -5,8 +5,8 @@
  * marks; a Han or kana character alone), each folded to lower case and
  * hashed (XXH3-64, Debian's libxxhash).  The exact print chains the word
  * hashes; the SimHash (Charikar 2002, as Manku et al. 2007 use it for web
- * pages) sets bit b when most of the text's word 3-shingles have bit b set
- * in their hash.  Texts that share most of their shingles get SimHashes a
+ * pages) sets bit b when most of the text's distinct word 3-shingles have
+ * bit b set in their hash.  Texts that share most of their shingles get SimHashes a
  * few bits apart; a changed sentence or two moves a few bits, a different
  * article about half of them.
  *
@@ -49,15 +49,51 @@ typedef struct shingler {
     uint64_t w[3];        /* the last three words' hashes */
     size_t words;
     uint64_t exact;
-    uint32_t ones[64];    /* per bit: shingles with it set */
-    uint32_t shingles;
+    uint64_t *sh;         /* the shingles' hashes */
+    size_t n, cap;
+    int oom;
 } shingler;
 
 static void add_shingle(shingler *s, uint64_t h)
 {
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 256;
+        uint64_t *sh = realloc(s->sh, cap * sizeof *sh);
+        if (!sh) {
+            s->oom = 1;
+            return;
+        }
+        s->sh = sh;
+        s->cap = cap;
+    }
+    s->sh[s->n++] = h;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The SimHash of the set of shingles: each distinct shingle counts once, so
+ * a phrase a text repeats (a byline, "said that the") does not outweigh
+ * the rest. */
+static uint64_t simhash(shingler *s)
+{
+    qsort(s->sh, s->n, sizeof *s->sh, cmp_u64);
+    uint32_t ones[64] = {0}, distinct = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (i && s->sh[i] == s->sh[i - 1])
+            continue;
+        distinct++;
+        for (int b = 0; b < 64; b++)
+            ones[b] += (uint32_t)((s->sh[i] >> b) & 1);
+    }
+    uint64_t sim = 0;
     for (int b = 0; b < 64; b++)
-        s->ones[b] += (uint32_t)((h >> b) & 1);
-    s->shingles++;
+        if (2 * (uint64_t)ones[b] > distinct)
+            sim |= (uint64_t)1 << b;
+    return sim;
 }
 
 static void add_word(shingler *s, uint64_t h)
@@ -127,12 +163,10 @@ void ps_fingerprint_text(const char *text, size_t len, ps_fingerprint *fp)
     }
     if (s.words && s.words < 3) /* one shingle: the words there are */
         add_shingle(&s, XXH3_64bits(s.w + 3 - s.words, s.words * sizeof *s.w));
-    fp->words = s.words;
+    fp->words = s.oom ? 0 : s.words; /* out of memory: no print, the page is kept */
     fp->exact = s.exact;
-    fp->sim = 0;
-    for (int b = 0; b < 64; b++)
-        if (2 * (uint64_t)s.ones[b] > s.shingles)
-            fp->sim |= (uint64_t)1 << b;
+    fp->sim = s.oom ? 0 : simhash(&s);
+    free(s.sh);
 }
 
 /* ---- the index ------------------------------------------------------------ */

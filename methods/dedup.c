@@ -21,7 +21,9 @@
  * permuted tables, so memory does not grow with k).  Exact duplicates have
  * the same SimHash: one bucket of one table.  Per kept page: 24 bytes (two
  * prints and the offset of its line in the file) and 4 bytes per table, in
- * chunks of 2^16 pages; the heads are 256 KiB per table.  Its stem, id and
+ * chunks of 4096 pages; the bucket heads grow with the pages (a bucket is
+ * the block's low bits while there are fewer than 2^16 pages), from 4 KiB
+ * to 256 KiB per table.  Its stem, id and
  * URL are a line of the index file, read back only for a duplicate's
  * record. */
 #define _POSIX_C_SOURCE 200809L
@@ -253,7 +255,7 @@ void ps_fingerprint_text(const char *text, size_t len, ps_fingerprint *fp)
 
 /* ---- the index ------------------------------------------------------------ */
 
-enum { CHUNK_BITS = 16, CHUNK = 1 << CHUNK_BITS, KEY_BITS = 16, TABLES = 64 / KEY_BITS };
+enum { CHUNK_BITS = 12, CHUNK = 1 << CHUNK_BITS, KEY_BITS = 16, TABLES = 64 / KEY_BITS, MIN_BUCKET_BITS = 10 };
 #define NONE UINT32_MAX
 
 typedef struct entry {
@@ -268,7 +270,8 @@ typedef struct chunk {
 
 struct ps_dedup {
     int distance, tables;
-    uint32_t *heads;    /* tables << KEY_BITS */
+    uint32_t *heads;    /* tables << bucket_bits */
+    int bucket_bits;    /* buckets per table: 2^bucket_bits, about the pages, at most 2^16 */
     chunk **chunks;
     size_t n_chunks, n; /* pages in the index */
     int fd;             /* the file of lines */
@@ -287,10 +290,16 @@ static uint32_t *next_at(const ps_dedup *d, int table, uint32_t i)
     return &d->chunks[i >> CHUNK_BITS]->next[(size_t)table * CHUNK + (i & (CHUNK - 1))];
 }
 
-/* Bucket of table @p t: block t of the SimHash's 64 bits. */
-static uint32_t key_of(int t, uint64_t sim)
+/* Bucket of table @p t: block t of the SimHash's 64 bits (its low
+ * bucket_bits bits while the index is small). */
+static uint32_t key_of(const ps_dedup *d, int t, uint64_t sim)
 {
-    return (uint32_t)((sim >> (t * KEY_BITS)) & ((1u << KEY_BITS) - 1));
+    return (uint32_t)((sim >> (t * KEY_BITS)) & ((1u << d->bucket_bits) - 1));
+}
+
+static uint32_t *head_of(const ps_dedup *d, int t, uint32_t key)
+{
+    return &d->heads[((size_t)t << d->bucket_bits) + key];
 }
 
 size_t ps_dedup_count(const ps_dedup *d)
@@ -301,7 +310,7 @@ size_t ps_dedup_count(const ps_dedup *d)
 size_t ps_dedup_memory(const ps_dedup *d)
 {
     size_t chunk_bytes = sizeof(chunk) + (size_t)d->tables * CHUNK * sizeof(uint32_t);
-    return sizeof *d + ((size_t)d->tables << KEY_BITS) * sizeof(uint32_t) +
+    return sizeof *d + ((size_t)d->tables << d->bucket_bits) * sizeof(uint32_t) +
            d->n_chunks * (chunk_bytes + sizeof(chunk *)) + d->line.cap;
 }
 
@@ -405,15 +414,43 @@ static void link_entry(ps_dedup *d, uint32_t i)
 {
     const entry *e = entry_at(d, i);
     for (int t = 0; t < d->tables; t++) {
-        uint32_t *head = &d->heads[((size_t)t << KEY_BITS) + key_of(t, e->sim)];
+        uint32_t *head = head_of(d, t, key_of(d, t, e->sim));
         *next_at(d, t, i) = *head;
         *head = i;
     }
 }
 
-static int index_entry(ps_dedup *d, uint64_t sim, uint64_t exact, uint64_t off)
+/* 2^@p bits buckets per table, every page linked again (in index order,
+ * so each bucket's head is still its latest page). */
+static int set_buckets(ps_dedup *d, int bits)
+{
+    size_t n = (size_t)d->tables << bits;
+    uint32_t *heads = malloc(n * sizeof *heads);
+    if (!heads)
+        return -1;
+    memset(heads, 0xFF, n * sizeof *heads); /* NONE */
+    free(d->heads);
+    d->heads = heads;
+    d->bucket_bits = bits;
+    for (uint32_t i = 0; i < d->n; i++)
+        link_entry(d, i);
+    return 0;
+}
+
+/* Room for one more page: its chunk, and as many buckets per table as
+ * pages (up to 2^16), so that a bucket holds about one page. */
+static int make_room(ps_dedup *d)
 {
     if (grow(d) != 0)
+        return -1;
+    if (d->n >= ((size_t)1 << d->bucket_bits) && d->bucket_bits < KEY_BITS)
+        return set_buckets(d, d->bucket_bits + 1);
+    return 0;
+}
+
+static int index_entry(ps_dedup *d, uint64_t sim, uint64_t exact, uint64_t off)
+{
+    if (make_room(d) != 0)
         return -1;
     uint32_t i = (uint32_t)d->n++;
     *entry_at(d, i) = (entry){.sim = sim, .exact = exact, .off = off};
@@ -429,7 +466,7 @@ int ps_dedup_add(ps_dedup *d, const ps_fingerprint *fp, const char *stem, const 
     if (rc == 0)
         rc = put_field(&b, stem) || ps_buf_putc(&b, '\t') || put_field(&b, id) || ps_buf_putc(&b, '\t') ||
              put_field(&b, url) || ps_buf_putc(&b, '\n');
-    if (rc != 0 || grow(d) != 0) {
+    if (rc != 0 || make_room(d) != 0) {
         ps_buf_free(&b);
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     }
@@ -440,7 +477,7 @@ int ps_dedup_add(ps_dedup *d, const ps_fingerprint *fp, const char *stem, const 
         return ps_set_error(err, PS_ERR_IO, "the --dedup index %s: cannot write it: %s",
                             d->path ? d->path : "(temporary file)", strerror(e));
     }
-    index_entry(d, fp->sim, fp->exact, d->size); /* cannot fail: grown above */
+    index_entry(d, fp->sim, fp->exact, d->size); /* cannot fail: room made above */
     d->size_before_add = d->size;
     d->size += b.len;
     ps_buf_free(&b);
@@ -454,7 +491,7 @@ void ps_dedup_undo_add(ps_dedup *d)
     uint32_t i = (uint32_t)--d->n;
     const entry *e = entry_at(d, i);
     for (int t = 0; t < d->tables; t++) /* it was each bucket's head */
-        d->heads[((size_t)t << KEY_BITS) + key_of(t, e->sim)] = *next_at(d, t, i);
+        *head_of(d, t, key_of(d, t, e->sim)) = *next_at(d, t, i);
     d->size = d->size_before_add;
     (void)!ftruncate(d->fd, (off_t)d->size); /* else the line stays: a resumed run's own (ps_dedup_find) */
 }
@@ -479,7 +516,7 @@ typedef struct best_page {
 /* The pages of bucket @p key of table @p t into *b. */
 static void walk_bucket(const ps_dedup *d, int t, uint32_t key, const ps_fingerprint *fp, best_page *b)
 {
-    for (uint32_t i = d->heads[((size_t)t << KEY_BITS) + key]; i != NONE; i = *next_at(d, t, i)) {
+    for (uint32_t i = *head_of(d, t, key); i != NONE; i = *next_at(d, t, i)) {
         int rank = rank_of(d, entry_at(d, i), fp);
         if (rank >= 0 && (rank < b->rank || (rank == b->rank && i < b->i))) {
             b->i = i;
@@ -494,11 +531,11 @@ int ps_dedup_find(ps_dedup *d, const ps_fingerprint *fp, const char *own_stem, p
     best_page b = {.i = NONE, .rank = INT32_MAX};
     int radius = d->distance / TABLES; /* bits a block may differ in */
     for (int t = 0; t < (d->distance ? TABLES : 1); t++) {
-        uint32_t key = key_of(t, fp->sim);
+        uint32_t key = key_of(d, t, fp->sim);
         walk_bucket(d, t, key, fp, &b);
-        for (int x = 0; radius >= 1 && x < KEY_BITS; x++) {
+        for (int x = 0; radius >= 1 && x < d->bucket_bits; x++) {
             walk_bucket(d, t, key ^ (1u << x), fp, &b);
-            for (int y = x + 1; radius >= 2 && y < KEY_BITS; y++)
+            for (int y = x + 1; radius >= 2 && y < d->bucket_bits; y++)
                 walk_bucket(d, t, key ^ (1u << x) ^ (1u << y), fp, &b);
         }
     }
@@ -587,13 +624,11 @@ ps_dedup *ps_dedup_open(int distance, const char *dir, int resume, ps_error *err
     d->fd = -1;
     d->distance = distance;
     d->tables = distance ? TABLES : 1; /* exact duplicates: one bucket of table 0 */
-    d->heads = malloc(((size_t)d->tables << KEY_BITS) * sizeof *d->heads);
-    if (!d->heads) {
+    if (set_buckets(d, MIN_BUCKET_BITS) != 0) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         ps_dedup_close(d);
         return NULL;
     }
-    memset(d->heads, 0xFF, ((size_t)d->tables << KEY_BITS) * sizeof *d->heads); /* NONE */
     if (open_file(d, dir, resume, err) != 0) {
         ps_dedup_close(d);
         return NULL;

@@ -249,7 +249,7 @@ void ps_fingerprint_text(const char *text, size_t len, ps_fingerprint *fp)
         add_shingle(&s, XXH3_64bits(s.w + 3 - s.words, s.words * sizeof *s.w));
     fp->words = s.oom ? 0 : s.words; /* out of memory: no print, the page is kept */
     fp->exact = s.exact;
-    fp->sim = s.oom ? 0 : simhash(&s);
+    fp->sim = s.oom || !s.n ? 0 : simhash(&s);
     free(s.sh);
 }
 

@@ -18,10 +18,11 @@
 
 #include "common/progress.h"
 #include "methods/batch.h"
+#include "methods/dedup.h"
 #include "methods/pipeline.h"
 
-enum { REC_OK, REC_EMPTY, REC_FAILED, REC_SKIPPED, REC_FILTERED };
-static const char *const rec_status[] = {"ok", "empty", "failed", "skipped", "filtered"};
+enum { REC_OK, REC_EMPTY, REC_FAILED, REC_SKIPPED, REC_FILTERED, REC_DUPLICATE };
+static const char *const rec_status[] = {"ok", "empty", "failed", "skipped", "filtered", "duplicate"};
 
 /* Whether @p lang ("en", "zh-Hant", NULL) is one of the comma-separated
  * codes of @p langs (any case; a code matches a language and its regional
@@ -50,6 +51,7 @@ typedef struct batch_job {
     int oom;           /* it could not be formatted (out is empty) */
     int http_status;   /* a fetched page (ps_source_fetch_info): its status */
     char *final_url;   /* and URL after redirects; else 0, NULL */
+    ps_fingerprint fp; /* --dedup: its text's (words 0: none) */
 } batch_job;
 
 /* Output file stems already used: a chained hash set, touched by the reader
@@ -77,6 +79,7 @@ typedef struct batch_ctx {
     ps_progress *prog;
     int torn;          /* the stream ends inside a record that could not be taken back */
     const char *run_id; /* output_dir: this run's mark in its temporary files' names */
+    ps_dedup *dedup;   /* --dedup: the kept pages (methods/dedup.h) */
 } batch_ctx;
 
 /* ---- unique output names ------------------------------------------------ */
@@ -163,13 +166,30 @@ static char *unique_stem(name_set *s, const char *id)
     }
 }
 
-/* The extension of a page's output file by format (and ".error" for a page
- * that failed in a format whose records are not also failures'). */
-static const char *out_ext(const ps_output_format *fmt, int failed)
+/* The extension of a page's output file by format and REC_* status
+ * (".error" for a page that failed and ".duplicate" for a duplicate, in a
+ * format whose records are not also failures'). */
+static const char *out_ext(const ps_output_format *fmt, int status)
 {
-    if (failed && !(fmt->flags & PS_OUT_RECORDS))
+    if (status == REC_FAILED && !(fmt->flags & PS_OUT_RECORDS))
         return ".error";
+    if (status == REC_DUPLICATE && !(fmt->flags & PS_OUT_RECORDS))
+        return ".duplicate";
     return fmt->extension;
+}
+
+/* Is there the output file of stem @p stem: its record, or with --dedup the
+ * file saying it is a duplicate? */
+static int output_there(const ps_batch_config *cfg, const ps_output_format *fmt, const char *stem)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    for (int k = 0; k < 1 + (cfg->dedup != 0); k++) {
+        snprintf(path, sizeof path, "%s/%s%s", cfg->output_dir, stem, out_ext(fmt, k ? REC_DUPLICATE : REC_OK));
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+            return 1;
+    }
+    return 0;
 }
 
 /* ---- reader (reader thread) --------------------------------------------- */
@@ -196,10 +216,7 @@ static int batch_read(void *vctx, void *vjob, ps_error *err)
             return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         }
         if (c->cfg->skip_existing) { /* resume: the page's output is there */
-            char path[PATH_MAX];
-            struct stat st;
-            snprintf(path, sizeof path, "%s/%s%s", c->cfg->output_dir, j->stem, out_ext(c->fmt, 0));
-            if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            if (output_there(c->cfg, c->fmt, j->stem)) {
                 j->in.skipped = 1;
                 snprintf(j->in.msg, sizeof j->in.msg, "output exists (--skip-existing)");
                 free(j->in.data);
@@ -290,6 +307,7 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
     batch_ctx *c = vctx;
     const ps_batch_config *cfg = c->cfg;
     batch_job *j = vjob;
+    j->fp.words = 0;
     if (j->in.skipped) {
         j->status = REC_SKIPPED;
         return;
@@ -324,6 +342,8 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
             memset(&x, 0, sizeof x);
         }
     }
+    if (cfg->dedup && j->status == REC_OK) /* here, on the workers; looked up in input order */
+        ps_fingerprint_text(x.text, x.len, &j->fp);
 
     format_job(c, j, page, &x, site);
     ps_extraction_free(&x);
@@ -448,13 +468,10 @@ static void job_release(batch_job *j)
 
 int ps_batch_output_exists(const ps_batch_config *cfg, const char *id)
 {
-    char path[PATH_MAX];
-    struct stat st;
     const ps_output_format *fmt = ps_output_format_at((size_t)cfg->format);
     if (!cfg->output_dir || !fmt)
         return 0;
-    snprintf(path, sizeof path, "%s/%s%s", cfg->output_dir, id, out_ext(fmt, 0));
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    return output_there(cfg, fmt, id);
 }
 
 /* A failed record whose formatting failed (out of memory): the format's
@@ -471,13 +488,64 @@ static void last_resort_record(const batch_ctx *c, batch_job *j, char *buf, size
         snprintf(buf, cap, "<!-- pagesift: failed: %s -->\n", j->msg);
 }
 
+/* A duplicate's record (--dedup) into j->out, instead of its own: the
+ * page's id and URL, status "duplicate" and the kept page @p m, no text;
+ * in a folder, in a format whose records are not also failures', the file
+ * ID.duplicate says which page it duplicates. */
+static int format_duplicate(batch_ctx *c, batch_job *j, const ps_dedup_match *m, ps_error *err)
+{
+    const ps_batch_config *cfg = c->cfg;
+    ps_extraction none = {0};
+    ps_record r;
+    ps_record_of(&r, &j->in, NULL, &none, NULL);
+    r.status = rec_status[REC_DUPLICATE];
+    r.http_status = j->http_status;
+    r.final_url = j->final_url;
+    r.duplicate_of = m->id;
+    r.duplicate_of_url = m->url;
+    r.duplicate_distance = m->distance;
+    ps_out_page p = {.rec = &r, .x = &none, .method = ps_extractor_method(cfg->extractor),
+                     .render_flags = cfg->render_flags, .headers = cfg->text_headers && !cfg->output_dir};
+    j->status = REC_DUPLICATE;
+    j->out.len = 0;
+    ps_error e = {0};
+    int rc;
+    if (cfg->output_dir && !(c->fmt->flags & PS_OUT_RECORDS))
+        rc = ps_buf_printf(&j->out, "duplicate of %s%s%s (SimHash distance %d)\n", m->id, m->url ? " " : "",
+                           m->url ? m->url : "", m->distance);
+    else if ((rc = cfg->output_dir && c->fmt->head ? ps_buf_append(&j->out, c->head.data, c->head.len) : 0) == 0)
+        rc = c->fmt->render(&p, &j->out, &e);
+    return rc ? ps_set_error(err, PS_ERR_NOMEM, "out of memory") : 0;
+}
+
+/* --dedup, on the writer, in input order: a page whose text duplicates a
+ * kept page's gets a duplicate record; a kept page goes into the index
+ * (*indexed: taken back if its record cannot be written).  -1 with err
+ * when the index cannot be read or written: the run stops. */
+static int dedup_page(batch_ctx *c, batch_job *j, int *indexed, ps_error *err)
+{
+    ps_dedup_match m;
+    int found = ps_dedup_find(c->dedup, &j->fp, j->stem, &m, err);
+    if (found == 1)
+        return format_duplicate(c, j, &m, err);
+    if (found == 0 && ps_dedup_add(c->dedup, &j->fp, j->stem ? j->stem : "", j->in.id, j->in.url, err) != 0)
+        return -1;
+    *indexed = found == 0; /* 2: the page's own line, from a run stopped before writing it */
+    return found < 0 ? -1 : 0;
+}
+
 static int batch_write(void *vctx, void *vjob, ps_error *err)
 {
     batch_ctx *c = vctx;
     const ps_batch_config *cfg = c->cfg;
     batch_job *j = vjob;
-    int rc = 0;
+    int rc = 0, indexed = 0;
     char spare[2048];
+    if (c->dedup && j->status == REC_OK && j->fp.words && dedup_page(c, j, &indexed, err) != 0) {
+        c->counts.abandoned++; /* no record: the run stops */
+        job_release(j);
+        return -1;
+    }
     const char *data = j->out.data ? j->out.data : "";
     size_t len = j->out.len;
     if (j->oom && !(cfg->output_dir && !(c->fmt->flags & PS_OUT_RECORDS))) {
@@ -490,12 +558,15 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
         int wrc = 0;
         if (cfg->output_dir) {
             char path[PATH_MAX], old[PATH_MAX];
-            snprintf(path, sizeof path, "%s/%s%s", cfg->output_dir, j->stem, out_ext(c->fmt, j->status == REC_FAILED));
+            const char *ext = out_ext(c->fmt, j->status);
+            snprintf(path, sizeof path, "%s/%s%s", cfg->output_dir, j->stem, ext);
             wrc = write_page_file(path, c->run_id, data, len, &we);
-            if (wrc == 0 && !(c->fmt->flags & PS_OUT_RECORDS)) {
-                /* a rerun: the page's output of the other outcome goes */
-                snprintf(old, sizeof old, "%s/%s%s", cfg->output_dir, j->stem,
-                         out_ext(c->fmt, j->status != REC_FAILED));
+            static const int outcomes[] = {REC_OK, REC_FAILED, REC_DUPLICATE};
+            for (size_t k = 0; wrc == 0 && k < sizeof outcomes / sizeof *outcomes; k++) {
+                /* a rerun: the page's output of another outcome goes */
+                if (!strcmp(out_ext(c->fmt, outcomes[k]), ext))
+                    continue;
+                snprintf(old, sizeof old, "%s/%s%s", cfg->output_dir, j->stem, out_ext(c->fmt, outcomes[k]));
                 if (unlink(old) != 0 && errno != ENOENT && !cfg->quiet)
                     ps_print("%s: cannot remove: %s", old, strerror(errno));
             }
@@ -513,6 +584,8 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
             const char *where = j->in.origin ? j->in.origin : j->in.id ? j->in.id : "page";
             snprintf(j->msg, sizeof j->msg, "%.200s: %.300s", where, we.msg);
             j->status = REC_FAILED;
+            if (indexed) /* not kept after all */
+                ps_dedup_undo_add(c->dedup);
             if (cfg->fail_fast)
                 rc = ps_set_error(err, PS_ERR_IO, "%s (--fail-fast)", j->msg);
         }
@@ -524,6 +597,7 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
     case REC_EMPTY: c->counts.empty++; break;
     case REC_FAILED: c->counts.failed++; break;
     case REC_FILTERED: c->counts.filtered++; break;
+    case REC_DUPLICATE: c->counts.duplicates++; break;
     default: c->counts.skipped++; break;
     }
     if (j->status == REC_FAILED && !cfg->quiet && rc == 0)
@@ -628,15 +702,17 @@ static int page_temp_kind(const char *name, char *run)
     } else {
         return 0;
     }
-    for (size_t i = 0;; i++) { /* every format's extension, then .error */
-        const ps_output_format *f = ps_output_format_at(i);
-        const char *ext = f ? f->extension : ".error";
+    static const char *const own[] = {".error", ".duplicate"};
+    size_t n_formats = 0;
+    while (ps_output_format_at(n_formats))
+        n_formats++;
+    for (size_t i = 0; i < n_formats + 2; i++) { /* every format's extension, then .error, .duplicate */
+        const char *ext = i < n_formats ? ps_output_format_at(i)->extension : own[i - n_formats];
         size_t el = strlen(ext);
         if (stem_end > el && memcmp(name + stem_end - el, ext, el) == 0)
             return kind;
-        if (!f)
-            return 0;
     }
+    return 0;
 }
 
 /* Is the run of lock file @p path alive (holding its lock)?  With @p take,
@@ -718,6 +794,20 @@ int ps_batch_prepare_output_dir(const char *dir, ps_error *err)
     return 0;
 }
 
+/* --dedup's index: of the output folder (its kept pages read back when
+ * resuming), or of a temporary file for a stream. */
+static int open_dedup(const ps_batch_config *cfg, batch_ctx *c, ps_error *err)
+{
+    if (cfg->unordered)
+        return ps_set_error(err, PS_ERR_USAGE, "dedup keeps the first of the copies of a page in input order: "
+                                               "not with unordered output");
+    int distance = cfg->dedup_distance == PS_DEDUP_EXACT ? 0
+                   : cfg->dedup_distance == 0            ? PS_DEDUP_DISTANCE
+                                                         : cfg->dedup_distance;
+    c->dedup = ps_dedup_open(distance, cfg->output_dir, cfg->skip_existing, err);
+    return c->dedup ? 0 : -1;
+}
+
 static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_ctx,
                     ps_source *src, ps_batch_counts *counts, ps_error *err)
 {
@@ -746,6 +836,11 @@ static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *rea
         if (cfg->skip_existing)
             remove_stale_temps(cfg, lock.id);
     }
+    if (cfg->dedup && open_dedup(cfg, &c, err) != 0) {
+        run_lock_release(&lock);
+        ps_buf_free(&c.head);
+        return -1;
+    }
     c.prog = ps_progress_new("pages", cfg->total_hint, cfg->quiet);
     if (!cfg->total_hint && cfg->total_bytes)
         ps_progress_set_bytes(c.prog, cfg->total_bytes);
@@ -771,6 +866,11 @@ static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *rea
         rc = ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
     run_lock_release(&lock); /* its temporary files are all renamed or removed */
     ps_progress_done(c.prog);
+    if (c.dedup) {
+        c.counts.dedup_kept = ps_dedup_count(c.dedup);
+        c.counts.dedup_memory = ps_dedup_memory(c.dedup);
+        ps_dedup_close(c.dedup);
+    }
     names_free(&c.names);
     ps_buf_free(&c.head);
     if (counts)

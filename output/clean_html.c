@@ -40,7 +40,7 @@ void ps_write_clean_html(const ps_tree_doc *doc, ps_buf *o)
 
 static int render(const ps_out_page *p, ps_buf *out, ps_error *err)
 {
-    if (!p->rec->error && !p->rec->meta) /* ps_page_metadata failed */
+    if (!p->rec->error && !p->rec->duplicate_of && !p->rec->meta) /* ps_page_metadata failed */
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     return ps_tree_render_page(p, ps_write_clean_html, 0, out, err);
 }

@@ -16,7 +16,8 @@
  * rest of the record, text last. */
 static const char *const before[] = {"id", "url", "site"};
 static const char *const after[] = {"blocks_kept", "blocks_removed", "status", "error", "charset", "origin",
-                                    "model", "page_type", "page_type_prob", "http_status", "final_url", "text"};
+                                    "model", "page_type", "page_type_prob", "http_status", "final_url", "duplicate_of", "duplicate_of_url",
+                                    "duplicate_distance", "text"};
 enum { N_BEFORE = sizeof before / sizeof *before, N_AFTER = sizeof after / sizeof *after };
 
 static size_t n_columns(void)
@@ -96,18 +97,20 @@ static int meta_fields(ps_buf *out, const ps_record *r)
 static int render(const ps_out_page *p, ps_buf *out, ps_error *err)
 {
     const ps_record *r = p->rec;
-    char kept[16], removed[16], prob[16] = "", http[16] = "";
+    char kept[16], removed[16], prob[16] = "", http[16] = "", dist[16] = "";
     snprintf(kept, sizeof kept, "%u", (unsigned)r->blocks_kept);
     snprintf(removed, sizeof removed, "%u", (unsigned)r->blocks_removed);
     if (r->page_type)
         snprintf(prob, sizeof prob, "%.3f", r->page_type_prob);
     if (r->http_status)
         snprintf(http, sizeof http, "%d", r->http_status);
+    if (r->duplicate_of)
+        snprintf(dist, sizeof dist, "%d", r->duplicate_distance);
 #define F(s) (str_field(out, s) != 0)
     int bad = field(out, r->id, r->id ? strlen(r->id) : 0, 1) != 0 || F(r->url) || F(r->site) ||
               meta_fields(out, r) != 0 || F(kept) || F(removed) || F(r->status) || F(r->error) ||
               F(r->charset) || F(r->origin) || F(r->model) || F(r->page_type) || F(prob) || F(http) ||
-              F(r->final_url) || field(out, r->text, r->text ? r->text_len : 0, 0) != 0 ||
+              F(r->final_url) || F(r->duplicate_of) || F(r->duplicate_of_url) || F(dist) || field(out, r->text, r->text ? r->text_len : 0, 0) != 0 ||
               ps_buf_append(out, "\r\n", 2) != 0;
 #undef F
     return bad ? ps_set_error(err, PS_ERR_NOMEM, "out of memory") : 0;

@@ -71,6 +71,7 @@ void ps_record_of(ps_record *r, const ps_input *in, const ps_page *page, const p
     r->page_type = x->page_type;
     r->page_type_prob = x->page_type_prob;
     r->status = x->len ? "ok" : "empty";
+    r->duplicate_distance = -1;
 }
 
 const char *ps_record_meta_text(const ps_record *r, const ps_meta_field *f)

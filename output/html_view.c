@@ -394,6 +394,11 @@ static int render(const ps_out_page *p, ps_buf *out, ps_error *err)
             return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         return 0;
     }
+    if (p->rec->duplicate_of) { /* --dedup */
+        if (ps_buf_printf(out, "<!-- pagesift: %s duplicate of %s -->\n", p->rec->id, p->rec->duplicate_of) != 0)
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return 0;
+    }
     return ps_html_view(p->page, p->x->block_class, p->method, p->rec->id, out, err);
 }
 

@@ -156,6 +156,12 @@ int ps_record_jsonl(ps_buf *b, const ps_record *r)
         return -1;
     if (field(b, "final_url", r->final_url, &first) != 0)
         return -1;
+    /* --dedup: a duplicate's kept page (docs/EXTRACTION.md) */
+    if (field(b, "duplicate_of", r->duplicate_of, &first) != 0 ||
+        field(b, "duplicate_of_url", r->duplicate_of_url, &first) != 0 ||
+        (r->duplicate_of ? ps_buf_printf(b, ",\"duplicate_distance\":%d", r->duplicate_distance)
+                         : ps_buf_append(b, ",\"duplicate_distance\":null", 26)))
+        return -1;
     return ps_buf_append(b, "}\n", 2);
 }
 

@@ -30,6 +30,10 @@ typedef struct ps_record {
     double page_type_prob;
     int http_status;      /**< a fetched page: the HTTP status, else 0 (null) */
     const char *final_url; /**< a fetched page: the URL after redirects */
+    /** status "duplicate" (--dedup): the kept page's id and URL (NULL:
+     *  none), and how near it is (SimHash bits apart); else NULL, -1 */
+    const char *duplicate_of, *duplicate_of_url;
+    int duplicate_distance;
 } ps_record;
 
 /** One page as a renderer gets it. */

@@ -451,6 +451,12 @@ int ps_tree_render_page(const ps_out_page *p, ps_tree_writer write, int blank_af
             return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         return 0;
     }
+    if (r->duplicate_of) { /* --dedup */
+        if (ps_buf_printf(out, "<!-- pagesift: %s duplicate of %s -->\n%s", id, r->duplicate_of,
+                          blank_after ? "\n" : "") != 0)
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return 0;
+    }
     if (p->headers && ps_buf_printf(out, "<!-- pagesift: %s -->\n", id) != 0)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     if (write == ps_write_markdown && (p->render_flags & PS_RENDER_METADATA) && ps_front_matter(p, out) != 0)

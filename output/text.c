@@ -1,6 +1,7 @@
 /* output/text.c — `pagesift --format text`: the main text; with several
  * pages on one stream, a line "==> ID <==" before each page's text (and
- * "==> ID <== failed: MESSAGE" for a page that failed).  A single page that
+ * "==> ID <== failed: MESSAGE" for a page that failed, "==> ID <==
+ * duplicate of KEPT-ID" for a duplicate of --dedup).  A single page that
  * failed writes nothing (its message is on standard error). */
 #include <stdio.h>
 
@@ -10,12 +11,14 @@ static int render(const ps_out_page *p, ps_buf *out, ps_error *err)
 {
     const ps_record *r = p->rec;
     int rc = 0;
-    if (p->headers)
+    if (r->duplicate_of) /* --dedup: no text, on a stream of pages a line */
+        rc = p->headers ? ps_buf_printf(out, "==> %s <== duplicate of %s\n", r->id, r->duplicate_of) : 0;
+    else if (p->headers)
         rc = r->error ? ps_buf_printf(out, "==> %s <== failed: %s\n", r->id, r->error)
                       : ps_buf_printf(out, "==> %s <==\n", r->id);
-    if (rc == 0 && !r->error && (p->render_flags & PS_RENDER_METADATA))
+    if (rc == 0 && !r->error && !r->duplicate_of && (p->render_flags & PS_RENDER_METADATA))
         rc = ps_front_matter(p, out);
-    if (rc == 0 && !r->error)
+    if (rc == 0 && !r->error && !r->duplicate_of)
         rc = ps_buf_append(out, r->text, r->text_len);
     return rc ? ps_set_error(err, PS_ERR_NOMEM, "out of memory") : 0;
 }

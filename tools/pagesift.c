@@ -176,6 +176,15 @@ static void usage(FILE *f)
         "                          with CLD2, else declared): others, and pages\n"
         "                          of unknown language, get no record and are\n"
         "                          counted as filtered\n"
+        "      --dedup             drop duplicate pages: a page whose main text has\n"
+        "                          the same words as a page's written before it, or\n"
+        "                          nearly (SimHash of word 3-shingles), is a record\n"
+        "                          of status duplicate naming the kept page (no\n"
+        "                          text; -o: ID.duplicate), counted as duplicates;\n"
+        "                          in input order (not with --unordered)\n"
+        "      --dedup-distance N  with --dedup (implied): SimHash bits that near\n"
+        "                          duplicates may differ in, 0 (same words only) to\n"
+        "                          8 (default 6)\n"
         "      --page-timeout S    a page taking longer than S seconds fails\n"
         "                          (default 30; 0 = no limit); with\n"
         "                          --learn-templates, a page taking longer to\n"
@@ -195,8 +204,8 @@ static void usage(FILE *f)
         "\n"
         "Every input page yields one output record, also when it fails.  At the end\n"
         "a summary goes to standard error (not for a single page): records read =\n"
-        "extracted + empty + failed + skipped (+ filtered, with --lang).  On a\n"
-        "terminal, progress shows pages\n"
+        "extracted + empty + failed + skipped (+ filtered, with --lang;\n"
+        "+ duplicates, with --dedup).  On a terminal, progress shows pages\n"
         "done of the total (when known), rate, time left and failures so far.\n"
         "A single page that fails writes nothing on standard output (the message\n"
         "is on standard error); one whose result is empty says so on standard\n"
@@ -319,7 +328,7 @@ enum {
     OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST,
     OPT_URLS, OPT_USER_AGENT, OPT_CONTACT, OPT_PER_HOST, OPT_DELAY, OPT_MAX_CONN, OPT_CONNECT_TIMEOUT,
     OPT_TIMEOUT, OPT_RETRIES, OPT_IGNORE_ROBOTS, OPT_WARC_OUT, OPT_SITEMAP, OPT_FEED, OPT_LASTMOD_SINCE,
-    OPT_LANG, OPT_WITH_METADATA, OPT_NO_TABLES
+    OPT_LANG, OPT_WITH_METADATA, OPT_NO_TABLES, OPT_DEDUP, OPT_DEDUP_DISTANCE
 };
 
 /* --skip-existing with fetching: a URL whose output is there is not fetched */
@@ -383,6 +392,8 @@ int main(int argc, char **argv)
         {"max-bytes", required_argument, 0, OPT_MAX_BYTES},
         {"page-timeout", required_argument, 0, OPT_PAGE_TIMEOUT},
         {"lang", required_argument, 0, OPT_LANG},
+        {"dedup", no_argument, 0, OPT_DEDUP},
+        {"dedup-distance", required_argument, 0, OPT_DEDUP_DISTANCE},
         {"skip-existing", no_argument, 0, OPT_SKIP_EXISTING},
         {"fail-fast", no_argument, 0, OPT_FAIL_FAST},
         {"urls", required_argument, 0, OPT_URLS},
@@ -499,6 +510,18 @@ int main(int argc, char **argv)
                 return 2;
             }
             bc.langs = optarg;
+            break;
+        }
+        case OPT_DEDUP: bc.dedup = 1; break;
+        case OPT_DEDUP_DISTANCE: {
+            char *end;
+            long d = strtol(optarg, &end, 10);
+            if (!*optarg || *end || d < 0 || d > 8) {
+                fprintf(stderr, "pagesift: --dedup-distance: '%s' is not a number from 0 to 8\n", optarg);
+                return 2;
+            }
+            bc.dedup = 1;
+            bc.dedup_distance = d ? (int)d : PS_DEDUP_EXACT;
             break;
         }
         case OPT_SKIP_EXISTING: bc.skip_existing = 1; break;
@@ -650,6 +673,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "pagesift: --warc-out keeps what is fetched: give URLs (or --urls)\n");
         return 2;
     }
+    if (bc.dedup && bc.unordered) {
+        fprintf(stderr, "pagesift: --dedup keeps the first copy of a page in input order: not with "
+                        "--unordered\n");
+        return 2;
+    }
     if (bc.skip_existing && !bc.output_dir) {
         fprintf(stderr, "pagesift: --skip-existing goes with --output-dir\n");
         return 2;
@@ -760,9 +788,15 @@ int main(int argc, char **argv)
         if (n.setup_failed)
             return 3;
     }
-    char filtered[48] = "";
+    char filtered[96] = "";
     if (bc.langs)
         snprintf(filtered, sizeof filtered, ", %zu filtered", n.filtered);
+    if (bc.dedup)
+        snprintf(filtered + strlen(filtered), sizeof filtered - strlen(filtered), ", %zu duplicates",
+                 n.duplicates);
+    if (bc.dedup && verbose && !bc.quiet)
+        fprintf(stderr, "pagesift: --dedup: %zu pages kept in the index, %.1f MB of memory\n", n.dedup_kept,
+                n.dedup_memory / 1e6);
     if (!bc.quiet && !(single && n.read == 1))
         fprintf(stderr,
                 "pagesift: %zu records read: %zu extracted, %zu empty, %zu failed, %zu skipped%s "

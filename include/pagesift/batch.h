@@ -106,9 +106,25 @@ typedef struct ps_batch_config {
      *  the declared one; "zh-Hant" matches "zh") is not among them, or is
      *  unknown, gets no record and is counted as filtered. */
     const char *langs;
+    /** Drop duplicate pages (docs/EXTRACTION.md, "Duplicates"): a page
+     *  whose main text has the same words as that of a page written before
+     *  it (in input order), or, with a dedup_distance, a 64-bit SimHash of
+     *  its word 3-shingles at most that many bits from one, is a record of
+     *  status "duplicate" naming the kept page (no text), counted in
+     *  duplicates.  Not with unordered (PS_ERR_USAGE).  With output_dir the
+     *  kept pages are listed in its .pagesift-dedup, which skip_existing
+     *  reads back. */
+    int dedup;
+    /** dedup: 0 for PS_DEDUP_DISTANCE (6), PS_DEDUP_EXACT for exact
+     *  duplicates only, or 1 to 8 bits. */
+    int dedup_distance;
 } ps_batch_config;
 
-/** What a run did: read = extracted + empty + failed + skipped + filtered. */
+#define PS_DEDUP_DISTANCE 6 /**< ps_batch_config.dedup_distance's default */
+#define PS_DEDUP_EXACT (-1) /**< ... for exact duplicates only */
+
+/** What a run did: read = extracted + empty + failed + skipped + filtered
+ *  + duplicates. */
 typedef struct ps_batch_counts {
     size_t read, extracted, empty, failed, skipped;
     size_t bytes;           /**< raw bytes of the pages read */
@@ -124,6 +140,10 @@ typedef struct ps_batch_counts {
                                  without a record by the interrupt or a
                                  fatal error (not in read) */
     size_t filtered;        /**< langs: pages of another or no language */
+    size_t duplicates;      /**< dedup: pages dropped as duplicates */
+    size_t dedup_kept;      /**< dedup: pages in the index at the end (with
+                                 skip_existing, those of earlier runs too) */
+    size_t dedup_memory;    /**< dedup: bytes of memory the index held */
 } ps_batch_counts;
 
 /** Run the batch over @p src (from its current position; with

@@ -428,11 +428,12 @@ def extract(html, url=None, *, model=None, templates=None, favor=None, with_comm
 
 class Summary(dict):
     """Counts of a run: read = extracted + empty + failed + skipped +
-    filtered (the CLI's summary; filtered: pages of another language than
-    lang's), bytes, learnt_pages / learnt_sites with templates learnt."""
+    filtered + duplicates (the CLI's summary; filtered: pages of another
+    language than lang's; duplicates: pages dropped by dedup), bytes,
+    learnt_pages / learnt_sites with templates learnt."""
 
-    KEYS = ("read", "extracted", "empty", "failed", "skipped", "filtered", "bytes", "learnt_pages",
-            "learnt_sites")
+    KEYS = ("read", "extracted", "empty", "failed", "skipped", "filtered", "duplicates", "bytes",
+            "learnt_pages", "learnt_sites")
 
     @classmethod
     def of(cls, counts):
@@ -443,7 +444,7 @@ class Summary(dict):
 
     def adds_up(self):
         return self["read"] == (self["extracted"] + self["empty"] + self["failed"] + self["skipped"] +
-                                self.get("filtered", 0))
+                                self.get("filtered", 0) + self.get("duplicates", 0))
 
 
 _LANG_CODE = re.compile(r"[A-Za-z]{2,3}\Z")
@@ -460,8 +461,20 @@ def _langs(lang):
     return ",".join(codes)
 
 
+def _dedup(cfg, dedup, dedup_distance):
+    """pagesift --dedup [--dedup-distance N] into @cfg: dedup a bool,
+    dedup_distance None (the default, 6) or 0 (the same words only) to 8;
+    a distance implies dedup."""
+    dedup = _flag("dedup", dedup)
+    d = _whole("dedup_distance", dedup_distance, 0, 8, none_ok=True)
+    if dedup or d is not None:
+        cfg.dedup = 1
+        cfg.dedup_distance = 0 if d is None else d if d else L.PS_DEDUP_EXACT
+
+
 def _batch_config(model, templates, learn_templates, favor, with_comments, method, options,
-                  output, workers, max_bytes, page_timeout, keep, lang=None):
+                  output, workers, max_bytes, page_timeout, keep, lang=None, dedup=False,
+                  dedup_distance=None):
     """(ps_batch_config, extractor or None); @keep collects what must stay alive."""
     if not isinstance(output, str) or output not in _BATCH_FORMAT:
         raise ValueError("output: %r is not one of %s" % (output, ", ".join(sorted(_BATCH_FORMAT))))
@@ -487,6 +500,7 @@ def _batch_config(model, templates, learn_templates, favor, with_comments, metho
         b = _enc(langs)
         keep.append(b)
         cfg.langs = b
+    _dedup(cfg, dedup, dedup_distance)
     ex = None
     if learn_templates:
         xc = L.ps_extractor_config(_enc(model), None, _enc(opts), None)
@@ -521,7 +535,7 @@ def _source(paths, max_bytes, keep):
 
 def run(inputs, output_path, *, output="json", model=None, templates=None,
         learn_templates=False, favor=None, with_comments=False, method=None, options=None,
-        workers=1, max_bytes=0, page_timeout=None, lang=None):
+        workers=1, max_bytes=0, page_timeout=None, lang=None, dedup=False, dedup_distance=None):
     """`pagesift --format FORMAT -o FILE INPUTS...` in-process: every page
     of @inputs (files, folders, WARC files, data sets: docs/INPUTS.md) into
     one file written atomically (a temporary file renamed at the end, so a
@@ -533,7 +547,8 @@ def run(inputs, output_path, *, output="json", model=None, templates=None,
     if path is None:
         raise TypeError("output_path must be a path, not None")
     cfg, ex = _batch_config(model, templates, learn_templates, favor, with_comments, method,
-                            options, output, workers, max_bytes, page_timeout, keep, lang)
+                            options, output, workers, max_bytes, page_timeout, keep, lang, dedup,
+                            dedup_distance)
     err = L.ps_error()
     try:
         src = _source(inputs, max_bytes, keep)
@@ -570,14 +585,14 @@ class Records:
 
     def __init__(self, inputs, *, model=None, templates=None, learn_templates=False, favor=None,
                  with_comments=False, method=None, options=None, workers=1, max_bytes=0,
-                 page_timeout=None, lang=None, _cleanup=None):
+                 page_timeout=None, lang=None, dedup=False, dedup_distance=None, _cleanup=None):
         self.summary = None
         self._keep = []
         self._cleanup = _cleanup or []
         self._error = None
         cfg, self._ex = _batch_config(model, templates, learn_templates, favor, with_comments,
                                       method, options, "json", workers, max_bytes, page_timeout,
-                                      self._keep, lang)
+                                      self._keep, lang, dedup, dedup_distance)
         cfg.fail_fast = 1  # the reader went away: stop
         self._interrupt = ctypes.c_int(0)  # close(): stop reading input
         cfg.interrupt = ctypes.pointer(self._interrupt)
@@ -682,7 +697,10 @@ def iter_warc(source, **kwargs):
     file first).  Keywords: model, templates, learn_templates, favor,
     with_comments, method, options, workers (threads of the library),
     max_bytes, page_timeout, lang ("de,en" or ["de", "en"]: other pages
-    are counted in .summary["filtered"], not yielded).  Returns a Records
+    are counted in .summary["filtered"], not yielded), dedup (True: a
+    duplicate of a page before it is a record of status "duplicate"
+    naming it, counted in .summary["duplicates"]) and dedup_distance (0 to
+    8, default 6: pagesift --dedup-distance).  Returns a Records
     iterator."""
     if isinstance(source, (str, bytes, os.PathLike, list, tuple)):
         return Records(source, **kwargs)

@@ -84,7 +84,7 @@ class ps_batch_config(ctypes.Structure):
         ("total_bytes", c_uint64), ("render_flags", c_uint), ("verbose", c_int),
         ("page_timeout", c_double), ("skip_existing", c_int), ("fail_fast", c_int),
         ("interrupt", POINTER(c_int)),  # const volatile sig_atomic_t *
-        ("langs", c_char_p),
+        ("langs", c_char_p), ("dedup", c_int), ("dedup_distance", c_int),
     ]
 
 
@@ -93,7 +93,8 @@ class ps_batch_counts(ctypes.Structure):
         ("read", c_size_t), ("extracted", c_size_t), ("empty", c_size_t), ("failed", c_size_t),
         ("skipped", c_size_t), ("bytes", c_size_t), ("learnt_pages", c_size_t),
         ("learnt_sites", c_size_t), ("setup_failed", c_int), ("interrupted", c_int),
-        ("abandoned", c_size_t), ("filtered", c_size_t),
+        ("abandoned", c_size_t), ("filtered", c_size_t), ("duplicates", c_size_t),
+        ("dedup_kept", c_size_t), ("dedup_memory", c_size_t),
     ]
 
 
@@ -148,6 +149,7 @@ STRUCTS = {
 # enum values used (pagesift.h, pagesift/batch.h)
 PS_SITE_HOST, PS_SITE_HOST_PATH1 = 0, 1
 PS_RENDER_LINKS, PS_RENDER_IMAGES = 1, 2
+PS_DEDUP_EXACT = -1
 PS_GROUP_PAGE, PS_GROUP_SITE = 0, 1
 PS_BALANCE_NONE, PS_BALANCE_UNDERSAMPLE, PS_BALANCE_WEIGHT = 0, 1, 2
 STATUS_NAMES = ["ok", "io", "format", "too_large", "nomem", "parse", "usage", "version", "timeout"]

@@ -93,7 +93,9 @@ class Arguments(unittest.TestCase):
                    {"max_bytes": 2 ** 64}, {"page_timeout": -1}, {"page_timeout": float("nan")},
                    {"page_timeout": float("inf")}, {"page_timeout": 86401}, {"page_timeout": "5"},
                    {"learn_templates": "no"}, {"output": 1}, {"method": 1}, {"lang": ""},
-                   {"lang": "e"}, {"lang": "de,"}, {"lang": ["de", 5]}, {"lang": 5}]
+                   {"lang": "e"}, {"lang": "de,"}, {"lang": ["de", 5]}, {"lang": 5},
+                   {"dedup": "yes"}, {"dedup": 2}, {"dedup_distance": 9}, {"dedup_distance": -1},
+                   {"dedup_distance": 1.5}, {"dedup_distance": True}]
             for kw in bad:
                 self.refused(lambda: pagesift.run([page], out, **kw), name=next(iter(kw)))
                 self.refused(lambda: pagesift.iter_warc(page, **kw), name=next(iter(kw)))

@@ -121,6 +121,32 @@ class Batches(unittest.TestCase):
                 self.assertEqual(f.read(), run([tool("pagesift"), "-q", "--format", "jsonl", "--lang", "en,zh", warc]))
             self.assertTrue(s.adds_up())
 
+    def test_dedup(self):
+        """dedup=: the CLI's --dedup, bytes and counts (tests/cli/dedup.sh's pages)."""
+        src = os.environ["PS_SOURCE_DIR"]
+        with tempfile.TemporaryDirectory() as tmp:
+            run([sys.executable, os.path.join(src, "tests/data/dedup/make-pages.py"), tmp,
+                 os.path.join(src, "datasets/sample/gold")])
+            pages = [os.path.join(tmp, n) for n in ("a1.html", "b1.html", "a2.html", "a3.html", "b2.html")]
+            pages.append(pages[0])  # the same file again
+            out = os.path.join(tmp, "out.jsonl")
+            s = pagesift.run(pages, out, dedup=True, workers=2)
+            with open(out, "rb") as f:
+                got = f.read()
+            self.assertEqual(got, run([tool("pagesift"), "-q", "-f", "jsonl", "--dedup", *pages]))
+            self.assertEqual((s["extracted"], s["duplicates"]), (3, 3))
+            self.assertTrue(s.adds_up())
+            recs = [json.loads(line) for line in got.splitlines()]
+            self.assertEqual([(r["status"], r["duplicate_of"]) for r in recs],
+                             [("ok", None), ("ok", None), ("duplicate", "a1"), ("duplicate", "a1"),
+                              ("ok", None), ("duplicate", "a1")])
+            # dedup_distance: --dedup-distance (implies dedup); 3 keeps the changed sentence
+            it = pagesift.iter_warc(pages, dedup_distance=3)
+            self.assertEqual([r["status"] for r in it], ["ok", "ok", "duplicate", "ok", "ok", "duplicate"])
+            self.assertEqual(it.summary["duplicates"], 2)
+            self.assertTrue(it.summary.adds_up())
+            self.assertEqual(pagesift.run(pages, out)["duplicates"], 0)
+
     def test_failed_pages_are_records(self):
         with tempfile.TemporaryDirectory() as tmp:
             big = os.path.join(tmp, "big.html")

@@ -30,6 +30,7 @@
 #include "common/util.h"
 #include "extract/page_internal.h"
 #include "pagesift.h"
+#include "pagesift/annotate.h"
 
 struct ps_annotate {
     char *dir;

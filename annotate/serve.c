@@ -31,6 +31,7 @@
 
 #include "common/util.h"
 #include "pagesift.h"
+#include "pagesift/annotate.h"
 
 #define HEAD_MAX (16 * 1024)
 #define BODY_MAX ((size_t)256 << 20)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pagesift.h"
+#include "pagesift/annotate.h"
 #include "pagesift/util.h"
 
 #include "cli.h"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "pagesift.h"
+#include "pagesift/eval.h"
 
 static int has_token(const ps_leaf *l)
 {

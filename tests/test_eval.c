@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "eval/train_protocol.h"
+#include "pagesift/eval.h"
 #include "tests/test_util.h"
 
 static size_t ntok(const char *s)

@@ -398,28 +398,6 @@ PS_EXPORT int ps_site_key(const char *url, ps_site_rule rule, char *out, size_t 
 
 
 /* ------------------------------------------------------------------------ */
-/* Tokens (eval/tokens.c) — the benchmark-compatible tokenizer               */
-/* ------------------------------------------------------------------------ */
-
-/** A token of a text: runs of word characters as Python's re \w matches
- *  them (letters L*, numbers N*, underscore; combining marks are not word
- *  characters there), except that each CJK ideograph, hiragana and katakana
- *  character is a token of its own. */
-typedef struct ps_token {
-    uint32_t off, len;   /**< bytes in the text */
-    uint64_t hash;       /**< hash of the token's bytes */
-} ps_token;
-
-/** Tokenize @p len bytes of UTF-8.  Returns the number of tokens and a
- *  malloc'ed array in *out (free()), or (size_t)-1 when out of memory. */
-PS_EXPORT size_t ps_tokenize(const char *text, size_t len, ps_token **out);
-
-/** Multiset recall of @p gold's tokens in @p text: shared / gold tokens
- *  (1.0 when gold has no tokens). */
-PS_EXPORT double ps_token_recall(const char *text, size_t text_len, const char *gold, size_t gold_len);
-
-
-/* ------------------------------------------------------------------------ */
 /* Data sets (extract/dataset.c) — folders in the ../shared/datasets format  */
 /* ------------------------------------------------------------------------ */
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "common/util.h"
+#include "pagesift/tokens.h"
 #include "tests/test_util.h"
 
 static double set_recall(const char *name, size_t *pages, size_t *failed)

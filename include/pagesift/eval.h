@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "pagesift.h"
+#include "pagesift/tokens.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,28 +21,8 @@ extern "C" {
 
 /* Metrics of an extracted text against its gold text (eval/).  Every
  * metric is computed per page; ps_eval_acc averages pages and pools counts.
- * Conventions and readings are stated here and in docs/RESULTS.md. */
-
-/** Which tokens a metric compares. */
-typedef enum ps_tokens_kind {
-    /** ps_tokenize: Python's \w+ runs (the benchmark's tokenizer), except
-     *  that each CJK ideograph and kana is a token of its own */
-    PS_TOKENS_WORD = 0,
-    /** ICU word-break words (ubrk word iterator, root locale: dictionary
-     *  segmentation of Chinese/Japanese/Thai); punctuation and spaces are
-     *  not tokens */
-    PS_TOKENS_ICU = 1,
-    /** ps_tokenize_python: Python's \\w+ runs exactly, CJK runs too (the
-     *  WCXB rule's re.findall(r'\\w+')) */
-    PS_TOKENS_PYTHON = 2
-} ps_tokens_kind;
-
-/** Python's \\w+ runs exactly, a CJK run one token (PS_TOKENS_PYTHON).
- *  Same contract as ps_tokenize. */
-PS_EXPORT size_t ps_tokenize_python(const char *text, size_t len, ps_token **out);
-/** ICU word-break tokens of @p len bytes of UTF-8 (PS_TOKENS_ICU).  Same
- *  contract as ps_tokenize. */
-PS_EXPORT size_t ps_tokenize_icu(const char *text, size_t len, ps_token **out);
+ * Conventions and readings are stated here and in docs/RESULTS.md; the
+ * tokens they compare are pagesift/tokens.h's. */
 
 /** Matched items of one comparison: tp shared, fp extra in the output, fn
  *  missing from the output. */

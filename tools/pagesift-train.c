@@ -13,6 +13,7 @@
 #include "pagesift.h"
 #include "pagesift/page_types.h"
 #include "pagesift/site_models.h"
+#include "pagesift/train.h"
 #include "pagesift/util.h"
 #include "cli.h"
 

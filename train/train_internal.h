@@ -8,6 +8,7 @@
 
 #include "common/util.h"
 #include "pagesift.h"
+#include "pagesift/model.h"
 #include "pagesift/train.h"
 
 struct ps_train_data {

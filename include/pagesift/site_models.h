@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "pagesift.h"
+#include "pagesift/model.h"
 
 #ifdef __cplusplus
 extern "C" {

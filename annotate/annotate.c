@@ -31,6 +31,7 @@
 #include "extract/page_internal.h"
 #include "pagesift.h"
 #include "pagesift/annotate.h"
+#include "pagesift/labels.h"
 
 struct ps_annotate {
     char *dir;

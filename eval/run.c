@@ -20,6 +20,7 @@
 #include "eval/run.h"
 #include "eval/snippets.h"
 #include "eval/train_protocol.h"
+#include "pagesift/labels.h"
 
 static char *xasprintf(const char *fmt, const char *a, const char *b, const char *c)
 {

@@ -23,6 +23,7 @@
 #include "common/util.h"
 #include "extract/page_internal.h"
 #include "features/gold_align.h"
+#include "pagesift/labels.h"
 #include "pagesift/tokens.h"
 
 #define DP_MAX_CELLS ((size_t)1 << 16)

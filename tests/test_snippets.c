@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "features/snippets.h"
+#include "pagesift/labels.h"
 #include "tests/test_util.h"
 
 static void collapse_is(const char *in, const char *want)

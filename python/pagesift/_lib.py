@@ -145,7 +145,7 @@ STRUCTS = {
     "ps_batch_counts": ps_batch_counts,
 }
 # ... and those test_layout_lab.py checks against the research headers.
-LAB_HEADERS = ["pagesift/train.h"]
+LAB_HEADERS = ["pagesift/train.h", "pagesift/labels.h"]
 LAB_STRUCTS = {
     "ps_block_csv_options": ps_block_csv_options,
     "ps_train_data_info": ps_train_data_info, "ps_train_options": ps_train_options,

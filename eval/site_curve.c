@@ -36,6 +36,7 @@
 
 #include "eval/per_site.h"
 #include "eval/run.h"
+#include "pagesift/features.h"
 #include "pagesift/labels.h"
 #include "pagesift/site_models.h"
 

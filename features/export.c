@@ -15,6 +15,7 @@
 #include "features/gold_align.h"
 #include "features/snippets.h"
 #include "pagesift.h"
+#include "pagesift/features.h"
 #include "pagesift/labels.h"
 
 struct ps_block_csv {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "methods/block_classifier.h"
+#include "pagesift/features.h"
 #include "tests/test_util.h"
 
 #define MODEL PS_SOURCE_DIR "/models/default.model"

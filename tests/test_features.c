@@ -8,6 +8,7 @@
 
 #include "features/gold_align.h"
 #include "features/text_stats.h"
+#include "pagesift/features.h"
 #include "pagesift/labels.h"
 #include "tests/test_util.h"
 

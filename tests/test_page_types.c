@@ -11,6 +11,7 @@
 #include "test_util.h"
 
 #include "extract/page_signals.h"
+#include "pagesift/features.h"
 #include "pagesift/page_types.h"
 
 static double sig(const ps_page *pg, const char *name)

@@ -6,6 +6,7 @@
  * place after an image and by a copyright sign). */
 #include <stdlib.h>
 
+#include "pagesift/features.h"
 #include "tests/test_util.h"
 
 static char *page_text(ps_page *pg)

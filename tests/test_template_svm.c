@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "pagesift/features.h"
 #include "pagesift/train.h"
 #include "tests/test_util.h"
 

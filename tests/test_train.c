@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "pagesift/features.h"
 #include "tests/test_util.h"
 #include "train/train_internal.h"
 

@@ -12,6 +12,7 @@
 
 #include "pagesift.h"
 #include "cli.h"
+#include "pagesift/features.h"
 #include "pagesift/labels.h"
 #include "pagesift/model.h"
 

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "pagesift.h"
+#include "pagesift/features.h"
 #include "pagesift/labels.h"
 #include "pagesift/page_types.h"
 #include "pagesift/site_models.h"

@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "common/util.h"
+#include "pagesift/features.h"
 #include "train/train_internal.h"
 
 #define MAGIC "pagesift-model "

@@ -56,6 +56,7 @@
 #include <sys/stat.h>
 
 #include "common/util.h"
+#include "pagesift/features.h"
 #include "pagesift/site_models.h"
 #include "train/train_internal.h"
 

@@ -32,6 +32,7 @@
 #include "pagesift.h"
 #include "pagesift/annotate.h"
 #include "pagesift/labels.h"
+#include "pagesift/templates.h"
 
 struct ps_annotate {
     char *dir;

@@ -39,6 +39,7 @@
 #include "pagesift/features.h"
 #include "pagesift/labels.h"
 #include "pagesift/site_models.h"
+#include "pagesift/templates.h"
 
 #define SCORED_MIN 5
 

@@ -11,6 +11,7 @@
 #include "output/output.h"
 #include "pagesift.h"
 #include "pagesift/batch.h"
+#include "pagesift/templates.h"
 
 /** Reader of the internal entry points: fill @p in with the next input.
  *  1 got one, 0 end, -1 fatal (the run stops, err set).  Called from one

@@ -9,6 +9,7 @@
 
 #include "methods/method.h"
 #include "pagesift/page_types.h"
+#include "pagesift/templates.h"
 
 struct ps_extractor {
     const ps_method *method;

@@ -86,6 +86,7 @@
 #include "methods/method.h"
 #include "methods/method_options.h"
 #include "pagesift/features.h"
+#include "pagesift/templates.h"
 
 /* --favor precision / recall (option favor=): the decision threshold on the
  * SVM's score and the fill pass's margin, chosen on held-out figures

@@ -10,6 +10,7 @@
 
 #include "pagesift/labels.h"
 #include "pagesift/page_types.h"
+#include "pagesift/templates.h"
 #include "pagesift/util.h"
 #include "pagesift.h"
 #include "cli.h"

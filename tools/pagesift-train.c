@@ -15,6 +15,7 @@
 #include "pagesift/labels.h"
 #include "pagesift/page_types.h"
 #include "pagesift/site_models.h"
+#include "pagesift/templates.h"
 #include "pagesift/train.h"
 #include "pagesift/util.h"
 #include "cli.h"

@@ -59,6 +59,7 @@
 #include "pagesift/features.h"
 #include "pagesift/site_models.h"
 #include "train/train_internal.h"
+#include "pagesift/templates.h"
 
 static void svm_quiet(const char *s)
 {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "pagesift.h"
+#include "pagesift/templates.h"
 
 #ifdef __cplusplus
 extern "C" {

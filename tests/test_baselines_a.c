@@ -5,6 +5,7 @@
 #include "methods/blockstat.h"
 #include "methods/method.h"
 #include "methods/punct_lines.h"
+#include "pagesift/dataset.h"
 #include "tests/test_util.h"
 
 static void *make(const char *name, const char *options)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "common/util.h"
+#include "pagesift/dataset.h"
 #include "pagesift/tokens.h"
 #include "tests/test_util.h"
 

@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "common/util.h"
+#include "pagesift/dataset.h"
 #include "tests/test_util.h"
 
 /* ---- helpers ------------------------------------------------------------ */

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "pagesift.h"
+#include "pagesift/dataset.h"
 #include "pagesift/tokens.h"
 #include "pagesift/util.h"
 #include "cli.h"

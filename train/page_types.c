@@ -25,6 +25,7 @@
 
 #include "common/util.h"
 #include "extract/page_signals.h"
+#include "pagesift/dataset.h"
 #include "pagesift/page_types.h"
 #include "train/train_internal.h"
 

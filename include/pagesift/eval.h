@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "pagesift.h"
+#include "pagesift/dataset.h"
 #include "pagesift/tokens.h"
 
 #ifdef __cplusplus

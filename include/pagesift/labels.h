@@ -13,6 +13,7 @@
 #include <stdio.h> /* FILE, for the block CSV writer */
 
 #include "pagesift.h"
+#include "pagesift/dataset.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,6 +7,7 @@
 
 #include "pagesift.h"
 #include "pagesift/eval.h"
+#include "pagesift/page.h"
 
 static int has_token(const ps_leaf *l)
 {

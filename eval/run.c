@@ -21,6 +21,7 @@
 #include "eval/snippets.h"
 #include "eval/train_protocol.h"
 #include "pagesift/labels.h"
+#include "pagesift/page.h"
 #include "pagesift/templates.h"
 
 static char *xasprintf(const char *fmt, const char *a, const char *b, const char *c)

@@ -38,6 +38,7 @@
 #include "eval/run.h"
 #include "pagesift/features.h"
 #include "pagesift/labels.h"
+#include "pagesift/page.h"
 #include "pagesift/site_models.h"
 #include "pagesift/templates.h"
 

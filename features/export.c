@@ -17,6 +17,7 @@
 #include "pagesift.h"
 #include "pagesift/features.h"
 #include "pagesift/labels.h"
+#include "pagesift/page.h"
 
 struct ps_block_csv {
     FILE *out;

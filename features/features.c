@@ -25,6 +25,7 @@
 #include "features/text_stats.h"
 #include "pagesift.h"
 #include "pagesift/features.h"
+#include "pagesift/page.h"
 
 /* Feature ids: the order of FEATURES[].  R1..R5 stay ids 0..4. */
 enum {

@@ -160,55 +160,12 @@ PS_EXPORT const char *ps_result_charset(const ps_result *r);
 PS_EXPORT void ps_result_free(ps_result *r);
 
 /* ------------------------------------------------------------------------ */
-/* Charset decoding (extract/decode.c)                                       */
+/* The page (extract/page.c): parsed once, then extracted                    */
 /* ------------------------------------------------------------------------ */
 
-/** Where the charset of a page was decided. */
-typedef enum ps_charset_source {
-    PS_CHARSET_BOM,       /**< byte-order mark */
-    PS_CHARSET_CALLER,    /**< given by the caller (HTTP header, WARC record) */
-    PS_CHARSET_META,      /**< <meta charset> / http-equiv in the page */
-    PS_CHARSET_DETECTED,  /**< ICU's detector (no declaration, or the bytes
-                               contradicted it), or UTF-16 known by its
-                               NULs without a byte-order mark */
-    PS_CHARSET_UTF8_VALID,/**< the bytes are valid UTF-8 and won over a
-                               declaration that said otherwise */
-    PS_CHARSET_FALLBACK   /**< nothing better: windows-1252 */
-} ps_charset_source;
-
-/** Result of decoding bytes to UTF-8. */
-typedef struct ps_decoded {
-    char *utf8;               /**< NUL-terminated UTF-8, owned (free()) */
-    size_t len;               /**< bytes of utf8, without the NUL */
-    char charset[32];         /**< the charset used, canonical name */
-    ps_charset_source source; /**< why that charset */
-    size_t replaced;          /**< invalid sequences replaced by U+FFFD */
-} ps_decoded;
-
-/**
- * Decide the charset of a page and convert it to UTF-8.
- *
- * Order: byte-order mark; UTF-16 without one (one byte of each pair mostly
- * NUL in the first 4 KB: source PS_CHARSET_DETECTED); @p declared (from
- * the caller, may be NULL); the
- * page's <meta charset>/http-equiv; ICU's detector when there is no
- * declaration or the bytes contradict it (valid UTF-8 with non-ASCII text
- * wins over a legacy declaration); windows-1252 as the last resort.
- * iso-8859-1 and us-ascii are decoded as windows-1252, gb2312 and gbk as
- * gb18030 (supersets, as browsers do).  UTF-8 bytes that are invalid inside
- * an otherwise UTF-8 page are read as windows-1252 when that yields a
- * printable character, else U+FFFD.  NUL bytes become U+FFFD.  Never
- * truncates.  Returns 0, or -1 with @p err set (out of memory only).
- */
-PS_EXPORT int ps_decode(const void *bytes, size_t len, const char *declared,
-              ps_decoded *out, ps_error *err);
-
-/** Name of a charset source, e.g. "meta". */
-PS_EXPORT const char *ps_charset_source_name(ps_charset_source s);
-
-/* ------------------------------------------------------------------------ */
-/* Page model (extract/page.c, extract/text.c)                              */
-/* ------------------------------------------------------------------------ */
+/** A page parsed into its DOM and block tree.  Opaque here: its blocks,
+ *  leaves and their counts are pagesift/page.h's. */
+typedef struct ps_page ps_page;
 
 /** Options for loading a page.  Zero-initialise, then set what you need. */
 typedef struct ps_page_options {
@@ -227,99 +184,6 @@ typedef struct ps_page_options {
 PS_EXPORT double ps_now(void);
 
 #define PS_DEFAULT_MAX_BYTES ((size_t)64 << 20)
-
-/* Bounds of one page (docs/EXTRACTION.md, "Bounds"): past each,
- * ps_page_parse fails the page with PS_ERR_TOO_LARGE and a message naming
- * the bound.  The first five are checked on the markup before libxml2 sees
- * it (libxml2's DOM takes about 500 bytes per element, its parser is
- * quadratic in the next three); the last two while the block tree is
- * built. */
-#define PS_PAGE_MAX_ELEMENTS 250000    /**< start tags of elements */
-#define PS_PAGE_MAX_NODES 500000       /**< nodes: start tags, attributes, runs of text, comments,
-                                            processing instructions, <!...> */
-#define PS_PAGE_MAX_DEPTH 10000        /**< elements open inside each other */
-#define PS_PAGE_MAX_ATTRS 1000         /**< attributes of one element */
-#define PS_PAGE_MAX_ATTR_WORK 50000000ULL   /**< sum over elements of attributes^2 */
-#define PS_PAGE_MAX_CLOSE_WORK 100000000ULL /**< sum of open elements at end tags closing none */
-#define PS_PAGE_MAX_BLOCKS 100000      /**< blocks of the block tree */
-#define PS_PAGE_MAX_LEAVES 250000      /**< leaves of the block tree */
-
-/** body, section, div — the paper's block tags. */
-extern PS_EXPORT const char *const ps_default_block_tags[];
-
-/** A key of a set of block tags (NULL = the default), the same whatever
- *  their order: two lists give equal keys when they hold the same tags. */
-PS_EXPORT uint64_t ps_block_tags_key(const char *const *tags);
-
-/** Counts the features are made of, for a block's own content or a page. */
-typedef struct ps_counts {
-    uint32_t text_chars;  /**< characters of text (innerLen / outerLen) */
-    uint32_t link_chars;  /**< characters of text inside <a> (innerLinkLen) */
-    uint32_t links;       /**< number of <a> elements (innerLinkNum) */
-    uint32_t images;      /**< number of <img> elements (innerPicNum) */
-} ps_counts;
-
-/** A leaf: an element with text of its own (text nodes that are its direct
- *  children, or children of the formatting tags b, i, em, strong, font, u,
- *  small, big, sub, sup, tt, s, strike, abbr, acronym, cite, code, dfn, kbd,
- *  mark, q, samp, var, nobr, time inside it, which do not make leaves of
- *  their own).  Whitespace is collapsed to single spaces and trimmed. */
-typedef struct ps_leaf {
-    const char *tag;      /**< element name, lower case */
-    const char *text;     /**< its own text, UTF-8 */
-    uint32_t bytes;       /**< strlen(text) */
-    uint32_t chars;       /**< code points of text */
-    int32_t block;        /**< index of the block that owns it */
-    uint8_t in_link;      /**< 1 when the leaf is an <a> or inside one */
-    uint8_t is_anchor;    /**< 1 when the leaf element itself is an <a> */
-    uint8_t removed;      /**< set by ps_page_remove_leaf (templates) */
-    uint8_t heading;      /**< 1..6 for h1..h6 (or inside one), else 0 */
-    uint8_t after_image;  /**< 1 when an image comes after the previous text
-                               and before this leaf's first text: where a
-                               caption or a photo credit sits */
-} ps_leaf;
-
-/** A block: an element whose tag is a block tag, with its own content — the
- *  content of blocks nested in it is excluded. */
-typedef struct ps_block {
-    const char *tag;        /**< "body", "div", ... */
-    const char *path;       /**< DOM path from the root element with 1-based
-                                 indices among same-name siblings, e.g.
-                                 "html/body/div[2]/div[1]"; stable across
-                                 runs, versions and block-tag options */
-    const char *id_attr;    /**< id attribute, "" if none */
-    const char *class_attr; /**< class attribute, "" if none */
-    int32_t parent;         /**< enclosing block, -1 for the root (body) */
-    int32_t depth;          /**< nesting depth among blocks, root = 0 */
-    int32_t dom_depth;      /**< depth of the element in the DOM, html = 0 */
-    ps_counts own;          /**< counts of its own content (leaves not removed) */
-    uint32_t n_leaves;      /**< own leaves, removed ones included */
-    uint32_t n_children;    /**< blocks directly nested in it */
-    /** What the markup says around the block, for the features: per class/id
-     *  word group (PS_CLS_*: whole tokens of the class and id attributes, see
-     *  extract/class_words.c) the hits of the block's element and of every
-     *  element above it, halved at each DOM level up — a word on the block
-     *  counts 1, on its parent 0.5, on <body> ten levels up 0.001. */
-    float cls[4];
-    uint8_t section;        /**< nearest sectioning element around (or being)
-                                 the block: PS_SECTION_* */
-    uint8_t in_figure;      /**< 1 inside (or being) figure / figcaption */
-} ps_block;
-
-/** A block's shape: a hash of its tag and its class attribute with the
- *  digits left out (a forum's "post bg2 p36159838" and "post bg1 p36159840"
- *  are one shape).  Siblings of one shape are a repeated structure: the
- *  x_repeat_* features and the groups pass read them. */
-PS_EXPORT uint64_t ps_block_shape(const ps_block *block);
-
-/** Word groups of ps_block.cls. */
-enum { PS_CLS_NOISE, PS_CLS_CONTENT, PS_CLS_COMMENT, PS_CLS_CAPTION };
-/** ps_block.section: none; article or main (or role main/article, itemprop
- *  articleBody); aside, nav, header, footer (or role navigation,
- *  complementary, banner, contentinfo, search). */
-enum { PS_SECTION_NONE, PS_SECTION_MAIN, PS_SECTION_ASIDE };
-
-typedef struct ps_page ps_page;
 
 /** Decode, parse and build the block tree of a page held in memory.  Junk
  *  before the markup (e.g. CleanEval's "<text id=...>" line) is skipped;
@@ -347,56 +211,33 @@ PS_EXPORT void ps_page_free(ps_page *page);
 PS_EXPORT const char *ps_page_url(const ps_page *page);
 /** The <title> text, whitespace collapsed, or "". */
 PS_EXPORT const char *ps_page_title(const ps_page *page);
-/** What the page's JSON-LD says it is (schema.org @type names anywhere in
- *  its ld+json scripts): PS_SCHEMA_* bits, 0 when it says nothing. */
-PS_EXPORT unsigned ps_page_schema_kinds(const ps_page *page);
-enum {
-    PS_SCHEMA_ARTICLE = 1, /**< Article, NewsArticle, BlogPosting, Recipe, ... */
-    PS_SCHEMA_PRODUCT = 2, /**< Product, Offer, AggregateOffer */
-    PS_SCHEMA_FORUM = 4,   /**< DiscussionForumPosting: a thread, whose posts are its content */
-    PS_SCHEMA_LIST = 8,    /**< ItemList, CollectionPage, SearchResultsPage, OfferCatalog */
-    PS_SCHEMA_QA = 16      /**< QAPage, Question: answers are content, comments under them not */
-};
 
-/** 1 when @p page was parsed with the block tags @p tags (NULL = the
- *  default), in any order; else 0.  A model trained on other blocks would
- *  see other features, so extractors check it. */
-PS_EXPORT int ps_page_has_block_tags(const ps_page *page, const char *const *tags);
+/** Where the charset of a page was decided. */
+typedef enum ps_charset_source {
+    PS_CHARSET_BOM,       /**< byte-order mark */
+    PS_CHARSET_CALLER,    /**< given by the caller (HTTP header, WARC record) */
+    PS_CHARSET_META,      /**< <meta charset> / http-equiv in the page */
+    PS_CHARSET_DETECTED,  /**< ICU's detector (no declaration, or the bytes
+                               contradicted it), or UTF-16 known by its
+                               NULs without a byte-order mark */
+    PS_CHARSET_UTF8_VALID,/**< the bytes are valid UTF-8 and won over a
+                               declaration that said otherwise */
+    PS_CHARSET_FALLBACK   /**< nothing better: windows-1252 */
+} ps_charset_source;
+
+/** Result of decoding bytes to UTF-8. */
+typedef struct ps_decoded {
+    char *utf8;               /**< NUL-terminated UTF-8, owned (free()) */
+    size_t len;               /**< bytes of utf8, without the NUL */
+    char charset[32];         /**< the charset used, canonical name */
+    ps_charset_source source; /**< why that charset */
+    size_t replaced;          /**< invalid sequences replaced by U+FFFD */
+} ps_decoded;
+
 /** How the page was decoded: charset, source and replacements (the UTF-8
  *  text itself is released after parsing: utf8 is NULL, len 0). */
 PS_EXPORT const ps_decoded *ps_page_decoding(const ps_page *page);
 
-/** Blocks in document order (pre-order); block 0 is the root (body). */
-PS_EXPORT const ps_block *ps_page_blocks(const ps_page *page, size_t *n);
-/** Leaves in document order. */
-PS_EXPORT const ps_leaf *ps_page_leaves(const ps_page *page, size_t *n);
-/** Page totals (outerLen, outerLinkLen, outerLinkNum, outerPicNum), leaves
- *  not removed. */
-PS_EXPORT ps_counts ps_page_totals(const ps_page *page);
-/** Counts of a block and all blocks nested in it (leaves not removed). */
-PS_EXPORT ps_counts ps_block_subtree_counts(const ps_page *page, size_t block);
-/** Index one past the last block nested in @p block (blocks are pre-order,
- *  so a block's descendants are block+1 .. end-1). */
-PS_EXPORT size_t ps_block_subtree_end(const ps_page *page, size_t block);
-/** A block's id, stable across runs, versions and options: "b" and 16 hex
- *  digits of a hash of @p page_id and the block's DOM path @p path (17
- *  characters + NUL into @p out).  The block CSV's block_id and the HTML
- *  view's data-pagesift-block attributes. */
-PS_EXPORT void ps_block_id(const char *page_id, const char *path, char out[18]);
-
-/** Remove a leaf (template match): its text no longer counts in its block's
- *  and the page's counts and is left out of the text.  Idempotent. */
-PS_EXPORT void ps_page_remove_leaf(ps_page *page, size_t leaf);
-
-/** Text of the page: the text of every leaf that is not removed and whose
- *  block is kept (keep_block[i] != 0; NULL keeps every block), in document
- *  order, one block or paragraph per line, no empty lines, ending with '\n'
- *  unless empty.  Returns a malloc'ed string (free()), *len its length. */
-PS_EXPORT char *ps_page_text(const ps_page *page, const uint8_t *keep_block, size_t *len);
-
-/** The same with a per-leaf mask instead (keep_leaf[i] != 0). */
-PS_EXPORT char *ps_page_text_leaves(const ps_page *page, const uint8_t *keep_leaf,
-                          size_t *len);
 
 /* ------------------------------------------------------------------------ */
 /* Sites (extract/site.c)                                                    */

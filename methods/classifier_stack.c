@@ -21,6 +21,7 @@
 
 #include "methods/block_classifier.h"
 #include "pagesift/features.h"
+#include "pagesift/page.h"
 
 typedef struct stack_classifier {
     ps_block_classifier c;      /* first: the interface */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "methods/method.h"
+#include "pagesift/page.h"
 #include "pagesift/page_types.h"
 #include "pagesift/templates.h"
 

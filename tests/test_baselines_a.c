@@ -7,6 +7,7 @@
 #include "methods/punct_lines.h"
 #include "pagesift/dataset.h"
 #include "tests/test_util.h"
+#include "pagesift/page.h"
 
 static void *make(const char *name, const char *options)
 {

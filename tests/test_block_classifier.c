@@ -12,6 +12,7 @@
 #include "methods/block_classifier.h"
 #include "pagesift/features.h"
 #include "tests/test_util.h"
+#include "pagesift/page.h"
 
 #define MODEL PS_SOURCE_DIR "/models/default.model"
 

@@ -8,6 +8,7 @@
 
 #include "common/util.h"
 #include "pagesift/dataset.h"
+#include "pagesift/page.h"
 #include "pagesift/tokens.h"
 #include "tests/test_util.h"
 

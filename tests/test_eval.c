@@ -10,6 +10,7 @@
 #include "eval/train_protocol.h"
 #include "pagesift/eval.h"
 #include "tests/test_util.h"
+#include "pagesift/page.h"
 
 static size_t ntok(const char *s)
 {

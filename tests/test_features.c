@@ -11,6 +11,7 @@
 #include "pagesift/features.h"
 #include "pagesift/labels.h"
 #include "tests/test_util.h"
+#include "pagesift/page.h"
 
 static char *repeat(char *dst, char c, int n)
 {

@@ -12,6 +12,7 @@
 
 #include "extract/page_signals.h"
 #include "pagesift/features.h"
+#include "pagesift/page.h"
 #include "pagesift/page_types.h"
 
 static double sig(const ps_page *pg, const char *name)

@@ -8,6 +8,7 @@
 
 #include "pagesift/features.h"
 #include "tests/test_util.h"
+#include "pagesift/page.h"
 
 static char *page_text(ps_page *pg)
 {

@@ -18,6 +18,7 @@
 
 #include "methods/batch.h"
 #include "methods/pipeline.h"
+#include "pagesift/page.h"
 #include "tests/test_util.h"
 
 /* ---- an in-memory reader ------------------------------------------------- */

@@ -13,6 +13,7 @@
 #include "features/snippets.h"
 #include "pagesift/labels.h"
 #include "tests/test_util.h"
+#include "pagesift/page.h"
 
 static void collapse_is(const char *in, const char *want)
 {

@@ -13,6 +13,7 @@
 
 #include "common/util.h"
 #include "pagesift/features.h"
+#include "pagesift/page.h"
 #include "pagesift/templates.h"
 #include "pagesift/train.h"
 #include "tests/test_util.h"

@@ -11,6 +11,7 @@
 #include "pagesift/features.h"
 #include "tests/test_util.h"
 #include "train/train_internal.h"
+#include "pagesift/page.h"
 
 static char tmpdir[256];
 

@@ -26,6 +26,7 @@
 #include "common/util.h"
 #include "extract/page_signals.h"
 #include "pagesift/dataset.h"
+#include "pagesift/page.h"
 #include "pagesift/page_types.h"
 #include "train/train_internal.h"
 

@@ -19,6 +19,7 @@
 #include "common/progress.h"
 #include "methods/batch.h"
 #include "methods/pipeline.h"
+#include "pagesift/inputs.h"
 
 enum { REC_OK, REC_EMPTY, REC_FAILED, REC_SKIPPED, REC_FILTERED };
 static const char *const rec_status[] = {"ok", "empty", "failed", "skipped", "filtered"};

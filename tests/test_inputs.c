@@ -13,6 +13,7 @@
 #include "common/util.h"
 #include "pagesift/dataset.h"
 #include "tests/test_util.h"
+#include "pagesift/inputs.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

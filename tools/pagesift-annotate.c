@@ -11,6 +11,7 @@
 
 #include "pagesift.h"
 #include "pagesift/annotate.h"
+#include "pagesift/inputs.h"
 #include "pagesift/util.h"
 
 #include "cli.h"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pagesift/inputs.h"
 #include "pagesift/labels.h"
 #include "pagesift/page_types.h"
 #include "pagesift/templates.h"

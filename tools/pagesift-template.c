@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "pagesift/dataset.h"
+#include "pagesift/inputs.h"
 #include "pagesift/page.h"
 #include "pagesift/util.h"
 #include "pagesift.h"

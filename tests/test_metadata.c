@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "pagesift.h"
+#include "pagesift/page.h"
 
 static ps_page *parse(const char *html, const char *url)
 {

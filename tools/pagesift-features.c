@@ -10,6 +10,7 @@
 
 #include "pagesift/inputs.h"
 #include "pagesift/labels.h"
+#include "pagesift/page.h"
 #include "pagesift/page_types.h"
 #include "pagesift/templates.h"
 #include "pagesift/util.h"

@@ -3,9 +3,11 @@
  * model"): how bytes are decoded to UTF-8, the bounds of one page, and the
  * block tree a parsed page holds — blocks with their own content's counts,
  * leaves with their text — which templates, features, methods and the
- * output formats read.  pagesift.h has what an extracting program needs of
- * a page (parse, free, title, decoding); this header is for programs that
- * look inside it (pagesift-dump, features, training, annotation).
+ * output formats read, and the page step that makes a page ready for
+ * features (ps_prepare_input).  pagesift.h has what an extracting program
+ * needs of a page (the opaque ps_page, its URL and title, free); this
+ * header is for programs that parse bytes themselves or look inside a page
+ * (pagesift-dump, features, training, annotation).
  */
 #ifndef PAGESIFT_PAGE_H
 #define PAGESIFT_PAGE_H
@@ -20,6 +22,28 @@ extern "C" {
 #endif
 
 /* ---- charset decoding (extract/decode.c) --------------------------------- */
+
+/** Where the charset of a page was decided. */
+typedef enum ps_charset_source {
+    PS_CHARSET_BOM,       /**< byte-order mark */
+    PS_CHARSET_CALLER,    /**< given by the caller (HTTP header, WARC record) */
+    PS_CHARSET_META,      /**< <meta charset> / http-equiv in the page */
+    PS_CHARSET_DETECTED,  /**< ICU's detector (no declaration, or the bytes
+                               contradicted it), or UTF-16 known by its
+                               NULs without a byte-order mark */
+    PS_CHARSET_UTF8_VALID,/**< the bytes are valid UTF-8 and won over a
+                               declaration that said otherwise */
+    PS_CHARSET_FALLBACK   /**< nothing better: windows-1252 */
+} ps_charset_source;
+
+/** Result of decoding bytes to UTF-8. */
+typedef struct ps_decoded {
+    char *utf8;               /**< NUL-terminated UTF-8, owned (free()) */
+    size_t len;               /**< bytes of utf8, without the NUL */
+    char charset[32];         /**< the charset used, canonical name */
+    ps_charset_source source; /**< why that charset */
+    size_t replaced;          /**< invalid sequences replaced by U+FFFD */
+} ps_decoded;
 
 /**
  * Decide the charset of a page and convert it to UTF-8.
@@ -41,6 +65,45 @@ PS_EXPORT int ps_decode(const void *bytes, size_t len, const char *declared,
 
 /** Name of a charset source, e.g. "meta". */
 PS_EXPORT const char *ps_charset_source_name(ps_charset_source s);
+
+/* ---- parsing a page (extract/page.c) -------------------------------------- */
+
+/** Options for loading a page.  Zero-initialise, then set what you need. */
+typedef struct ps_page_options {
+    const char *charset;   /**< charset from HTTP/WARC headers, or NULL */
+    const char *url;       /**< the page's URL, or NULL */
+    /** Block tags, NULL-terminated, lower case; NULL = ps_default_block_tags
+     *  (body, section, div).  The body element is always the root block. */
+    const char *const *block_tags;
+    size_t max_bytes;      /**< refuse larger inputs; 0 = PS_DEFAULT_MAX_BYTES */
+    /** Fail with PS_ERR_TIMEOUT once ps_now() passes this (checked while
+     *  the block tree is built, not inside libxml2's parse); 0 = none. */
+    double deadline;
+} ps_page_options;
+
+/** Decode, parse and build the block tree of a page held in memory.  Junk
+ *  before the markup (e.g. CleanEval's "<text id=...>" line) is skipped;
+ *  script, style, noscript, template, iframe, embed, svg, math, canvas,
+ *  head, select and textarea (form controls: a drop-down's options and a
+ *  text box's default value are not page text), ruby readings (rt, rp:
+ *  furigana above the text, not running text) and comments are removed,
+ *  and so are hidden elements (the hidden attribute, aria-hidden="true",
+ *  display:none or visibility:hidden in a style attribute) unless they hold
+ *  more text than the rest of the page (content a script reveals).  A
+ *  script whose end libxml2 would misplace (HTML's escaped "<!--" script
+ *  holding a "</script>" string) is cut where a browser ends it.  Returns NULL with err set when the
+ *  input is larger than max_bytes or no document can be made of it; an empty
+ *  page or one without text yields a valid page with an empty body. */
+PS_EXPORT ps_page *ps_page_parse(const void *bytes, size_t len,
+                       const ps_page_options *opt, ps_error *err);
+
+/** ps_page_parse on the contents of a file; err names the file. */
+PS_EXPORT ps_page *ps_page_load_file(const char *path, const ps_page_options *opt,
+                           ps_error *err);
+
+/** How the page was decoded: charset, source and replacements (the UTF-8
+ *  text itself is released after parsing: utf8 is NULL, len 0). */
+PS_EXPORT const ps_decoded *ps_page_decoding(const ps_page *page);
 
 /* ---- the block tree (extract/page.c, extract/text.c) ---------------------- */
 
@@ -182,6 +245,23 @@ PS_EXPORT char *ps_page_text(const ps_page *page, const uint8_t *keep_block, siz
 /** The same with a per-leaf mask instead (keep_leaf[i] != 0). */
 PS_EXPORT char *ps_page_text_leaves(const ps_page *page, const uint8_t *keep_leaf,
                           size_t *len);
+
+/* ---- the page step up to the method (methods/extractor.c) ---------------- */
+
+/** The page step up to the method, a page ready for features (the block
+ *  CSV, annotation, per-site rows): work out the input's site (ps_input_site
+ *  by @p opt's rule, NULL = defaults; @p site gets it, @p cap bytes), parse
+ *  it with @p block_tags (NULL = ps_default_block_tags) and, when
+ *  @p templates has the site's library and it applies (ps_template_applies),
+ *  remove that library's template leaves (ps_template_apply).  The input is
+ *  not changed.  Returns 1 with *page set when a library was applied
+ *  (*removed, may be NULL, gets the leaves it removed), 0 with *page set
+ *  when none was, or -1 with err set and *page NULL (parse failed, or out
+ *  of memory removing templates); *site is set either way. */
+PS_EXPORT int ps_prepare_input(const ps_input *in, const char *const *block_tags,
+                               const ps_template_store *templates, const ps_step_options *opt,
+                               char *site, size_t cap, ps_page **page, size_t *removed,
+                               ps_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,8 @@
 """ctypes declarations of libpagesift's public API (include/pagesift.h,
-include/pagesift/batch.h, include/pagesift/util.h, and for features() and
-train() the research headers LAB_HEADERS) -- only what the module uses.
-The structures mirror the C ones field by field; tests/python/test_layout.py
-(STRUCTS) and test_layout_lab.py (LAB_STRUCTS) compile a C program that
+include/pagesift/batch.h, include/pagesift/util.h, and the headers of
+OTHER_HEADERS) -- only what the module uses.  The structures mirror the C
+ones field by field; tests/python/test_layout.py (STRUCTS) and
+test_layout_other.py (OTHER_STRUCTS) compile a C program that
 prints their sizes and offsets and check them against these, so a change to
 a header that is not made here fails the tests instead of corrupting memory.
 
@@ -141,13 +141,12 @@ STRUCTS = {
     "ps_error": ps_error, "ps_fold": ps_fold, "ps_source_options": ps_source_options,
     "ps_input": ps_input, "ps_extraction": ps_extraction,
     "ps_extractor_config": ps_extractor_config, "ps_step_options": ps_step_options,
-    "ps_decoded": ps_decoded, "ps_batch_config": ps_batch_config,
-    "ps_batch_counts": ps_batch_counts,
+    "ps_batch_config": ps_batch_config, "ps_batch_counts": ps_batch_counts,
 }
-# ... and those test_layout_lab.py checks against the research headers.
-LAB_HEADERS = ["pagesift/train.h", "pagesift/labels.h"]
-LAB_STRUCTS = {
-    "ps_block_csv_options": ps_block_csv_options,
+# ... and those test_layout_other.py checks against the other headers.
+OTHER_HEADERS = ["pagesift/page.h", "pagesift/train.h", "pagesift/labels.h"]
+OTHER_STRUCTS = {
+    "ps_decoded": ps_decoded, "ps_block_csv_options": ps_block_csv_options,
     "ps_train_data_info": ps_train_data_info, "ps_train_options": ps_train_options,
     "ps_train_point": ps_train_point, "ps_train_grid": ps_train_grid,
 }

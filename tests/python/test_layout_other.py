@@ -1,7 +1,7 @@
-"""test_layout.py for the research headers: the ctypes structures of
-python/pagesift/_lib.py that mirror a structure of a research header
-(LAB_STRUCTS: training, the block CSV) have the size and field offsets the C
-compiler gives it."""
+"""test_layout.py for the headers beyond pagesift.h and pagesift/batch.h:
+the ctypes structures of python/pagesift/_lib.py that mirror a structure of
+one of OTHER_HEADERS (OTHER_STRUCTS: the page's decoding, training, the block
+CSV) have the size and field offsets the C compiler gives it."""
 import ctypes
 import os
 import subprocess
@@ -12,13 +12,13 @@ from _common import SRC
 from pagesift import _lib as L
 
 
-class LabLayout(unittest.TestCase):
+class OtherLayout(unittest.TestCase):
     def test_structs_match_the_headers(self):
         lines = ['#include <stddef.h>', '#include <stdio.h>', '#include <pagesift.h>']
-        lines += ['#include <%s>' % h for h in L.LAB_HEADERS]
+        lines += ['#include <%s>' % h for h in L.OTHER_HEADERS]
         lines.append('int main(void) {')
         expect = []
-        for name, cls in sorted(L.LAB_STRUCTS.items()):
+        for name, cls in sorted(L.OTHER_STRUCTS.items()):
             lines.append('printf("%s %%zu\\n", sizeof(%s));' % (name, name))
             expect.append("%s %d" % (name, ctypes.sizeof(cls)))
             for field in cls._fields_:
@@ -40,7 +40,7 @@ class LabLayout(unittest.TestCase):
         """No structure of the binding escapes both layout tests."""
         mirrors = {n for n, v in vars(L).items()
                    if isinstance(v, type) and issubclass(v, ctypes.Structure) and n.startswith("ps_")}
-        self.assertEqual(mirrors, set(L.STRUCTS) | set(L.LAB_STRUCTS))
+        self.assertEqual(mirrors, set(L.STRUCTS) | set(L.OTHER_STRUCTS))
 
 
 if __name__ == "__main__":

@@ -1,16 +1,12 @@
 /*
- * pagesift.h — the public interface of libpagesift.
+ * pagesift.h — libpagesift, the runtime: the main text of web pages.
  *
  * pagesift strips the noise from web pages (navigation, copyright lines, ads,
- * related links, comments) and keeps the main text.  The pipeline, each step
- * in its own folder of the source tree:
- *
- *   extract/    bytes -> UTF-8 -> libxml2 DOM -> block tree (ps_page)
- *   templates/  per-site template libraries: build, store, match, remove
- *   features/   R1-R5 (and extended) block features, gold labels, CSV
- *   train/      RBF SVM training with cross-validation, model bundles
- *   methods/    extraction pipelines: template-svm, svm and the baselines
- *   eval/       metrics and the evaluation driver
+ * related links, comments) and keeps the main text.  This header has what a
+ * program that extracts needs, most used first: ps_sift (HTML in, text out),
+ * extractors, inputs, metadata and rendering.  Every other step has a
+ * header under pagesift/, batch.h first: batch runs and the output formats
+ * (the map of them all: docs/ARCHITECTURE.md).
  *
  * Conventions used throughout:
  *   - every name starts with ps_ / PS_;
@@ -45,17 +41,7 @@
 extern "C" {
 #endif
 
-/* ------------------------------------------------------------------------ */
-/* Library                                                                   */
-/* ------------------------------------------------------------------------ */
-
-/** Version of the library, e.g. "0.1.0". */
-PS_EXPORT const char *ps_version(void);
-
-/** Initialise libxml2 for use from several threads.  Call it before the
- *  other calls (ps_sift and ps_sifter_new call it themselves); further calls
- *  do nothing; thread-safe. */
-PS_EXPORT void ps_init(void);
+/* Errors, and the objects the calls below pass around. */
 
 /** Error codes.  Tools map them to exit codes (see README). */
 typedef enum ps_status {
@@ -76,14 +62,13 @@ typedef struct ps_error {
     char msg[512];
 } ps_error;
 
-/** Where the library's messages go: the notes and warnings of a run (a page
- *  of a batch that failed, a skipped file with verbose, temporary files
- *  removed, a training grid's points), one line each, without a newline and
- *  without a program's name.  @p fn NULL (the default): each line on
- *  standard error.  As libsvm's svm_set_print_string_function: set it
- *  before a run, not during one; @p fn may be called from several threads
- *  at once.  The pagesift tools print each line after their name. */
-PS_EXPORT void ps_set_print_function(void (*fn)(const char *line));
+/* A parsed page, one input, a page's metadata (defined below), template
+ * libraries by site (templates.h), a snippet set's page (dataset.h). */
+typedef struct ps_page ps_page;
+typedef struct ps_input ps_input;
+typedef struct ps_metadata ps_metadata;
+typedef struct ps_template_store ps_template_store;
+typedef struct ps_snippets ps_snippets;
 
 /* ------------------------------------------------------------------------ */
 /* Main text in one call (methods/sift.c)                                    */
@@ -101,7 +86,6 @@ PS_EXPORT void ps_set_print_function(void (*fn)(const char *line));
  * The page is decoded (charset from @p charset, the page or detection),
  * parsed with the block tags the model wants and extracted by the default
  * pipeline of the pagesift tool for one page (the SVM; no site templates).
- * Everything below in this header is for those who need the steps.
  */
 
 /** What was extracted from one page (opaque: read it with the
@@ -134,16 +118,9 @@ PS_EXPORT ps_result *ps_sifter_extract(ps_sifter *s, const void *html, size_t le
                                        const char *charset, ps_error *err);
 PS_EXPORT void ps_sifter_free(ps_sifter *s);
 
-/** The shipped model, which ps_sift and ps_sifter_new(NULL) load:
- *  $PAGESIFT_MODEL if set; else the first readable of: default.model in
- *  the models folder installed beside libpagesift (lib/../share/pagesift/
- *  models), the same beside the program (bin/../share/...), and, for the
- *  library of a build folder, the source tree's models/default.model.  When
- *  none is there, the first place (a load then fails naming it). */
+/** The shipped model's path, which ps_sift and ps_sifter_new(NULL) load
+ *  (where it is looked for: pagesift/model.h). */
 PS_EXPORT const char *ps_model_default_path(void);
-/** The places ps_model_default_path() looked at, for a message
- *  ("PATH (beside libpagesift), PATH (beside the program)"). */
-PS_EXPORT const char *ps_model_default_searched(void);
 
 /** The main text: UTF-8, one paragraph per line, '\n'-ended unless empty;
  *  never NULL.  *len (may be NULL) gets its length in bytes. */
@@ -152,202 +129,35 @@ PS_EXPORT const char *ps_result_text(const ps_result *r, size_t *len);
  *  the h1 the <title> holds, the <title>), "" when none. */
 PS_EXPORT const char *ps_result_title(const ps_result *r);
 /** Everything known about the page (author, dates, site name, language,
- *  ...: struct ps_metadata, the "Metadata and structured output" section below); owned by @p r. */
-PS_EXPORT const struct ps_metadata *ps_result_metadata(const ps_result *r);
+ *  ...: ps_metadata, below); owned by @p r. */
+PS_EXPORT const ps_metadata *ps_result_metadata(const ps_result *r);
 /** The charset the page was decoded from, e.g. "utf-8". */
 PS_EXPORT const char *ps_result_charset(const ps_result *r);
-/** Free the result.  NULL is a no-op. */
 PS_EXPORT void ps_result_free(ps_result *r);
 
 /* ------------------------------------------------------------------------ */
-/* The page (extract/page.c): parsed once, then extracted                    */
+/* The library: version, initialisation, messages                            */
 /* ------------------------------------------------------------------------ */
 
-/** A page parsed into its DOM and block tree (opaque here): ps_input_page
- *  and ps_extract_input make one of an input; pagesift/page.h parses bytes
- *  (ps_page_parse) and reads the blocks, leaves and decoding. */
-typedef struct ps_page ps_page;
+/** Version of the library, e.g. "0.1.0". */
+PS_EXPORT const char *ps_version(void);
 
-/** The page's URL as given when it was parsed, or "". */
-PS_EXPORT const char *ps_page_url(const ps_page *page);
-/** The <title> text, whitespace collapsed, or "". */
-PS_EXPORT const char *ps_page_title(const ps_page *page);
-PS_EXPORT void ps_page_free(ps_page *page);
+/** Initialise libxml2 for use from several threads.  Call it before the
+ *  other calls (ps_sift and ps_sifter_new call it themselves); further calls
+ *  do nothing; thread-safe. */
+PS_EXPORT void ps_init(void);
 
-/** Pages larger than this are refused unless a max_bytes says otherwise. */
-#define PS_DEFAULT_MAX_BYTES ((size_t)64 << 20)
-/** Seconds of a monotonic clock (CLOCK_MONOTONIC), for deadlines. */
-PS_EXPORT double ps_now(void);
-
-
-/* ------------------------------------------------------------------------ */
-/* Sites (extract/site.c)                                                    */
-/* ------------------------------------------------------------------------ */
-
-/** How a page's site key is derived from its URL. */
-typedef enum ps_site_rule {
-    PS_SITE_HOST = 0,        /**< host name, lower case, "www." kept */
-    PS_SITE_HOST_PATH1 = 1   /**< host + "/" + first path segment */
-} ps_site_rule;
-
-/** Write the site key of @p url into @p out (size @p cap).  Returns 0, or -1
- *  when the URL has no host (out is then ""). */
-PS_EXPORT int ps_site_key(const char *url, ps_site_rule rule, char *out, size_t cap);
-
+/** Where the library's messages go: the notes and warnings of a run (a page
+ *  of a batch that failed, a skipped file with verbose, temporary files
+ *  removed, a training grid's points), one line each, without a newline and
+ *  without a program's name.  @p fn NULL (the default): each line on
+ *  standard error.  As libsvm's svm_set_print_string_function: set it
+ *  before a run, not during one; @p fn may be called from several threads
+ *  at once.  The pagesift tools print each line after their name. */
+PS_EXPORT void ps_set_print_function(void (*fn)(const char *line));
 
 /* ------------------------------------------------------------------------ */
-/* Inputs (extract/inputs.c, extract/warc.c) — pages from files, folders, list files, WARC, JSON Lines, data sets */
-/* ------------------------------------------------------------------------ */
-
-/**
- * Every tool reads its pages through one streaming source:
- *
- *     ps_source *src = ps_source_open(args, n, list_file, &opt, &err);
- *     ps_input in = {0};
- *     int r;
- *     while ((r = ps_source_next(src, &in, &err)) == 1) {
- *         if (in.skipped)               count it as skipped (no output record)
- *         else if (in.status != PS_OK)  a failed page: report in.msg, go on
- *         else                          a page: in.data, in.len, in.charset, in.url
- *         ps_input_clear(&in);
- *     }
- *     if (r < 0) fatal: err.msg
- *     ps_source_free(src);
- *
- * Arguments are read in order, lazily (memory does not grow with the
- * collection):
- *   - a file: one page; WARC files (.warc, .warc.gz, or a file starting with
- *     "WARC/" plain or gzipped) give one ps_input per record;
- *   - a directory: searched recursively in byte-wise sorted order for
- *     .html/.htm/.xhtml pages and .warc/.warc.gz files; a folder holding an
- *     index.tsv is a data set (../shared/datasets format) and is read in the
- *     order of its index, not searched;
- *   - "-": stdin: JSON Lines when opt->jsonl_stdin, else a WARC stream (when
- *     it starts with "WARC/" or the gzip magic) or one page;
- *   - "http://..." or "https://...": a URL, fetched (ps_fetch_options in
- *     pagesift/inputs.h, docs/FETCH.md);
- *   - list_file (may be combined with args, read after them): lines
- *     PATH<TAB>URL[<TAB>GOLD_PATH]; relative paths are relative to the list
- *     file's folder; empty lines and lines starting with '#' are ignored.
- * List file entries are page files.  Folder entries other than pages, WARC
- * files and data sets are ignored, as are names starting with '.'.
- *
- * Nothing about one input is fatal: a missing or unreadable file, folder or
- * link loop (PS_ERR_IO), a malformed record or line (PS_ERR_FORMAT), a page
- * over max_bytes (PS_ERR_TOO_LARGE) yields a failed ps_input whose msg names
- * the file (and line or offset) and the problem; reading goes on with the
- * next record, line or argument.
- *
- * How WARC records are read, fetching, progress hints and a second pass
- * over the same inputs: pagesift/inputs.h.
- */
-
-/** A page filter by site folds, for cross-validation grouped by site: fold
- *  of a page = FNV-1a 64-bit hash of the bytes of its site key (the site column,
- *  or the id when the site is empty) mod n, plus 1.  n == 0: no filter. */
-typedef struct ps_fold {
-    unsigned k, n;   /**< fold k of n, 1 <= k <= n */
-    int complement;  /**< 1: keep the pages NOT in fold k */
-} ps_fold;
-
-/** Parse "K/N" (1 <= K <= N <= 1000) into @p f (complement left as is).
- *  Returns 0, or -1 with err set (a message naming the text). */
-PS_EXPORT int ps_fold_parse(const char *spec, ps_fold *f, ps_error *err);
-/** A snippet set's page (pagesift/dataset.h). */
-typedef struct ps_snippets ps_snippets;
-
-/** Options of a source.  Zero-initialise, then set what you need. */
-typedef struct ps_source_options {
-    size_t max_bytes;   /**< per-page cap, 0 = PS_DEFAULT_MAX_BYTES; larger
-                             pages become a failed ps_input (PS_ERR_TOO_LARGE) */
-    int jsonl_stdin;    /**< "-" is JSON Lines: one record per line,
-                             {"url":..,"html":..[,"id":..][,"charset":..]};
-                             blank lines are ignored */
-    ps_fold fold;       /**< data set folders: only the pages of this site
-                             fold (ps_dataset_filter); other inputs are not
-                             filtered.  n == 0: every page */
-} ps_source_options;
-
-/** One input: a page, a failed page, or a skipped WARC record.
- *  Zero-initialise before the first ps_source_next; ps_source_next clears
- *  it before filling it again, ps_input_clear frees it. */
-typedef struct ps_input {
-    char *id;          /**< output id, filename-safe ([A-Za-z0-9._-], others
-                            become '_'): a file's name without its extension
-                            (inside a searched directory: its path relative
-                            to that directory, '/' as '_'); WARC: the uuid of
-                            WARC-Record-ID; JSONL: "id" field or "line-<n>";
-                            data set: the index id; stdin page: "stdin" */
-    char *url;         /**< "" if unknown: WARC-Target-URI, list column 2,
-                            JSONL "url", data set url */
-    char *charset;     /**< charset from the HTTP Content-Type (WARC), the
-                            WARC Content-Type (resource records) or JSONL
-                            "charset" ("utf-8" when absent: JSON text is
-                            Unicode); NULL if none.  Pass it to
-                            ps_page_options.charset */
-    char *origin;      /**< where it came from, for messages: "dir/a.html",
-                            "crawl.warc.gz@offset 12345", "stdin line 17" */
-    char *gold_path;   /**< list file 3rd column or data set gold/<id>.txt;
-                            NULL if none */
-    char *site;        /**< data set index 'site' column when present and not
-                            empty, else NULL (derive it with ps_site_key) */
-    char *dataset;     /**< data set name (folder name) for data set pages,
-                            else NULL */
-    const ps_snippets *snippets; /**< a snippet set's page: its snippets
-                            (owned by the source, valid until the next
-                            ps_source_next; gold_path is then NULL), else
-                            NULL */
-    char *data;        /**< raw page bytes (the HTTP body for WARC),
-                            NUL-terminated (not counted in len); NULL unless
-                            status == PS_OK and skipped == 0 */
-    size_t len;        /**< bytes of data */
-    ps_status status;  /**< PS_OK, or why this input failed */
-    char msg[512];     /**< when status != PS_OK: the error, naming origin and
-                            problem; when skipped: why it was skipped */
-    int skipped;       /**< 1: a record that is not an HTML page (WARC
-                            request/metadata/warcinfo/revisit, non-HTML or
-                            non-2xx response): tools count it as skipped and
-                            write no output record */
-} ps_input;
-
-/** A stream of inputs (opaque).  Used from one thread. */
-typedef struct ps_source ps_source;
-
-/** Open a source over @p args (n_args of them; may be 0 with a list file)
- *  and @p list_file (NULL for none).  @p opt may be NULL (defaults).
- *  Returns NULL with err set only for a setup error: an unreadable list file,
- *  no inputs at all, out of memory. */
-PS_EXPORT ps_source *ps_source_open(const char *const *args, size_t n_args,
-                          const char *list_file,
-                          const ps_source_options *opt, ps_error *err);
-
-/** Read the next input into @p in (its previous contents are freed).
- *  Returns 1 when *in was filled (check in->skipped and in->status), 0 at
- *  the end of all inputs, -1 on a fatal error (err set; out of memory).
- *  A missing or unreadable argument is not fatal: it yields a failed input. */
-PS_EXPORT int ps_source_next(ps_source *src, ps_input *in, ps_error *err);
-
-/** Free the fields of @p in and zero it; the struct can be reused. */
-PS_EXPORT void ps_input_clear(ps_input *in);
-
-/** Close the source and free it.  NULL is a no-op. */
-PS_EXPORT void ps_source_free(ps_source *src);
-
-/** The site key of an input, the one rule of every tool, training and
- *  inference alike: the key of its URL by @p rule; else, under the host
- *  rule, the site given with the page (a data set's site column); else ""
- *  (no template step). */
-PS_EXPORT void ps_input_site(const ps_input *in, ps_site_rule rule, char *out, size_t cap);
-
-/** Parse an input (in->status PS_OK, not skipped): its bytes with its
- *  charset and URL, @p block_tags (NULL = the default) and @p max_bytes
- *  (0 = PS_DEFAULT_MAX_BYTES).  NULL with err set (the parser's message). */
-PS_EXPORT ps_page *ps_input_page(const ps_input *in, const char *const *block_tags, size_t max_bytes,
-                                 ps_error *err);
-
-
-/* ------------------------------------------------------------------------ */
-/* Extraction methods (methods/) — template-svm, svm and the baselines */
+/* Extractors (methods/): template-svm, svm and the baselines                */
 /* ------------------------------------------------------------------------ */
 
 /** An extractor: one extraction method set up once (model loaded, template
@@ -363,9 +173,6 @@ PS_EXPORT ps_page *ps_input_page(const ps_input *in, const char *const *block_ta
  *  ps_extractor_is_stateful() says otherwise; a stateful method must be
  *  called from one thread at a time, pages in input order. */
 typedef struct ps_extractor ps_extractor;
-
-/** Template libraries by site (pagesift/templates.h: learn, open, match). */
-typedef struct ps_template_store ps_template_store;
 
 /** Set-up of an extractor.  Zero-initialise, then set what you need. */
 typedef struct ps_extractor_config {
@@ -387,13 +194,6 @@ typedef struct ps_extractor_config {
      *  none, else this file, which must load */
     const char *page_types_path;
 } ps_extractor_config;
-
-/** How a block was classified, in ps_extraction.block_class. */
-typedef enum ps_block_class {
-    PS_CLASS_NOISE = 0,    /**< removed by the classifier */
-    PS_CLASS_CONTENT = 1,  /**< kept */
-    PS_CLASS_TEMPLATE = 2  /**< every leaf of it removed as site template */
-} ps_block_class;
 
 /** The result of extracting one page.  Release with ps_extraction_free. */
 typedef struct ps_extraction {
@@ -441,6 +241,8 @@ PS_EXPORT int ps_method_needs_model(size_t i);
 PS_EXPORT ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cfg,
                                ps_error *err);
 
+PS_EXPORT void ps_extractor_free(ps_extractor *ex);
+
 /** Name of the extractor's method. */
 PS_EXPORT const char *ps_extractor_method(const ps_extractor *ex);
 /** 1 when the method keeps state across pages (see above), else 0. */
@@ -460,6 +262,133 @@ PS_EXPORT int ps_extract(ps_extractor *ex, ps_page *page, const char *site,
 
 /** Free the contents of @p out (not @p out itself) and zero it. */
 PS_EXPORT void ps_extraction_free(ps_extraction *out);
+
+/* ------------------------------------------------------------------------ */
+/* Inputs and their sites (extract/inputs.c, extract/site.c)                 */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Every tool reads its pages through one streaming source:
+ *
+ *     ps_source *src = ps_source_open(args, n, list_file, &opt, &err);
+ *     ps_input in = {0};
+ *     int r;
+ *     while ((r = ps_source_next(src, &in, &err)) == 1) {
+ *         if (in.skipped)               count it as skipped (no output record)
+ *         else if (in.status != PS_OK)  a failed page: report in.msg, go on
+ *         else                          a page: in.data, in.len, in.charset, in.url
+ *         ps_input_clear(&in);
+ *     }
+ *     if (r < 0) fatal: err.msg
+ *     ps_source_free(src);
+ *
+ * Arguments are files, folders (searched for pages and WARC files, or read
+ * as a data set when they hold an index.tsv), WARC files, "-" (standard
+ * input: a page, a WARC stream or JSON Lines) and URLs, read in order and
+ * lazily; a list file adds more.  Nothing about one input is fatal: it
+ * becomes a failed ps_input whose msg says why, and reading goes on.
+ * Every kind of argument, how WARC records are read, fetching, progress
+ * hints and a second pass over the same inputs: pagesift/inputs.h.
+ */
+
+/** How a page's site key is derived from its URL. */
+typedef enum ps_site_rule {
+    PS_SITE_HOST = 0,        /**< host name, lower case, "www." kept */
+    PS_SITE_HOST_PATH1 = 1   /**< host + "/" + first path segment */
+} ps_site_rule;
+
+/** A filter of data set pages by site fold (pagesift/dataset.h). */
+typedef struct ps_fold {
+    unsigned k, n;   /**< fold k of n, 1 <= k <= n */
+    int complement;  /**< 1: keep the pages NOT in fold k */
+} ps_fold;
+
+/** Options of a source.  Zero-initialise, then set what you need. */
+typedef struct ps_source_options {
+    size_t max_bytes;   /**< per-page cap, 0 = PS_DEFAULT_MAX_BYTES; larger
+                             pages become a failed ps_input (PS_ERR_TOO_LARGE) */
+    int jsonl_stdin;    /**< "-" is JSON Lines: one record per line,
+                             {"url":..,"html":..[,"id":..][,"charset":..]};
+                             blank lines are ignored */
+    ps_fold fold;       /**< data set folders: only the pages of this site
+                             fold (ps_dataset_filter); other inputs are not
+                             filtered.  n == 0: every page */
+} ps_source_options;
+
+/** One input: a page, a failed page, or a skipped WARC record.
+ *  Zero-initialise before the first ps_source_next; ps_source_next clears
+ *  it before filling it again, ps_input_clear frees it. */
+struct ps_input {
+    char *id;          /**< output id, filename-safe ([A-Za-z0-9._-], others
+                            become '_'): a file's name without its extension
+                            (inside a searched directory: its path relative
+                            to that directory, '/' as '_'); WARC: the uuid of
+                            WARC-Record-ID; JSONL: "id" field or "line-<n>";
+                            data set: the index id; stdin page: "stdin" */
+    char *url;         /**< "" if unknown: WARC-Target-URI, list column 2,
+                            JSONL "url", data set url */
+    char *charset;     /**< charset from the HTTP Content-Type (WARC), the
+                            WARC Content-Type (resource records) or JSONL
+                            "charset" ("utf-8" when absent: JSON text is
+                            Unicode); NULL if none.  Pass it to
+                            ps_page_options.charset */
+    char *origin;      /**< where it came from, for messages: "dir/a.html",
+                            "crawl.warc.gz@offset 12345", "stdin line 17" */
+    char *gold_path;   /**< list file 3rd column or data set gold/<id>.txt;
+                            NULL if none */
+    char *site;        /**< data set index 'site' column when present and not
+                            empty, else NULL (derive it with ps_site_key) */
+    char *dataset;     /**< data set name (folder name) for data set pages,
+                            else NULL */
+    const ps_snippets *snippets; /**< a snippet set's page: its snippets
+                            (owned by the source, valid until the next
+                            ps_source_next; gold_path is then NULL), else
+                            NULL */
+    char *data;        /**< raw page bytes (the HTTP body for WARC),
+                            NUL-terminated (not counted in len); NULL unless
+                            status == PS_OK and skipped == 0 */
+    size_t len;        /**< bytes of data */
+    ps_status status;  /**< PS_OK, or why this input failed */
+    char msg[512];     /**< when status != PS_OK: the error, naming origin and
+                            problem; when skipped: why it was skipped */
+    int skipped;       /**< 1: a record that is not an HTML page (WARC
+                            request/metadata/warcinfo/revisit, non-HTML or
+                            non-2xx response): tools count it as skipped and
+                            write no output record */
+};
+
+/** A stream of inputs (opaque).  Used from one thread. */
+typedef struct ps_source ps_source;
+
+/** Open a source over @p args (n_args of them; may be 0 with a list file)
+ *  and @p list_file (NULL for none).  @p opt may be NULL (defaults).
+ *  Returns NULL with err set only for a setup error: an unreadable list file,
+ *  no inputs at all, out of memory. */
+PS_EXPORT ps_source *ps_source_open(const char *const *args, size_t n_args,
+                          const char *list_file,
+                          const ps_source_options *opt, ps_error *err);
+
+/** Read the next input into @p in (its previous contents are freed).
+ *  Returns 1 when *in was filled (check in->skipped and in->status), 0 at
+ *  the end of all inputs, -1 on a fatal error (err set; out of memory).
+ *  A missing or unreadable argument is not fatal: it yields a failed input. */
+PS_EXPORT int ps_source_next(ps_source *src, ps_input *in, ps_error *err);
+
+/** Free the fields of @p in and zero it; the struct can be reused. */
+PS_EXPORT void ps_input_clear(ps_input *in);
+
+/** Close the source and free it.  NULL is a no-op. */
+PS_EXPORT void ps_source_free(ps_source *src);
+
+/** The site key of an input, the one rule of every tool, training and
+ *  inference alike: the key of its URL by @p rule; else, under the host
+ *  rule, the site given with the page (a data set's site column); else ""
+ *  (no template step). */
+PS_EXPORT void ps_input_site(const ps_input *in, ps_site_rule rule, char *out, size_t cap);
+
+/* ------------------------------------------------------------------------ */
+/* An input parsed and extracted: the page step (methods/extractor.c)        */
+/* ------------------------------------------------------------------------ */
 
 /** How the page step reads an input.  Zero-initialise. */
 typedef struct ps_step_options {
@@ -483,19 +412,26 @@ PS_EXPORT int ps_extract_input(ps_extractor *ex, ps_input *in, const ps_step_opt
                                char *site, size_t cap, ps_page **page, ps_extraction *out,
                                ps_error *err);
 
-PS_EXPORT void ps_extractor_free(ps_extractor *ex);
+/** The URL of a page (ps_extract_input's *page), as given, or "". */
+PS_EXPORT const char *ps_page_url(const ps_page *page);
+/** The <title> text, whitespace collapsed, or "". */
+PS_EXPORT const char *ps_page_title(const ps_page *page);
+PS_EXPORT void ps_page_free(ps_page *page);
 
+/** Pages larger than this are refused unless a max_bytes says otherwise. */
+#define PS_DEFAULT_MAX_BYTES ((size_t)64 << 20)
+/** Seconds of a monotonic clock (CLOCK_MONOTONIC), for deadlines. */
+PS_EXPORT double ps_now(void);
 
 /* ------------------------------------------------------------------------ */
-/* Metadata and structured output (extract/metadata.c, output/structure.c)  */
+/* Metadata and rendering (extract/metadata.c, output/structure.c)           */
 /* ------------------------------------------------------------------------ */
-/* [METADATA] declarations of this section go between these markers. */
 
 /** What a page says about itself.  Every string is UTF-8, malloc'ed, NULL
  *  when absent; docs/JSONL.md gives each field's sources in order.  Each
  *  member is a row of the field table (extract/meta_fields.h), which the
  *  output formats and ps_metadata_free read: a new member needs its row. */
-typedef struct ps_metadata {
+struct ps_metadata {
     char *title;          /**< the article's headline (og:title, JSON-LD
                                headline, the h1 that the <title> holds, the
                                <title>), site-name part removed */
@@ -519,7 +455,7 @@ typedef struct ps_metadata {
     size_t n_categories;
     char **tags;          /**< article:tag, JSON-LD keywords, rel=tag links */
     size_t n_tags;
-} ps_metadata;
+};
 
 /** The metadata of @p page into @p out (overwritten).  @p x (may be NULL)
  *  is the page's extraction: its text is what the language is identified
@@ -553,8 +489,6 @@ enum {
  *  err. */
 PS_EXPORT char *ps_render(const ps_page *page, const ps_extraction *x, const ps_metadata *meta,
                 ps_struct_format fmt, unsigned flags, size_t *len, ps_error *err);
-
-/* [/METADATA] */
 
 #ifdef __cplusplus
 }

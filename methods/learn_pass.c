@@ -13,6 +13,7 @@
 #include "common/progress.h"
 #include "methods/batch.h"
 #include "methods/pipeline.h"
+#include "pagesift/page.h"
 
 typedef struct learn_job {
     ps_input in;

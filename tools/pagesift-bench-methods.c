@@ -11,6 +11,7 @@
 
 #include "pagesift.h"
 #include "pagesift/dataset.h"
+#include "pagesift/page.h"
 #include "pagesift/tokens.h"
 #include "pagesift/util.h"
 #include "cli.h"

@@ -73,6 +73,14 @@ PS_EXPORT ps_dataset *ps_dataset_load(const char *dir, ps_error *err);
 PS_EXPORT char *ps_read_page_file(const char *path, size_t max_bytes, size_t *len, ps_error *err);
 PS_EXPORT void ps_dataset_free(ps_dataset *ds);
 
+/* ps_fold (pagesift.h) filters pages by site folds, for cross-validation
+ * grouped by site: the fold of a page = FNV-1a 64-bit hash of the bytes of
+ * its site key (the site column, or the id when the site is empty) mod n,
+ * plus 1.  n == 0: no filter. */
+
+/** Parse "K/N" (1 <= K <= N <= 1000) into @p f (complement left as is).
+ *  Returns 0, or -1 with err set (a message naming the text). */
+PS_EXPORT int ps_fold_parse(const char *spec, ps_fold *f, ps_error *err);
 /** The fold (1..n) of a page among n folds (ps_fold, pagesift.h). */
 PS_EXPORT unsigned ps_dataset_page_fold(const ps_dataset_page *p, unsigned n);
 /** Keep only the pages the filter selects (order kept); returns how many

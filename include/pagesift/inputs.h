@@ -17,6 +17,32 @@ extern "C" {
 #endif
 
 /*
+ * The arguments of ps_source_open (pagesift.h).
+ *
+ * Arguments are read in order, lazily (memory does not grow with the
+ * collection):
+ *   - a file: one page; WARC files (.warc, .warc.gz, or a file starting with
+ *     "WARC/" plain or gzipped) give one ps_input per record;
+ *   - a directory: searched recursively in byte-wise sorted order for
+ *     .html/.htm/.xhtml pages and .warc/.warc.gz files; a folder holding an
+ *     index.tsv is a data set (../shared/datasets format) and is read in the
+ *     order of its index, not searched;
+ *   - "-": stdin: JSON Lines when opt->jsonl_stdin, else a WARC stream (when
+ *     it starts with "WARC/" or the gzip magic) or one page;
+ *   - "http://..." or "https://...": a URL, fetched (ps_fetch_options below,
+ *     docs/FETCH.md);
+ *   - list_file (may be combined with args, read after them): lines
+ *     PATH<TAB>URL[<TAB>GOLD_PATH]; relative paths are relative to the list
+ *     file's folder; empty lines and lines starting with '#' are ignored.
+ * List file entries are page files.  Folder entries other than pages, WARC
+ * files and data sets are ignored, as are names starting with '.'.
+ *
+ * Nothing about one input is fatal: a missing or unreadable file, folder or
+ * link loop (PS_ERR_IO), a malformed record or line (PS_ERR_FORMAT), a page
+ * over max_bytes (PS_ERR_TOO_LARGE) yields a failed ps_input whose msg names
+ * the file (and line or offset) and the problem; reading goes on with the
+ * next record, line or argument.
+ *
  * WARC: WARC/1.0 and 1.1, plain or gzip (one member per record or one for the
  * whole file).  'response' records with an application/http payload are
  * pages when the HTTP status is 2xx and the Content-Type is text/html or

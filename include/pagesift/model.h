@@ -18,6 +18,17 @@
 extern "C" {
 #endif
 
+/* Where ps_model_default_path() (pagesift.h) looks for the shipped model:
+ * $PAGESIFT_MODEL if set; else the first readable of: default.model in the
+ * models folder installed beside libpagesift (lib/../share/pagesift/
+ * models), the same beside the program (bin/../share/...), and, for the
+ * library of a build folder, the source tree's models/default.model.  When
+ * none is there, the first place (a load then fails naming it). */
+
+/** The places ps_model_default_path() looked at, for a message
+ *  ("PATH (beside libpagesift), PATH (beside the program)"). */
+PS_EXPORT const char *ps_model_default_searched(void);
+
 /* A model bundle (docs/MODEL_FORMAT.md) is one text file: a header line
  * "pagesift-model 2", key-value lines (features, scaling, C, gamma, CV
  * scores, training data checksum, the body's CRC-32, ...), the embedded

@@ -105,6 +105,16 @@ PS_EXPORT ps_page *ps_page_load_file(const char *path, const ps_page_options *op
  *  text itself is released after parsing: utf8 is NULL, len 0). */
 PS_EXPORT const ps_decoded *ps_page_decoding(const ps_page *page);
 
+/** Parse an input (pagesift.h; in->status PS_OK, not skipped): its bytes with its
+ *  charset and URL, @p block_tags (NULL = the default) and @p max_bytes
+ *  (0 = PS_DEFAULT_MAX_BYTES).  NULL with err set (the parser's message). */
+PS_EXPORT ps_page *ps_input_page(const ps_input *in, const char *const *block_tags, size_t max_bytes,
+                                 ps_error *err);
+
+/** Write the site key (pagesift.h: ps_site_rule) of @p url into @p out (size @p cap).  Returns 0, or -1
+ *  when the URL has no host (out is then ""). */
+PS_EXPORT int ps_site_key(const char *url, ps_site_rule rule, char *out, size_t cap);
+
 /* ---- the block tree (extract/page.c, extract/text.c) ---------------------- */
 
 /* Bounds of one page (docs/EXTRACTION.md, "Bounds"): past each,
@@ -213,6 +223,13 @@ enum {
  *  default), in any order; else 0.  A model trained on other blocks would
  *  see other features, so extractors check it. */
 PS_EXPORT int ps_page_has_block_tags(const ps_page *page, const char *const *tags);
+
+/** How a block was classified, in ps_extraction.block_class. */
+typedef enum ps_block_class {
+    PS_CLASS_NOISE = 0,    /**< removed by the classifier */
+    PS_CLASS_CONTENT = 1,  /**< kept */
+    PS_CLASS_TEMPLATE = 2  /**< every leaf of it removed as site template */
+} ps_block_class;
 
 /** Blocks in document order (pre-order); block 0 is the root (body). */
 PS_EXPORT const ps_block *ps_page_blocks(const ps_page *page, size_t *n);

@@ -32,6 +32,7 @@
 #include "pagesift.h"
 #include "pagesift/annotate.h"
 #include "pagesift/labels.h"
+#include "pagesift/site_models.h"
 #include "pagesift/templates.h"
 
 struct ps_annotate {
@@ -580,6 +581,7 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
     json_t *pj = NULL, *blocks = NULL;
     uint8_t *pre = NULL;
     const double *score = NULL;
+    double unsure = NAN; /* ps_extraction_uncertainty: which page to label next */
     int32_t *row_of = NULL;
     ps_buf html = {0};
     ps_extraction ext = {0};
@@ -630,6 +632,7 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
          * the ones its pre-labels come from */
         score = ext.block_score;
         pre = ext.block_class;
+        unsure = ps_extraction_uncertainty(pg, &ext);
     }
 
     /* 3. block data: one entry per CSV row, in row order */
@@ -796,6 +799,7 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
         json_object_set_new(s, "blocks", bids);
         json_object_set_new(s, "pre", prel);
         json_object_set_new(s, "labels", init);
+        json_object_set_new(s, "uncertainty", isnan(unsure) ? json_null() : json_real(round(unsure * 1000) / 1000));
         json_array_append_new(a->pages, s);
     }
 

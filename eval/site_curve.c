@@ -4,7 +4,11 @@
  * Protocol, per data set (a gold set):
  *  - sites: the pages grouped by site key (ps_input_site's rule), in index
  *    order; a site is measured when it has >= min_pages pages (default 10);
- *  - labelled pages: the first K pages of the site (index order), blocks
+ *  - labelled pages: the first K pages of the site's pool, its first Kmax
+ *    pages in index order, taken in index order or (label order
+ *    uncertainty) most uncertain first by the base model
+ *    (ps_extraction_uncertainty: what pagesift-annotate offers to label
+ *    next); blocks
  *    labelled from their gold as pagesift-features does (own text >= 1
  *    character, gold share >= 0.5 = content), after the site's template
  *    library when the method uses templates;
@@ -154,6 +158,85 @@ done:
     return rc;
 }
 
+/* How unsure @p ex (the base, as the svm method) is about one page, after
+ * the site's template library as page_rows prepares it. */
+static int page_uncertainty(const ps_dataset_page *dp, const char *const *tags, const ps_template_store *tpl,
+                            ps_extractor *ex, double *u, ps_error *err)
+{
+    size_t len = 0;
+    char *html = ps_read_page_file(dp->html_path, 0, &len, err);
+    if (!html)
+        return -1;
+    ps_input in = {.data = html, .len = len, .url = dp->url, .site = dp->site};
+    char key[512];
+    ps_page *pg = NULL;
+    int ready = ps_prepare_input(&in, tags, tpl, NULL, key, sizeof key, &pg, NULL, err);
+    free(html);
+    if (ready < 0)
+        return -1;
+    ps_extraction x = {0};
+    int rc = ps_extract(ex, pg, key, &x, err);
+    if (rc == 0)
+        *u = ps_extraction_uncertainty(pg, &x);
+    ps_extraction_free(&x);
+    ps_page_free(pg);
+    return rc;
+}
+
+typedef struct page_u {
+    size_t page;
+    double u;
+} page_u;
+
+static int cmp_page_u(const void *a, const void *b)
+{
+    const page_u *x = a, *y = b;
+    if (x->u != y->u)
+        return x->u < y->u ? 1 : -1; /* most uncertain first */
+    return (x->page > y->page) - (x->page < y->page);
+}
+
+/* Reorder the pool (the first kmax pages) of every site most uncertain
+ * first; the scored pages after it stay as they are. */
+static int order_by_uncertainty(const ps_dataset *ds, site_info *sites, size_t n_sites, const char *model_path,
+                                const char *const *tags, const ps_template_store *tpl, ps_error *err)
+{
+    ps_extractor_config ec = {.model_path = model_path};
+    ps_extractor *ex = ps_extractor_new("svm", &ec, err);
+    if (!ex)
+        return -1;
+    int rc = 0;
+    for (size_t si = 0; si < n_sites && rc == 0; si++) {
+        site_info *s = &sites[si];
+        page_u *pu = malloc((s->kmax + 1) * sizeof *pu);
+        if (!pu) {
+            rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            break;
+        }
+        for (unsigned p = 0; p < s->kmax; p++) {
+            pu[p].page = s->pages[p];
+            pu[p].u = -1; /* a page that cannot be read goes last */
+            ps_error e = {0};
+            if (page_uncertainty(&ds->pages[s->pages[p]], tags, tpl, ex, &pu[p].u, &e) != 0) {
+                if (e.code == PS_ERR_NOMEM) {
+                    *err = e;
+                    rc = -1;
+                    break;
+                }
+                pu[p].u = -1;
+            }
+        }
+        if (rc == 0) {
+            qsort(pu, s->kmax, sizeof *pu, cmp_page_u);
+            for (unsigned p = 0; p < s->kmax; p++)
+                s->pages[p] = pu[p].page;
+        }
+        free(pu);
+    }
+    ps_extractor_free(ex);
+    return rc;
+}
+
 static void print_f1(FILE *f, double v)
 {
     if (isnan(v))
@@ -168,8 +251,8 @@ static json_t *num_or_null(double v)
 }
 
 int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_dataset *ds,
-                       const unsigned *ks, size_t n_k, unsigned min_pages, FILE *out, json_t *json,
-                       ps_error *err)
+                       const unsigned *ks, size_t n_k, unsigned min_pages, int label_order, FILE *out,
+                       json_t *json, ps_error *err)
 {
     if (ds->snippet_set)
         return ps_set_error(err, PS_ERR_USAGE, "%s: --per-site-models needs a gold set (labels come from gold/)",
@@ -267,7 +350,13 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
         cfg.templates_dir = tdir;
         cfg.per_site = 0;
     }
-    /* labelled rows of each site's first kmax pages */
+    if (label_order == PS_LABEL_ORDER_UNCERTAINTY &&
+        order_by_uncertainty(ds, sites, n_sites, bp, tags, tpl, err) != 0) {
+        rc = -1;
+        goto out;
+    }
+    const char *order_name = label_order == PS_LABEL_ORDER_UNCERTAINTY ? "most uncertain first" : "index order";
+    /* labelled rows of each site's first kmax pages (its pool, in label order) */
     for (size_t si = 0; si < n_sites; si++) {
         site_info *s = &sites[si];
         if (!(s->rows_upto = calloc(s->kmax + 1, sizeof *s->rows_upto))) {
@@ -386,8 +475,10 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
         json_object_set_new(o, "model", json_string(bp));
         json_object_set_new(o, "protocol",
                             json_string("token F1 (4-gram shingles, page-averaged) on each site's pages after its "
-                                        "first Kmax (the largest K leaving >= 5 pages); K = the site's first K "
-                                        "pages labelled from the gold"));
+                                        "first Kmax (the largest K leaving >= 5 pages); K = K pages of those "
+                                        "first Kmax labelled from the gold, in label_order"));
+        json_object_set_new(o, "label_order",
+                            json_string(label_order == PS_LABEL_ORDER_UNCERTAINTY ? "uncertainty" : "index"));
         for (size_t k = 0; k < n_k; k++) {
             json_array_append_new(jk, json_integer(ks[k]));
             json_array_append_new(jm, num_or_null(cnt[k] ? sum_f1[k] / (double)cnt[k] : NAN));
@@ -401,9 +492,13 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
             json_t *f = json_array();
             for (size_t k = 0; k < n_k; k++)
                 json_array_append_new(f, num_or_null(sites[si].f1[k]));
-            json_array_append_new(js, json_pack("{s:s,s:I,s:I,s:o}", "site", sites[si].key, "pages",
+            json_t *pool = json_array(); /* the pages K counts from, in label order */
+            for (unsigned p = 0; p < sites[si].kmax; p++)
+                json_array_append_new(pool, json_string(ds->pages[sites[si].pages[p]].id));
+            json_array_append_new(js, json_pack("{s:s,s:I,s:I,s:o,s:o}", "site", sites[si].key, "pages",
                                                 (json_int_t)sites[si].n, "scored",
-                                                (json_int_t)(sites[si].n - sites[si].kmax), "f1", f));
+                                                (json_int_t)(sites[si].n - sites[si].kmax), "f1", f, "labelled",
+                                                pool));
         }
         json_object_set_new(o, "ks", jk);
         json_object_set_new(o, "sites", js);
@@ -419,9 +514,9 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
         goto out;
     }
     fprintf(out, "# per-site models, %s, method %s, base model %s: token F1 (4-gram shingles, page-averaged) "
-                 "on each site's pages after its first Kmax (the largest K leaving >= %d pages), K = the site's "
-                 "first K pages labelled from the gold; %zu site models trained in %.1f s\n",
-            ds->name, method, bp, SCORED_MIN, trained, train_secs);
+                 "on each site's pages after its first Kmax (the largest K leaving >= %d pages), K = K of those "
+                 "first Kmax pages labelled from the gold, %s; %zu site models trained in %.1f s\n",
+            ds->name, method, bp, SCORED_MIN, order_name, trained, train_secs);
     fprintf(out, "%-34s %5s %6s", "site", "pages", "scored");
     for (size_t k = 0; k < n_k; k++) {
         char h[16];

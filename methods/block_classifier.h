@@ -105,13 +105,15 @@ int ps_block_classifier_stack_score(const ps_block_classifier *c, const ps_model
 const ps_block_classifier *ps_block_classifier_stack_first(const ps_block_classifier *c);
 
 /** The grid kind (methods/classifier_grid.c): on a page whose probability
- *  of the grid kinds (listing + collection + service, the page-type
- *  classifier's) is at least @p gate, the mean of @p base's and @p grid's
- *  scores; elsewhere @p base's.  Both owned from now on (freed on failure
- *  too); NULL + err (PS_ERR_FORMAT) when their features or block tags
- *  differ; @p path is for messages. */
+ *  of the grid kinds (listing + collection + service + forum, the
+ *  page-type classifier's) is at least @p gate, the mean of @p base's and
+ *  @p grid's scores; on a page where @p base's blocks above 0 hold less
+ *  than @p rescue of the text (0: never), the larger of @p base's score and
+ *  that mean; elsewhere @p base's.  Both owned from now on (freed on
+ *  failure too); NULL + err (PS_ERR_FORMAT) when their features or block
+ *  tags differ; @p path is for messages. */
 ps_block_classifier *ps_block_classifier_grid(ps_block_classifier *base, ps_block_classifier *grid,
-                                              double gate, const char *path, ps_error *err);
+                                              double gate, double rescue, const char *path, ps_error *err);
 
 /** The per-site kind (methods/classifier_site.c): @p base (an "svm"
  *  classifier, owned from now on, freed on failure too) for pages whose site

@@ -1,20 +1,30 @@
 /* methods/classifier_grid.c — the grid kind (issue 34): a block model
  * trained on pages of every type in equal shares (WCXB's development split,
  * scripts/train-grid-model) beside the shipped one, for the pages the
- * page-type classifier calls a listing, a collection or a service page.
+ * page-type classifier calls a listing, a collection, a service page or a
+ * forum thread, and for pages the shipped model would leave nearly empty.
  *
  * The shipped model learnt from articles mostly; on a page of 40 product
- * tiles or 30 result rows it scores each short item as noise.  The grid
- * model has seen as many listings and collections as articles.  On a page
- * whose probability of the grid kinds (listing + collection + service) is
- * at least the gate, a block's score is the mean of the two models' scores;
- * on every other page the base model alone decides, and the grid model
- * costs nothing.  The mean and not the grid model alone: articles the
- * classifier takes for grids lose less (wcxb-dev under CV: articles 0.952
- * with the mean, 0.947 with the grid model alone; docs/QUALITY.md, "Page
- * types, third round").
+ * tiles, 30 result rows or 20 posts of a thread it scores each short item
+ * as noise.  The grid model has seen as many listings and threads as
+ * articles.  Two rules:
  *
- * A page a per-site model scored (--models DIR) is left to that model.
+ *  - the gate: on a page whose probability of the grid kinds (listing +
+ *    collection + service + forum) is at least the gate, a block's score
+ *    is the mean of the two models' scores.  The mean and not the grid
+ *    model alone: articles the classifier takes for grids lose less
+ *    (wcxb-dev under CV: articles 0.952 with the mean, 0.947 with the grid
+ *    model alone; docs/QUALITY.md, "Page types, third round").
+ *  - the rescue: on any other page where the blocks the base scores above
+ *    0 hold less than the rescue share of the page's text (after the
+ *    template step), a block's score is the larger of the base's and that
+ *    mean: the grid model may add what the base left out, never drop what
+ *    it kept.  A listing the classifier took for an article (a news
+ *    section front, a Wikipedia list) comes out as a headline otherwise.
+ *
+ * On every other page the base model alone decides, and the grid model
+ * costs nothing.  A page a per-site model scored (--models DIR) is left to
+ * that model.
  *
  * Both models read the same features of the same blocks (the method
  * computes one row per block), so a grid model must have the base's
@@ -34,6 +44,7 @@ typedef struct grid_classifier {
     ps_block_classifier *base; /* the shipped model (or its per-site wrapper) */
     ps_block_classifier *grid; /* the grid model */
     double gate;               /* grid-kind probability from which the mean is taken */
+    double rescue;             /* share of the text kept below which the rescue adds (0: off) */
 } grid_classifier;
 
 static void grid_free(ps_block_classifier *c)
@@ -44,17 +55,41 @@ static void grid_free(ps_block_classifier *c)
     free(g);
 }
 
+/* The page's probability of the grid kinds: pages of many short items or
+ * posts that the base model scores one by one. */
+static double grid_kinds_prob(const ps_page *page)
+{
+    return ps_page_type_prob(page, PS_PTYPE_LISTING) + ps_page_type_prob(page, PS_PTYPE_COLLECTION) +
+           ps_page_type_prob(page, PS_PTYPE_SERVICE) + ps_page_type_prob(page, PS_PTYPE_FORUM);
+}
+
+/* 1 when the blocks @p score puts above 0 hold less than @p share of the
+ * text of the blocks scored. */
+static int keeps_little(const ps_classify_in *in, const double *score, double share)
+{
+    size_t nb;
+    const ps_block *bk = ps_page_blocks(in->page, &nb);
+    double kept = 0, all = 0;
+    for (size_t i = 0; i < in->n; i++) {
+        uint32_t b = in->blocks[i];
+        all += bk[b].own.text_chars;
+        if (score[b] > 0)
+            kept += bk[b].own.text_chars;
+    }
+    return all > 0 && kept < share * all;
+}
+
 static int grid_score(const ps_block_classifier *c, const ps_classify_in *in, double *score, ps_error *err)
 {
     const grid_classifier *g = (const grid_classifier *)c;
     if (g->base->score(g->base, in, score, err) != 0)
         return -1;
-    double p = ps_page_type_prob(in->page, PS_PTYPE_LISTING) + ps_page_type_prob(in->page, PS_PTYPE_COLLECTION) +
-               ps_page_type_prob(in->page, PS_PTYPE_SERVICE);
-    if (in->n == 0 || !(p > 0 && p >= g->gate))
-        return 0;
-    if (in->model && strncmp(in->model, "site:", 5) == 0)
+    if (in->n == 0 || (in->model && strncmp(in->model, "site:", 5) == 0))
         return 0; /* a site's own model (methods/classifier_site.c) knows its pages better */
+    double p = grid_kinds_prob(in->page);
+    int gated = p > 0 && p >= g->gate;
+    if (!gated && !(g->rescue > 0 && keeps_little(in, score, g->rescue)))
+        return 0;
     size_t nb;
     ps_page_blocks(in->page, &nb);
     double *s2 = malloc((nb + 1) * sizeof *s2);
@@ -67,7 +102,8 @@ static int grid_score(const ps_block_classifier *c, const ps_classify_in *in, do
     if (rc == 0) {
         for (size_t i = 0; i < in->n; i++) {
             uint32_t b = in->blocks[i];
-            score[b] = 0.5 * (score[b] + s2[b]);
+            double mean = 0.5 * (score[b] + s2[b]);
+            score[b] = gated || mean > score[b] ? mean : score[b];
         }
         if (in->model && in->model_cap) {
             size_t len = strlen(in->model);
@@ -93,7 +129,7 @@ static int same_tags(const char *const *a, const char *const *b)
 }
 
 ps_block_classifier *ps_block_classifier_grid(ps_block_classifier *base, ps_block_classifier *grid,
-                                              double gate, const char *path, ps_error *err)
+                                              double gate, double rescue, const char *path, ps_error *err)
 {
     if (base->n_feat != grid->n_feat ||
         memcmp(base->feat_ids, grid->feat_ids, base->n_feat * sizeof *base->feat_ids) != 0 ||
@@ -122,5 +158,6 @@ ps_block_classifier *ps_block_classifier_grid(ps_block_classifier *base, ps_bloc
     g->base = base;
     g->grid = grid;
     g->gate = gate;
+    g->rescue = rescue;
     return &g->c;
 }

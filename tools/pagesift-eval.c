@@ -49,6 +49,10 @@ static void usage(FILE *f)
           "                           --json: the same as JSON\n"
           "      --site-min-pages N   sites measured by --per-site-models: >= N pages\n"
           "                           (default 10; at least 6)\n"
+          "      --label-order ORDER  which of a site's first Kmax pages --per-site-models\n"
+          "                           labels first: index (default: as they come) or\n"
+          "                           uncertainty (the pages the --model is least sure\n"
+          "                           about first, pagesift-annotate's \"label next\")\n"
           "      --options STR        method options \"key=value,...\" for every method\n"
           "      --icu                also score 4-gram shingles of ICU word-break tokens\n"
           "      --by site|lang|page_type\n"
@@ -181,7 +185,7 @@ int main(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_OPTIONS, O_ICU, O_BY, O_JSON, O_CHART, O_WRITE, O_PROTOCOL, O_LIST,
            O_TAG, O_MERGE, O_TRAINP, O_PERSITE, O_FOLD, O_NOTFOLD, O_SNIPPETS,
-           O_SITEMODELS, O_SITEMIN };
+           O_SITEMODELS, O_SITEMIN, O_LABELORDER };
     static const struct option opts[] = {
         {"dataset", required_argument, 0, 'd'}, {"method", required_argument, 0, 'm'},
         {"pred", required_argument, 0, 'p'},     {"model", required_argument, 0, O_MODEL},
@@ -193,6 +197,7 @@ int main(int argc, char **argv)
         {"per-site", required_argument, 0, O_PERSITE},
         {"per-site-models", required_argument, 0, O_SITEMODELS},
         {"site-min-pages", required_argument, 0, O_SITEMIN},
+        {"label-order", required_argument, 0, O_LABELORDER},
         {"fold", required_argument, 0, O_FOLD}, {"not-fold", required_argument, 0, O_NOTFOLD},
         {"snippets", required_argument, 0, O_SNIPPETS},
         {"tag", required_argument, 0, O_TAG},    {"train-protocol", no_argument, 0, O_TRAINP},    {"merge-json", required_argument, 0, O_MERGE},
@@ -201,6 +206,7 @@ int main(int argc, char **argv)
     ps_eval_config cfg = {0};
     cfg.jobs = 1;
     unsigned curve_k[16], site_min = 10;
+    int label_order = PS_LABEL_ORDER_INDEX;
     size_t n_curve = 0;
     const char *sets[64];
     size_t nsets = 0, nsrc = 0;
@@ -319,6 +325,16 @@ int main(int argc, char **argv)
             }
             break;
         }
+        case O_LABELORDER:
+            if (strcmp(optarg, "index") == 0)
+                label_order = PS_LABEL_ORDER_INDEX;
+            else if (strcmp(optarg, "uncertainty") == 0)
+                label_order = PS_LABEL_ORDER_UNCERTAINTY;
+            else {
+                fprintf(stderr, "pagesift-eval: --label-order is index or uncertainty, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
         case O_SITEMIN: {
             char *end;
             long v = strtol(optarg, &end, 10);
@@ -417,7 +433,7 @@ int main(int argc, char **argv)
                     crc = 2;
                     continue;
                 }
-                if (ps_eval_site_curve(&cfg, src[k].m, ds[s], curve_k, n_curve, site_min, stdout, curves,
+                if (ps_eval_site_curve(&cfg, src[k].m, ds[s], curve_k, n_curve, site_min, label_order, stdout, curves,
                                        &err) < 0) {
                     fprintf(stderr, "pagesift-eval: %s / %s: %s\n", ds[s]->name, src[k].m, err.msg);
                     crc = err.code == PS_ERR_USAGE ? 2 : 3;

@@ -57,9 +57,10 @@
 
 #include "common/util.h"
 #include "pagesift/features.h"
+#include "pagesift/page.h"
 #include "pagesift/site_models.h"
-#include "train/train_internal.h"
 #include "pagesift/templates.h"
+#include "train/train_internal.h"
 
 static void svm_quiet(const char *s)
 {
@@ -1371,4 +1372,24 @@ void ps_site_models_free(ps_site_models *s)
         pthread_cond_destroy(&s->loaded);
     }
     free(s);
+}
+
+/* ---- which pages to label next ------------------------------------------ */
+
+double ps_extraction_uncertainty(const ps_page *page, const ps_extraction *x)
+{
+    if (!page || !x || !x->block_score)
+        return NAN;
+    size_t nb;
+    const ps_block *b = ps_page_blocks(page, &nb);
+    double near = 0, all = 0;
+    for (size_t i = 0; i < nb; i++) {
+        double s = x->block_score[i];
+        if (isnan(s) || !b[i].own.text_chars)
+            continue;
+        all += b[i].own.text_chars;
+        if (fabs(s) < 1)
+            near += b[i].own.text_chars * (1 - fabs(s));
+    }
+    return all > 0 ? near / all : 0;
 }

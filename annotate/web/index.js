@@ -110,7 +110,8 @@
       if (c.labelled === c.total) s.done++;
       var a = el('a', p.title || p.page_id);
       a.href = p.file;
-      return [p.n, p.site, a, c.total, c.labelled, c.content, c.noise, c.pre, bar(c)];
+      var u = typeof p.uncertainty === 'number' ? Math.round(100 * p.uncertainty) + ' %' : '';
+      return [p.n, p.site, a, c.total, c.labelled, c.content, c.noise, c.pre, u, bar(c)];
     });
     main.appendChild(el('p', ws.pages.length + ' pages · ' + tot.labelled + ' of ' + tot.total +
       ' blocks labelled (' + tot.content + ' content, ' + tot.noise + ' noise)' +
@@ -152,8 +153,28 @@
         var s = sites[k];
         return [k, s.pages, s.done, s.total, s.labelled, s.pre, bar({ total: s.total, labelled: s.labelled, pre: s.pre })];
       })));
+    // Label next: the pages the model is least sure about (the share of
+    // their text scored near its decision boundary), not labelled yet —
+    // the pages a site model learns most from (docs/SITE_MODELS.md).
+    var next = ws.pages.filter(function (p) {
+      return typeof p.uncertainty === 'number' && counts(p).labelled === 0;
+    }).sort(function (x, y) { return y.uncertainty - x.uncertainty || x.n - y.n; }).slice(0, 10);
+    if (next.length) {
+      main.appendChild(el('h2', 'Label next'));
+      main.appendChild(el('p', 'Pages not labelled yet, those the model is least sure about first ' +
+        '(unsure: the share of their text it scored near its decision boundary). Labelling these ' +
+        'teaches a site model most.', 'muted'));
+      var nt = table(['#', 'site', 'page', 'unsure'], next.map(function (p) {
+        var a = el('a', p.title || p.page_id);
+        a.href = p.file;
+        return [p.n, p.site, a, Math.round(100 * p.uncertainty) + ' %'];
+      }));
+      nt.id = 'label-next';
+      main.appendChild(nt);
+    }
     main.appendChild(el('h2', 'Pages'));
-    main.appendChild(table(['#', 'site', 'page', 'blocks', 'labelled', 'content', 'noise', 'to confirm', 'progress'], pageRows));
+    main.appendChild(table(['#', 'site', 'page', 'blocks', 'labelled', 'content', 'noise', 'to confirm', 'unsure', 'progress'],
+      pageRows));
     main.appendChild(el('p', 'On a page: click toggles a block, shift-click labels a region, alt-click clears; ' +
       'j/k next/previous page, u next unlabelled, z undo, a accept model labels, n rest noise, i back here. ' +
       'Labels are kept in this browser (local storage) until exported.', 'muted'));

@@ -236,17 +236,22 @@ PS_EXPORT void ps_eval_run_clear(ps_eval_run *run);
 
 /** pagesift-eval --per-site-models: the curve of per-site models over
  *  @p ds (a gold set) for each K of @p ks (0 = the base model, cfg's
- *  model_path): per site with >= @p min_pages pages, its first K pages
- *  labelled from the gold train a site model (ps_site_model_train), scored
+ *  model_path): per site with >= @p min_pages pages, K of its first Kmax
+ *  pages (in @p label_order) labelled from the gold train a site model (ps_site_model_train), scored
  *  on the site's pages after its first Kmax (the largest K leaving >= 5
  *  pages), never labelled; token F1 per site and K, the mean and the mean
  *  gain over K = 0, as a table on @p out (eval/site_curve.c); with @p json
  *  not NULL, appended there instead as an object {set, method, model, ks,
- *  sites: [{site, pages, scored, f1: [per K, null = n/a]}], mean, gain,
- *  hurt, measured}.  0 or -1. */
+ *  sites: [{site, pages, scored, f1: [per K, null = n/a], labelled: [the
+ *  page ids K counts from, in label order]}], mean, gain, hurt, measured,
+ *  label_order}.  0 or -1. */
 PS_EXPORT int ps_eval_site_curve(const ps_eval_config *cfg, const char *method, const ps_dataset *ds,
-                                 const unsigned *ks, size_t n_k, unsigned min_pages, FILE *out,
-                                 struct json_t *json, ps_error *err);
+                                 const unsigned *ks, size_t n_k, unsigned min_pages, int label_order,
+                                 FILE *out, struct json_t *json, ps_error *err);
+/** ps_eval_site_curve's label orders: a site's first Kmax pages labelled
+ *  in index order, or most uncertain first by the base model
+ *  (ps_extraction_uncertainty, pagesift/site_models.h). */
+enum { PS_LABEL_ORDER_INDEX = 0, PS_LABEL_ORDER_UNCERTAINTY = 1 };
 
 /** The per-page report of every snippet run, TSV, to @p path ("-" =
  *  stdout), written atomically.  0 or -1 with err. */

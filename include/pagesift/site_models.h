@@ -150,6 +150,21 @@ PS_EXPORT void ps_site_models_get_stats(ps_site_models *s, ps_site_models_stats 
 
 PS_EXPORT void ps_site_models_free(ps_site_models *s);
 
+/* ---- which pages to label next ------------------------------------------ */
+
+/** How unsure the model was about @p page, from the extraction @p x made of
+ *  it (the svm or template-svm method: x->block_score set): the share of
+ *  the page's text in blocks scored near the decision boundary, each
+ *  block's characters counted by how near (1 - |score|, 0 from a score of
+ *  +-1 on: outside the SVM's margin).  0 when every block was scored
+ *  clearly (or the page has no scored text), up to 1 when all its text
+ *  sits on the boundary.  A site's pages labelled in descending order of
+ *  it teach a site model more per page than pages taken as they come
+ *  (pagesift-annotate's "label next" order; pagesift-eval
+ *  --per-site-models --label-order uncertainty measures it:
+ *  docs/SITE_MODELS.md).  NAN when @p x has no block scores. */
+PS_EXPORT double ps_extraction_uncertainty(const ps_page *page, const ps_extraction *x);
+
 #ifdef __cplusplus
 }
 #endif

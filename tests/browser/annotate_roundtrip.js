@@ -1,6 +1,7 @@
 // Browser test 1 of pagesift-annotate (tests/cli/annotate_browser.sh runs it):
 // a workspace of two pages pre-labelled by a model, opened from file://: the
-// export asks first while pre-labels are unconfirmed; click three blocks, use keys
+// export asks first while pre-labels are unconfirmed; the index's "Label
+// next" lists both pages, the one the model is less sure about first; click three blocks, use keys
 // (rest noise, next page), shift-click a region on page 2, reload (labels
 // kept), undo, export labels.csv and labels.json from the index page (the
 // export asks first when model pre-labels are unconfirmed); then the same
@@ -61,6 +62,19 @@ const states = (page) => page.evaluate(() => {
     page.off('download', onDl);
     check(dialogs.length === 1 && /pre-labels/.test(dialogs[0]), 'export with unconfirmed pre-labels did not ask first');
     check(!downloaded, 'export went on after the user said no');
+    // "Label next": both pages, unlabelled, the one the model is less sure about first
+    const next = await page.evaluate(() => {
+      const t = document.getElementById('label-next');
+      if (!t) return null;
+      return { rows: [...t.tBodies[0].rows].map((r) => Number(r.cells[0].textContent)),
+               u: window.PS_WORKSPACE.pages.map((p) => [p.n, p.uncertainty]) };
+    });
+    check(next && next.rows.length === 2, 'no "Label next" list of the two unlabelled pages');
+    const byU = next.u.slice().sort((a, b) => b[1] - a[1] || a[0] - b[0]).map((x) => x[0]);
+    check(next.u.every((x) => typeof x[1] === 'number' && x[1] >= 0 && x[1] <= 1),
+          'page uncertainty missing or out of [0, 1]: ' + JSON.stringify(next.u));
+    check(JSON.stringify(next.rows) === JSON.stringify(byU), '"Label next" is not most uncertain first: ' +
+          JSON.stringify(next));
 
     const url1 = 'file://' + path.resolve(ws, 'pages/00001.html');
     await page.goto(url1);
@@ -144,6 +158,7 @@ const states = (page) => page.evaluate(() => {
     await page.waitForSelector('#export-csv');
     const text = await page.textContent('body');
     check(/2 pages/.test(text), 'the index does not show the pages');
+    check(!(await page.$('#label-next')), '"Label next" still lists pages that are labelled');
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
     await dl.saveAs(path.join(outDir, 'labels.csv'));
     const [dl2] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);

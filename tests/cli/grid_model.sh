@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The grid model (docs/PAGE_TYPES.md, docs/MODEL_FORMAT.md "The grid
 # model"): the shipped default.model has a companion default.grid.model,
-# averaged in on pages typed listing, collection or service (g >= 0.7): the
-# record's "model" says default+grid on the hand-written listing and
-# default on the product, thread and article; --options grid_model=0, or a
+# averaged in on pages typed listing, collection, service or forum (g >=
+# 0.7): the record's "model" says default+grid on the hand-written listing
+# and thread (whose four posts all come out) and default on the product and
+# article (whose content the shipped model finds: no rescue); --options
+# grid_model=0, or a
 # model without a companion, never uses it (default on every page); the
 # listing's text then differs (the grid model scores its blocks); a
 # companion that is not a block bundle of the same features is refused,
@@ -36,9 +38,13 @@ load = lambda n: {r["id"]: r for r in map(json.loads, open("%s/%s.jsonl" % (d, n
 on, off, alone, mine = load("on"), load("off"), load("alone"), load("mine")
 assert on["listing"]["page_type"] == "listing" and on["listing"]["page_type_prob"] >= 0.7, on["listing"]
 assert on["listing"]["model"] == "default+grid", on["listing"]["model"]
-for n in ("product", "forum", "article"):
+for n in ("product", "article"):
     assert on[n]["model"] == "default", (n, on[n]["model"])
     assert on[n]["text"] == off[n]["text"], n
+assert on["forum"]["page_type"] == "forum" and on["forum"]["model"] == "default+grid", on["forum"]
+for post in ("Where should I look first?", "the valve or the expansion vessel", "with a bike pump?",
+             "lose it again within a week"):
+    assert post in on["forum"]["text"], post
 for recs in (off, alone):
     assert all(r["model"] == "default" for r in recs.values()), [r["model"] for r in recs.values()]
 assert on["listing"]["text"] != off["listing"]["text"], "the grid model changed nothing on the listing"

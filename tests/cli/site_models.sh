@@ -224,4 +224,31 @@ assert c["worst_loss"][0] == 0 and c["worst_loss"][1] == round(max(0, s["f1"][0]
 assert len(c["declined"]) == 2 and c["declined"][0] == 0, c
 PY
 pagesift-eval -q -d "$sample" -m punct-lines --per-site-models 1 > /dev/null 2>&1; [ $? -eq 2 ] || fail "curve of a method without model"
+
+# label order: the same scored pages (K = 0 equal), the pool most uncertain
+# first, in the order pagesift-annotate's "Label next" gives the same pages
+pagesift-eval -q --json -d "$sample" -m svm --per-site-models 0,3 > "$t/ci.json" || fail "index-order curve"
+pagesift-eval -q --json -d "$sample" -m svm --per-site-models 0,3 --label-order uncertainty > "$t/cu.json" \
+  || fail "uncertainty-order curve"
+pagesift-eval -q -d "$sample" -m svm --per-site-models 0,1 --label-order size > /dev/null 2>&1
+[ $? -eq 2 ] || fail "--label-order size accepted"
+/usr/bin/python3 - "$t/ci.json" "$t/cu.json" "$sample" > "$t/pool.tsv" <<'PY' || fail "label orders"
+import json, sys
+ci = json.load(open(sys.argv[1]))["per_site_models"][0]
+cu = json.load(open(sys.argv[2]))["per_site_models"][0]
+assert ci["label_order"] == "index" and cu["label_order"] == "uncertainty", (ci["label_order"], cu["label_order"])
+si, su = ci["sites"][0], cu["sites"][0]
+assert si["f1"][0] == su["f1"][0] and si["scored"] == su["scored"] == 7, (si, su)
+assert sorted(si["labelled"]) == sorted(su["labelled"]) and len(su["labelled"]) == 3, (si, su)
+idx = {l.split("\t")[0]: l.split("\t")[1] for l in open(sys.argv[3] + "/index.tsv")}
+for pid in su["labelled"]:
+    print("%s/html/%s.html\t%s" % (sys.argv[3], pid, idx[pid]))
+PY
+pagesift-annotate -q -m "$dm" -o "$t/ws" -l "$t/pool.tsv" || fail "pagesift-annotate of the pool"
+/usr/bin/python3 - "$t/ws/data/workspace.js" <<'PY' || fail "the curve's order is not the workspace's"
+import json, sys
+ws = json.loads(open(sys.argv[1]).read().split("=", 1)[1].rstrip().rstrip(";"))
+u = [p["uncertainty"] for p in ws["pages"]]  # in the curve's label order
+assert all(isinstance(x, float) for x in u) and u == sorted(u, reverse=True), u
+PY
 echo "ok"

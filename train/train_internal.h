@@ -81,6 +81,13 @@ struct ps_model {
 /* The payload line of a per-site delta bundle (docs/MODEL_FORMAT.md), in
  * place of libsvm-model-bytes. */
 #define PS_SITE_DELTA_BYTES_KEY "site-delta-bytes"
+/* The largest per-site bundle read (train/site_models.c, site_train.c):
+ * 256 MiB, as ps_model_load reads a bundle. */
+#define SITE_MODEL_MAX_BYTES ((size_t)256 << 20)
+/* ps_site_model_parse: a per-site bundle (a delta, or a whole bundle) read
+ * against its base, as inference reads it (train/site_models.c). */
+ps_model *ps_site_model_parse(const char *text, size_t len, const char *name, const ps_model *base,
+                              ps_error *err);
 
 
 /* splitmix64: the seeded generator behind every random choice in training

@@ -1,6 +1,7 @@
-/* pagesift/site_models.h — per-site models (train/site_models.c): a site's
- * few labelled pages added to the general model, one bundle per site in a
- * model folder, picked by the page's site key at inference.
+/* pagesift/site_models.h — per-site models (train/site_train.c,
+ * train/site_models.c): a site's few labelled pages added to the general
+ * model, one bundle per site in a model folder, picked by the page's site
+ * key at inference.
  *
  * A site model extends a base model (the default one): it keeps the base's
  * features, scaling (scale_min / scale_max) and block_tags, and is trained

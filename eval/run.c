@@ -16,7 +16,7 @@
 #include "common/progress.h"
 #include "common/util.h"
 #include "eval/per_site.h"
-#include "methods/pipeline.h"
+#include "pagesift/pipeline.h"
 #include "eval/run.h"
 #include "eval/snippets.h"
 #include "eval/train_protocol.h"

@@ -18,7 +18,7 @@
 
 #include "common/progress.h"
 #include "methods/batch.h"
-#include "methods/pipeline.h"
+#include "pagesift/pipeline.h"
 #include "pagesift/inputs.h"
 
 enum { REC_OK, REC_EMPTY, REC_FAILED, REC_SKIPPED, REC_FILTERED };

@@ -12,7 +12,7 @@
 
 #include "common/progress.h"
 #include "methods/batch.h"
-#include "methods/pipeline.h"
+#include "pagesift/pipeline.h"
 #include "pagesift/page.h"
 
 typedef struct learn_job {

@@ -1,17 +1,23 @@
-/* methods/pipeline.h — a bounded, threaded producer/consumer pipeline:
- * one reader thread, N worker threads, one writer (the calling thread),
- * output in input order or as finished.
+/* pagesift/pipeline.h — a bounded, threaded producer/consumer pipeline
+ * (methods/pipeline.c): one reader thread, N worker threads, one writer
+ * (the calling thread), output in input order or as finished.  The batch
+ * runs on it, and so do programs that drive runs of their own (the
+ * evaluation).
  *
  * Memory is bounded: at most `in_flight` jobs exist at any time (the reader
  * waits for the writer to hand one back), so a collection of any size runs
  * in the memory of `in_flight` pages. */
-#ifndef PS_PIPELINE_H
-#define PS_PIPELINE_H
+#ifndef PAGESIFT_PIPELINE_H
+#define PAGESIFT_PIPELINE_H
 
 #include <signal.h>
 #include <stddef.h>
 
 #include "pagesift.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** Callbacks.  A job is an opaque, caller-sized block of memory
  *  (job_size bytes, zeroed before its first use); the callbacks own its
@@ -50,7 +56,10 @@ typedef struct ps_pipeline_opts {
  *  their contents are passed to write-less cleanup by calling @p discard if
  *  not NULL).  The threads it starts block every signal, so a process-wide
  *  signal is handled by the calling thread (or another of the caller's). */
-int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
-                    void (*discard)(void *ctx, void *job), ps_error *err);
+PS_EXPORT int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
+                              void (*discard)(void *ctx, void *job), ps_error *err);
 
+#ifdef __cplusplus
+}
 #endif
+#endif /* PAGESIFT_PIPELINE_H */

@@ -84,11 +84,6 @@ struct ps_model {
 /* The largest per-site bundle read (train/site_models.c, site_train.c):
  * 256 MiB, as ps_model_load reads a bundle. */
 #define SITE_MODEL_MAX_BYTES ((size_t)256 << 20)
-/* ps_site_model_parse: a per-site bundle (a delta, or a whole bundle) read
- * against its base, as inference reads it (train/site_models.c). */
-ps_model *ps_site_model_parse(const char *text, size_t len, const char *name, const ps_model *base,
-                              ps_error *err);
-
 
 /* splitmix64: the seeded generator behind every random choice in training
  * (balancing, fold assignment, CV sampling), so results are reproducible on
@@ -116,17 +111,6 @@ int ps_model_libsvm_decision(ps_model *m, const double *x, double *dec);
  * deltas read them alike.  0, or -1 out of memory. */
 int ps_model_take_keys(ps_model *m, ps_buf *kb, size_t nk);
 
-/* ps_model_parse; check_features 0 keeps a model whose features this
- * library cannot compute (ids -1): training writes such a bundle (with a
- * warning), loading for use refuses it. */
-ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int check_features,
-                            ps_error *err);
-
-/* Add the body checksum line (docs/MODEL_FORMAT.md) to a bundle written
- * without one, before its libsvm-model-bytes line: 0, or -1 when the
- * bundle's structure is not whole or memory ran out. */
-int ps_model_bundle_seal(ps_buf *b);
-
 /* ps_site_model_train (include/pagesift/site_models.h) that also gives,
  * when @p full is not NULL, the same site model as a whole bundle (every
  * support vector written out, as site models were before deltas): tests
@@ -137,12 +121,5 @@ ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, co
                                  const double *x, const int8_t *y, const uint32_t *page, size_t n_rows,
                                  const struct ps_site_train_options *o, struct ps_site_train_report *rep,
                                  ps_model **full, ps_error *err);
-
-/* The body checksum of a bundle (docs/MODEL_FORMAT.md): 0, or -1 when its
- * structure is not whole. */
-int ps_model_bundle_crc(const char *text, size_t len, uint32_t *crc);
-
-/* Write a libsvm model to text (svm_save_model via a temporary file). */
-char *ps_svm_model_to_text(const void *svm_model, size_t *len, ps_error *err);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "pagesift.h"
+#include "pagesift/util.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -101,6 +102,27 @@ PS_EXPORT int ps_model_predict(const ps_model *m, const double *x, double *score
 PS_EXPORT void ps_model_predict_many(const ps_model *m, const double *x, size_t stride, const uint32_t *rows,
                            size_t n, uint8_t *content, double *score);
 PS_EXPORT void ps_model_free(ps_model *m);
+
+/* ---- writing bundles, for training (libpagesift-lab's train/) ---------- */
+
+/** ps_model_parse, but @p check_features 0 keeps a model whose features
+ *  this library cannot compute (ids -1): training writes such a bundle
+ *  (with a warning), loading for use refuses it. */
+PS_EXPORT ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name,
+                                      int check_features, ps_error *err);
+
+/** Add the body checksum line (docs/MODEL_FORMAT.md) to a bundle written
+ *  without one, before its libsvm-model-bytes line: 0, or -1 when the
+ *  bundle's structure is not whole or memory ran out. */
+PS_EXPORT int ps_model_bundle_seal(ps_buf *b);
+
+/** The body checksum of a bundle (docs/MODEL_FORMAT.md): 0, or -1 when its
+ *  structure is not whole. */
+PS_EXPORT int ps_model_bundle_crc(const char *text, size_t len, uint32_t *crc);
+
+/** A libsvm model (struct svm_model *) as libsvm's text (svm_save_model via
+ *  a temporary file): malloc'ed, *len its bytes; NULL with err. */
+PS_EXPORT char *ps_svm_model_to_text(const void *svm_model, size_t *len, ps_error *err);
 
 #ifdef __cplusplus
 }

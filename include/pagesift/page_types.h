@@ -73,6 +73,16 @@ PS_EXPORT int ps_page_types_train(const char *const *dirs, size_t n_dirs,
                                   const ps_page_types_train_options *opt, ps_buf *bundle,
                                   ps_page_types_cv *cv, ps_error *err);
 
+/* ---- the signals it reads (extract/page_signals.c) ------------------------ */
+
+/** Number of page signals (what the classifier reads of a whole page:
+ *  docs/PAGE_TYPES.md), and the name of signal @p i (NULL past the end). */
+PS_EXPORT size_t ps_page_signal_count(void);
+PS_EXPORT const char *ps_page_signal_name(size_t i);
+/** The signals of @p page into @p out (ps_page_signal_count() values).
+ *  Returns 0, or -1 when out of memory. */
+PS_EXPORT int ps_page_signals(const ps_page *page, double *out);
+
 #ifdef __cplusplus
 }
 #endif

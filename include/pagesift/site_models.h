@@ -166,6 +166,12 @@ PS_EXPORT void ps_site_models_free(ps_site_models *s);
  *  docs/SITE_MODELS.md).  NAN when @p x has no block scores. */
 PS_EXPORT double ps_extraction_uncertainty(const ps_page *page, const ps_extraction *x);
 
+/** A per-site bundle in memory (a delta, or a whole bundle) read against
+ *  its base @p base as inference reads it (training reads back each bundle
+ *  it writes with it); @p name is used in messages.  NULL with err. */
+PS_EXPORT ps_model *ps_site_model_parse(const char *text, size_t len, const char *name, const ps_model *base,
+                                        ps_error *err);
+
 #ifdef __cplusplus
 }
 #endif

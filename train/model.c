@@ -17,7 +17,7 @@
 
 #include "common/util.h"
 #include "pagesift/features.h"
-#include "train/train_internal.h"
+#include "train/model_internal.h"
 
 #define MAGIC "pagesift-model "
 #define SVM_BYTES_KEY "libsvm-model-bytes"

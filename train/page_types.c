@@ -26,7 +26,7 @@
 #include "pagesift/page.h"
 #include "pagesift/page_types.h"
 #include "train/page_types_format.h"
-#include "train/train_internal.h"
+#include "train/model_internal.h"
 
 #define BUNDLE_MAX_BYTES ((size_t)64 << 20)
 

@@ -35,7 +35,7 @@
 #include "pagesift/page.h"
 #include "pagesift/site_models.h"
 #include "pagesift/templates.h"
-#include "train/train_internal.h"
+#include "train/model_internal.h"
 
 /* ---- a delta bundle read against its base ------------------------------ */
 

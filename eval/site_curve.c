@@ -45,6 +45,7 @@
 #include "pagesift/page.h"
 #include "pagesift/site_models.h"
 #include "pagesift/templates.h"
+#include "pagesift/train.h"
 
 #define SCORED_MIN 5
 

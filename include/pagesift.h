@@ -5,8 +5,9 @@
  * related links, comments) and keeps the main text.  This header has what a
  * program that extracts needs, most used first: ps_sift (HTML in, text out),
  * extractors, inputs, metadata and rendering.  Every other step has a
- * header under pagesift/, batch.h first: batch runs and the output formats
- * (the map of them all: docs/ARCHITECTURE.md).
+ * header under pagesift/, batch.h first (batch runs, output formats);
+ * training, evaluation, labels and annotation are the research library's,
+ * libpagesift-lab (pagesift/lab.h).  The map: docs/ARCHITECTURE.md.
  *
  * Conventions used throughout:
  *   - every name starts with ps_ / PS_;
@@ -26,15 +27,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** Marks the calls and data the shared library exports: libpagesift is
- *  built with -fvisibility=hidden, so whatever a public header declares
- *  without it stays internal.  Every public declaration takes it. */
+/** Mark the calls and data a shared library exports: libpagesift's
+ *  (PS_EXPORT) and libpagesift-lab's (PS_LAB_EXPORT, in the research
+ *  headers).  Both are built with -fvisibility=hidden: what a public header
+ *  declares without them stays internal. */
 #ifndef PS_EXPORT
 #if defined(__GNUC__) || defined(__clang__)
 #define PS_EXPORT __attribute__((visibility("default")))
 #else
 #define PS_EXPORT
 #endif
+#endif
+#ifndef PS_LAB_EXPORT
+#define PS_LAB_EXPORT PS_EXPORT
 #endif
 
 #ifdef __cplusplus
@@ -88,8 +93,7 @@ typedef struct ps_snippets ps_snippets;
  * pipeline of the pagesift tool for one page (the SVM; no site templates).
  */
 
-/** What was extracted from one page (opaque: read it with the
- *  ps_result_* calls, which will grow as more is extracted). */
+/** What was extracted from one page (opaque: the ps_result_* calls read it). */
 typedef struct ps_result ps_result;
 
 /** Extract the main text of @p len bytes of HTML with the shipped model
@@ -141,7 +145,6 @@ PS_EXPORT void ps_result_free(ps_result *r);
 
 /** Version of the library, e.g. "0.1.0". */
 PS_EXPORT const char *ps_version(void);
-
 /** Initialise libxml2 for use from several threads.  Call it before the
  *  other calls (ps_sift and ps_sifter_new call it themselves); further calls
  *  do nothing; thread-safe. */
@@ -373,10 +376,8 @@ PS_EXPORT ps_source *ps_source_open(const char *const *args, size_t n_args,
  *  the end of all inputs, -1 on a fatal error (err set; out of memory).
  *  A missing or unreadable argument is not fatal: it yields a failed input. */
 PS_EXPORT int ps_source_next(ps_source *src, ps_input *in, ps_error *err);
-
 /** Free the fields of @p in and zero it; the struct can be reused. */
 PS_EXPORT void ps_input_clear(ps_input *in);
-
 /** Close the source and free it.  NULL is a no-op. */
 PS_EXPORT void ps_source_free(ps_source *src);
 

@@ -14,6 +14,7 @@
 #include "pagesift/features.h"
 #include "pagesift/page.h"
 #include "pagesift/page_types.h"
+#include "pagesift/train.h"
 
 static double sig(const ps_page *pg, const char *name)
 {

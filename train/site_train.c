@@ -46,6 +46,7 @@
 
 #include "common/util.h"
 #include "pagesift/features.h"
+#include "pagesift/labels.h"
 #include "pagesift/page.h"
 #include "pagesift/site_models.h"
 #include "pagesift/templates.h"

@@ -38,21 +38,21 @@ typedef struct ps_annotate ps_annotate;
 /** Start a workspace in folder @p dir (created; an existing folder must be
  *  empty or a workspace).  Loads the model, template libraries and resume
  *  file.  NULL with err set (PS_ERR_IO for the folder, the loaders' codes). */
-PS_EXPORT ps_annotate *ps_annotate_new(const char *dir, const ps_annotate_options *opt, ps_error *err);
+PS_LAB_EXPORT ps_annotate *ps_annotate_new(const char *dir, const ps_annotate_options *opt, ps_error *err);
 /** The block tags pages are parsed with (the model's when it has some). */
-PS_EXPORT const char *const *ps_annotate_block_tags(const ps_annotate *a);
+PS_LAB_EXPORT const char *const *ps_annotate_block_tags(const ps_annotate *a);
 /** Add one page (@p in as ps_source_next filled it, status PS_OK): its HTML
  *  file (sanitised, every CSV block marked, CSP), its block data and CSV
  *  rows.  Returns 0, or -1 with err set: PS_ERR_IO means the workspace
  *  cannot be written (stop), any other code concerns this page only. */
-PS_EXPORT int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err);
+PS_LAB_EXPORT int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err);
 /** Write index.html, data/workspace.js, data/rows.js, data/blocks.json and
  *  the scripts.  Returns 0 or -1 (err set). */
-PS_EXPORT int ps_annotate_finish(ps_annotate *a, ps_error *err);
+PS_LAB_EXPORT int ps_annotate_finish(ps_annotate *a, ps_error *err);
 /** Pages and blocks added, blocks pre-labelled, labels taken from resume. */
-PS_EXPORT void ps_annotate_counts(const ps_annotate *a, size_t *pages, size_t *blocks, size_t *prelabelled,
+PS_LAB_EXPORT void ps_annotate_counts(const ps_annotate *a, size_t *pages, size_t *blocks, size_t *prelabelled,
                         size_t *resumed);
-PS_EXPORT void ps_annotate_free(ps_annotate *a);
+PS_LAB_EXPORT void ps_annotate_free(ps_annotate *a);
 
 /** Serve workspace @p dir on 127.0.0.1:@p port (0: any free port) until
  *  *@p stop becomes non-zero (a signal handler sets it): GET of the
@@ -63,7 +63,7 @@ PS_EXPORT void ps_annotate_free(ps_annotate *a);
  *  post to it).  @p on_ready (may be NULL) is called with the port once
  *  listening; @p log (may be NULL) gets one line per request.  Returns 0 on
  *  a clean stop, -1 with err set when the socket cannot be set up. */
-PS_EXPORT int ps_annotate_serve(const char *dir, int port, volatile sig_atomic_t *stop,
+PS_LAB_EXPORT int ps_annotate_serve(const char *dir, int port, volatile sig_atomic_t *stop,
                       void (*on_ready)(int port, void *ctx), void *ctx, FILE *log, ps_error *err);
 
 #ifdef __cplusplus

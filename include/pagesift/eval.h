@@ -40,7 +40,7 @@ typedef struct ps_match {
  * compared byte for byte (case matters, as in the benchmark).
  * Returns 0, or -1 when out of memory or n == 0.
  */
-PS_EXPORT int ps_shingle_match(const char *output, size_t output_len,
+PS_LAB_EXPORT int ps_shingle_match(const char *output, size_t output_len,
                      const char *gold, size_t gold_len,
                      unsigned n, ps_tokens_kind kind, ps_match *m);
 
@@ -58,7 +58,7 @@ typedef enum ps_empty_rule {
 /** Precision and recall of one page under @p rule.  *p_counts / *r_counts
  *  are set to 0 when the page is left out of that average (benchmark rule
  *  only), else 1. */
-PS_EXPORT void ps_match_pr(const ps_match *m, ps_empty_rule rule, double *p, int *p_counts,
+PS_LAB_EXPORT void ps_match_pr(const ps_match *m, ps_empty_rule rule, double *p, int *p_counts,
                  double *r, int *r_counts);
 
 /** Result of the character-level comparison. */
@@ -81,7 +81,7 @@ typedef struct ps_lcs_result {
  * increasing run of such anchors) and the LCS is computed between anchors;
  * the result is then a lower bound and exact = 0.  Returns 0 or -1 (memory).
  */
-PS_EXPORT int ps_char_lcs(const char *output, size_t output_len, const char *gold, size_t gold_len,
+PS_LAB_EXPORT int ps_char_lcs(const char *output, size_t output_len, const char *gold, size_t gold_len,
                 uint64_t budget, ps_lcs_result *r);
 
 /** Thresholds of the page-level grades (METHODS.md §5). */
@@ -100,7 +100,7 @@ typedef struct ps_page_grade {
 } ps_page_grade;
 
 /** Grade from the single-token match @p m1 (n = 1). */
-PS_EXPORT ps_page_grade ps_page_grade_of(const ps_match *m1);
+PS_LAB_EXPORT ps_page_grade ps_page_grade_of(const ps_match *m1);
 
 /** Leaf-level match of the template-SVM paper (METHODS.md §1.5), content
  *  the positive class.  A leaf is gold content when @p leaf_share (the share
@@ -110,7 +110,7 @@ PS_EXPORT ps_page_grade ps_page_grade_of(const ps_match *m1);
  *  not removed by a template.  Leaves without any word token are left out
  *  (nothing tells whether they are content).  Returns 0, or -1 when both
  *  @p leaf_kept and @p block_class are NULL. */
-PS_EXPORT int ps_leaf_match(const ps_page *page, const double *leaf_share, const uint8_t *block_class,
+PS_LAB_EXPORT int ps_leaf_match(const ps_page *page, const double *leaf_share, const uint8_t *block_class,
                   const uint8_t *leaf_kept, ps_match *m);
 
 /** Everything measured for one page. */
@@ -133,7 +133,7 @@ typedef struct ps_page_score {
 /** Score one page's @p output against @p gold (text metrics only; set
  *  leaves, failed and seconds yourself).  @p with_icu adds icu4.
  *  Returns 0 or -1 (memory). */
-PS_EXPORT int ps_score_page(const char *output, size_t output_len, const char *gold, size_t gold_len,
+PS_LAB_EXPORT int ps_score_page(const char *output, size_t output_len, const char *gold, size_t gold_len,
                   int with_icu, ps_page_score *s);
 
 /** Precision, recall and F1 of one metric. */
@@ -168,12 +168,12 @@ typedef struct ps_eval_summary {
 
 /** Accumulates page scores. */
 typedef struct ps_eval_acc ps_eval_acc;
-PS_EXPORT ps_eval_acc *ps_eval_acc_new(void);
+PS_LAB_EXPORT ps_eval_acc *ps_eval_acc_new(void);
 /** Add a page; returns 0 or -1 (memory). */
-PS_EXPORT int ps_eval_acc_add(ps_eval_acc *a, const ps_page_score *s);
+PS_LAB_EXPORT int ps_eval_acc_add(ps_eval_acc *a, const ps_page_score *s);
 /** The averages of the pages added so far. */
-PS_EXPORT void ps_eval_acc_summary(const ps_eval_acc *a, ps_eval_summary *out);
-PS_EXPORT void ps_eval_acc_free(ps_eval_acc *a);
+PS_LAB_EXPORT void ps_eval_acc_summary(const ps_eval_acc *a, ps_eval_summary *out);
+PS_LAB_EXPORT void ps_eval_acc_free(ps_eval_acc *a);
 
 /* ---- evaluation runs ------------------------------------------------------ */
 
@@ -223,16 +223,16 @@ typedef struct ps_eval_run {
  *  failures are recorded in the scores (and named on stderr unless quiet);
  *  returns -1 with err only when the method is unknown (PS_ERR_USAGE) or
  *  cannot be set up, or memory runs out. */
-PS_EXPORT int ps_eval_run_method(const ps_eval_config *cfg, const char *method, const ps_dataset *ds,
+PS_LAB_EXPORT int ps_eval_run_method(const ps_eval_config *cfg, const char *method, const ps_dataset *ds,
                        ps_eval_run *run, ps_error *err);
 
 /** Score the folder @p dir of <id>.txt outputs (DIR/<set name>/<id>.txt
  *  when that folder exists, else DIR/<id>.txt); a missing file is an empty
  *  output and counts as a failure. */
-PS_EXPORT int ps_eval_run_pred(const ps_eval_config *cfg, const char *label, const char *dir,
+PS_LAB_EXPORT int ps_eval_run_pred(const ps_eval_config *cfg, const char *label, const char *dir,
                      const ps_dataset *ds, ps_eval_run *run, ps_error *err);
 
-PS_EXPORT void ps_eval_run_clear(ps_eval_run *run);
+PS_LAB_EXPORT void ps_eval_run_clear(ps_eval_run *run);
 
 /** pagesift-eval --per-site-models: the curve of per-site models over
  *  @p ds (a gold set) for each K of @p ks (0 = the base model, cfg's
@@ -245,7 +245,7 @@ PS_EXPORT void ps_eval_run_clear(ps_eval_run *run);
  *  sites: [{site, pages, scored, f1: [per K, null = n/a], labelled: [the
  *  page ids K counts from, in label order]}], mean, gain, hurt, measured,
  *  label_order}.  0 or -1. */
-PS_EXPORT int ps_eval_site_curve(const ps_eval_config *cfg, const char *method, const ps_dataset *ds,
+PS_LAB_EXPORT int ps_eval_site_curve(const ps_eval_config *cfg, const char *method, const ps_dataset *ds,
                                  const unsigned *ks, size_t n_k, unsigned min_pages, int label_order,
                                  FILE *out, struct json_t *json, ps_error *err);
 /** ps_eval_site_curve's label orders: a site's first Kmax pages labelled
@@ -255,19 +255,19 @@ enum { PS_LABEL_ORDER_INDEX = 0, PS_LABEL_ORDER_UNCERTAINTY = 1 };
 
 /** The per-page report of every snippet run, TSV, to @p path ("-" =
  *  stdout), written atomically.  0 or -1 with err. */
-PS_EXPORT int ps_eval_snip_report(const char *path, const ps_eval_run *runs, size_t n, ps_error *err);
+PS_LAB_EXPORT int ps_eval_snip_report(const char *path, const ps_eval_run *runs, size_t n, ps_error *err);
 
 /** Breakdown keys. */
 enum { PS_BY_NONE = 0, PS_BY_SITE = 1, PS_BY_LANG = 2, PS_BY_TYPE = 3 };
 
 /** The readable table of all runs on @p f. */
-PS_EXPORT void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n);
+PS_LAB_EXPORT void ps_eval_print_table(FILE *f, const ps_eval_run *runs, size_t n);
 /** Per-site or per-language figures of every run. */
-PS_EXPORT void ps_eval_print_breakdown(FILE *f, const ps_eval_run *runs, size_t n, int by);
+PS_LAB_EXPORT void ps_eval_print_breakdown(FILE *f, const ps_eval_run *runs, size_t n, int by);
 /** Everything as JSON (breakdown included when by != PS_BY_NONE). */
-PS_EXPORT struct json_t *ps_eval_json(const ps_eval_run *runs, size_t n, int by);
+PS_LAB_EXPORT struct json_t *ps_eval_json(const ps_eval_run *runs, size_t n, int by);
 /** Grouped bar chart of token F1 per run per data set, SVG, written atomically. */
-PS_EXPORT int ps_eval_chart_svg(const char *path, const ps_eval_run *runs, size_t n, ps_error *err);
+PS_LAB_EXPORT int ps_eval_chart_svg(const char *path, const ps_eval_run *runs, size_t n, ps_error *err);
 
 /** One bar of the chart. */
 typedef struct ps_eval_point {
@@ -276,7 +276,7 @@ typedef struct ps_eval_point {
     double p, r;        /**< precision and recall, drawn beside F1; < 0 unknown */
 } ps_eval_point;
 /** The same chart from bars (e.g. read back from --json outputs). */
-PS_EXPORT int ps_eval_chart_svg_points(const char *path, const ps_eval_point *pts, size_t n, ps_error *err);
+PS_LAB_EXPORT int ps_eval_chart_svg_points(const char *path, const ps_eval_point *pts, size_t n, ps_error *err);
 
 #ifdef __cplusplus
 }

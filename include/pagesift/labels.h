@@ -40,7 +40,7 @@ extern "C" {
  * leaf (ps_page_leaves order), @p block_share one per block; either may be
  * NULL.  Returns 0, or -1 when out of memory.
  */
-PS_EXPORT int ps_page_gold_alignment(const ps_page *page, const char *gold, size_t gold_len,
+PS_LAB_EXPORT int ps_page_gold_alignment(const ps_page *page, const char *gold, size_t gold_len,
                            double *leaf_share, double *block_share);
 
 /* --- Block CSV (features/export.c): the table annotators and training use --- */
@@ -96,7 +96,7 @@ typedef struct ps_block_csv ps_block_csv;
  *  block_id is "b" and 16 hex digits of a 64-bit hash of page_id and the
  *  block's DOM path: stable across runs, versions and options (the "b" keeps
  *  spreadsheets from reading it as a number). */
-PS_EXPORT ps_block_csv *ps_block_csv_new(FILE *out, const ps_block_csv_options *opt, ps_error *err);
+PS_LAB_EXPORT ps_block_csv *ps_block_csv_new(FILE *out, const ps_block_csv_options *opt, ps_error *err);
 
 /** Write one row per block of @p page (blocks with fewer than min_text own
  *  characters skipped).  @p gold (may be NULL: label and gold_share empty)
@@ -104,7 +104,7 @@ PS_EXPORT ps_block_csv *ps_block_csv_new(FILE *out, const ps_block_csv_options *
  *  label_threshold).  @p site NULL or "" derives the site from the page's
  *  URL (host).  Adds to @p stats when not NULL.  Returns 0, or -1 on a write
  *  error or out of memory. */
-PS_EXPORT int ps_block_csv_page(ps_block_csv *w, const char *dataset, const char *page_id,
+PS_LAB_EXPORT int ps_block_csv_page(ps_block_csv *w, const char *dataset, const char *page_id,
                       const char *site, const ps_page *page, const char *gold, size_t gold_len,
                       ps_label_stats *stats, ps_error *err);
 
@@ -115,12 +115,12 @@ PS_EXPORT int ps_block_csv_page(ps_block_csv *w, const char *dataset, const char
  *  at least half of their own characters or half of the snippet's; 1 =
  *  content votes only, 0 = noise votes only, empty otherwise); gold_share is
  *  empty. */
-PS_EXPORT int ps_block_csv_page_snippets(ps_block_csv *w, const char *dataset, const char *page_id,
+PS_LAB_EXPORT int ps_block_csv_page_snippets(ps_block_csv *w, const char *dataset, const char *page_id,
                                const char *site, const ps_page *page, const ps_snippets *sn,
                                ps_label_stats *stats, ps_error *err);
 
 /** Flush; returns 0 or -1 when a write failed.  Frees the writer. */
-PS_EXPORT int ps_block_csv_finish(ps_block_csv *w, ps_error *err);
+PS_LAB_EXPORT int ps_block_csv_finish(ps_block_csv *w, ps_error *err);
 
 /* --- Reading CSV (features/csv.c) — for block CSVs and any other --- */
 
@@ -131,32 +131,47 @@ typedef struct ps_csv ps_csv;
 
 /** Open @p path ("-" = standard input) and read its header row.  Errors
  *  (unreadable, empty, duplicate column names) name the file and line. */
-PS_EXPORT ps_csv *ps_csv_open(const char *path, ps_error *err);
-PS_EXPORT void ps_csv_close(ps_csv *csv);
+PS_LAB_EXPORT ps_csv *ps_csv_open(const char *path, ps_error *err);
+PS_LAB_EXPORT void ps_csv_close(ps_csv *csv);
 /** Number of header columns and the name of column @p i. */
-PS_EXPORT size_t ps_csv_columns(const ps_csv *csv);
-PS_EXPORT const char *ps_csv_column_name(const ps_csv *csv, size_t i);
+PS_LAB_EXPORT size_t ps_csv_columns(const ps_csv *csv);
+PS_LAB_EXPORT const char *ps_csv_column_name(const ps_csv *csv, size_t i);
 /** Index of the column named @p name, or -1. */
-PS_EXPORT int ps_csv_column(const ps_csv *csv, const char *name);
+PS_LAB_EXPORT int ps_csv_column(const ps_csv *csv, const char *name);
 /** The same, with an error "FILE: line 1: the header has no column 'NAME'"
  *  when it is missing. */
-PS_EXPORT int ps_csv_require(const ps_csv *csv, const char *name, ps_error *err);
+PS_LAB_EXPORT int ps_csv_require(const ps_csv *csv, const char *name, ps_error *err);
 /** Read the next row: 1 a row, 0 end of file, -1 error (malformed quoting,
  *  a row whose field count differs from the header's: FILE: line N: ...). */
-PS_EXPORT int ps_csv_next(ps_csv *csv, ps_error *err);
+PS_LAB_EXPORT int ps_csv_next(ps_csv *csv, ps_error *err);
 /** Field @p col of the current row ("" when out of range). */
-PS_EXPORT const char *ps_csv_field(const ps_csv *csv, size_t col);
+PS_LAB_EXPORT const char *ps_csv_field(const ps_csv *csv, size_t col);
 /** Line of the file where the current row starts (1 = header). */
-PS_EXPORT size_t ps_csv_line(const ps_csv *csv);
+PS_LAB_EXPORT size_t ps_csv_line(const ps_csv *csv);
 /** The file's name as used in errors. */
-PS_EXPORT const char *ps_csv_path(const ps_csv *csv);
+PS_LAB_EXPORT const char *ps_csv_path(const ps_csv *csv);
 /** Write @p n bytes as one quoted CSV field (libcsv's csv_fwrite: the field
  *  in double quotes, quotes doubled; commas, newlines and any UTF-8 kept).
  *  Returns 0 or -1 on a write error. */
-PS_EXPORT int ps_csv_write_field(FILE *f, const char *s, size_t n);
+PS_LAB_EXPORT int ps_csv_write_field(FILE *f, const char *s, size_t n);
 /** Parse field @p col as a finite number (C locale; surrounding spaces
  *  allowed); else -1 with "FILE: line N: column 'C': 'X' is not a number". */
-PS_EXPORT int ps_csv_number(const ps_csv *csv, size_t col, double *out, ps_error *err);
+PS_LAB_EXPORT int ps_csv_number(const ps_csv *csv, size_t col, double *out, ps_error *err);
+
+/* --- Which pages to label next (train/site_train.c) --- */
+
+/** How unsure the model was about @p page, from the extraction @p x made of
+ *  it (the svm or template-svm method: x->block_score set): the share of
+ *  the page's text in blocks scored near the decision boundary, each
+ *  block's characters counted by how near (1 - |score|, 0 from a score of
+ *  +-1 on: outside the SVM's margin).  0 when every block was scored
+ *  clearly (or the page has no scored text), up to 1 when all its text
+ *  sits on the boundary.  A site's pages labelled in descending order of
+ *  it teach a site model more per page than pages taken as they come
+ *  (pagesift-annotate's "label next" order; pagesift-eval
+ *  --per-site-models --label-order uncertainty measures it:
+ *  docs/SITE_MODELS.md).  NAN when @p x has no block scores. */
+PS_LAB_EXPORT double ps_extraction_uncertainty(const ps_page *page, const ps_extraction *x);
 
 #ifdef __cplusplus
 }

@@ -26,11 +26,11 @@ typedef struct ps_token {
 
 /** Tokenize @p len bytes of UTF-8.  Returns the number of tokens and a
  *  malloc'ed array in *out (free()), or (size_t)-1 when out of memory. */
-PS_EXPORT size_t ps_tokenize(const char *text, size_t len, ps_token **out);
+PS_LAB_EXPORT size_t ps_tokenize(const char *text, size_t len, ps_token **out);
 
 /** Multiset recall of @p gold's tokens in @p text: shared / gold tokens
  *  (1.0 when gold has no tokens). */
-PS_EXPORT double ps_token_recall(const char *text, size_t text_len, const char *gold, size_t gold_len);
+PS_LAB_EXPORT double ps_token_recall(const char *text, size_t text_len, const char *gold, size_t gold_len);
 
 /** Which tokens a metric compares. */
 typedef enum ps_tokens_kind {
@@ -48,10 +48,10 @@ typedef enum ps_tokens_kind {
 
 /** Python's \\w+ runs exactly, a CJK run one token (PS_TOKENS_PYTHON).
  *  Same contract as ps_tokenize. */
-PS_EXPORT size_t ps_tokenize_python(const char *text, size_t len, ps_token **out);
+PS_LAB_EXPORT size_t ps_tokenize_python(const char *text, size_t len, ps_token **out);
 /** ICU word-break tokens of @p len bytes of UTF-8 (PS_TOKENS_ICU).  Same
  *  contract as ps_tokenize. */
-PS_EXPORT size_t ps_tokenize_icu(const char *text, size_t len, ps_token **out);
+PS_LAB_EXPORT size_t ps_tokenize_icu(const char *text, size_t len, ps_token **out);
 
 #ifdef __cplusplus
 }

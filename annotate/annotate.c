@@ -30,7 +30,10 @@
 #include "common/util.h"
 #include "extract/page_internal.h"
 #include "pagesift.h"
+#include "pagesift/annotate.h"
+#include "pagesift/labels.h"
 #include "pagesift/site_models.h"
+#include "pagesift/templates.h"
 
 struct ps_annotate {
     char *dir;

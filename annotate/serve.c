@@ -42,6 +42,7 @@
 
 #include "common/util.h"
 #include "pagesift.h"
+#include "pagesift/annotate.h"
 
 #define HEAD_MAX (16 * 1024)
 #define BODY_MAX ((size_t)256 << 20)  /* one body, and all bodies being received */

@@ -16,6 +16,7 @@
 
 #include "common/util.h"
 #include "pagesift.h"
+#include "pagesift/page.h"
 
 typedef struct {
     char *data;

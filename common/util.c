@@ -296,28 +296,6 @@ size_t ps_utf8_chars(const char *s, size_t n)
     return c;
 }
 
-static int lower(int c)
-{
-    return c >= 'A' && c <= 'Z' ? c + 32 : c;
-}
-
-int ps_ascii_casecmp(const char *a, const char *b)
-{
-    while (*a && lower((unsigned char)*a) == lower((unsigned char)*b))
-        a++, b++;
-    return lower((unsigned char)*a) - lower((unsigned char)*b);
-}
-
-int ps_ascii_ncasecmp(const char *a, const char *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        int d = lower((unsigned char)a[i]) - lower((unsigned char)b[i]);
-        if (d || !a[i])
-            return d;
-    }
-    return 0;
-}
-
 void ps_first_letter_runs(const void *table, size_t n, size_t size, unsigned char first[27])
 {
     const char *t = table;
@@ -331,21 +309,6 @@ void ps_first_letter_runs(const void *table, size_t n, size_t size, unsigned cha
         }
     }
     first[26] = (unsigned char)i;
-}
-
-uint64_t ps_hash64_update(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-uint64_t ps_hash64(const void *data, size_t n)
-{
-    return ps_hash64_update(1469598103934665603ULL, data, n);
 }
 
 const char **ps_split_list(char *list)

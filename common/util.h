@@ -5,21 +5,36 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "pagesift.h"
 #include "pagesift/util.h" /* errors, buffers, files, atomic writes, progress */
 
-/** A message of the library (a line without newline; printf's format) to
- *  the function of ps_set_print_function, else to standard error. */
-void ps_print(const char *fmt, ...) PS_PRINTF(1, 2);
-
 /** Code points in a UTF-8 string of n bytes. */
 size_t ps_utf8_chars(const char *s, size_t n);
 
-/** Case-insensitive ASCII comparison helpers. */
-int ps_ascii_casecmp(const char *a, const char *b);
-int ps_ascii_ncasecmp(const char *a, const char *b, size_t n);
+/** Case-insensitive ASCII comparison helpers (inline: the research library
+ *  uses them too, and libpagesift exports only its public calls). */
+static inline int ps_ascii_lower(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+static inline int ps_ascii_casecmp(const char *a, const char *b)
+{
+    while (*a && ps_ascii_lower((unsigned char)*a) == ps_ascii_lower((unsigned char)*b))
+        a++, b++;
+    return ps_ascii_lower((unsigned char)*a) - ps_ascii_lower((unsigned char)*b);
+}
+static inline int ps_ascii_ncasecmp(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int d = ps_ascii_lower((unsigned char)a[i]) - ps_ascii_lower((unsigned char)b[i]);
+        if (d || !a[i])
+            return d;
+    }
+    return 0;
+}
 
 /** A macro's value as a string literal. */
 #define PS_STR_(x) #x
@@ -33,10 +48,22 @@ int ps_ascii_ncasecmp(const char *a, const char *b, size_t n);
  *  255 entries. */
 void ps_first_letter_runs(const void *table, size_t n, size_t size, unsigned char first[27]);
 
-/** 64-bit FNV-1a hash: the one hash of the library's tables. */
-uint64_t ps_hash64(const void *data, size_t n);
 /** FNV-1a continued from @p h over @p n more bytes (ps_hash64 starts from
- *  the offset basis), to hash several pieces without joining them. */
-uint64_t ps_hash64_update(uint64_t h, const void *data, size_t n);
+ *  the offset basis), to hash several pieces without joining them.  Inline,
+ *  as the comparisons above. */
+static inline uint64_t ps_hash64_update(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+/** 64-bit FNV-1a hash: the one hash of the library's tables. */
+static inline uint64_t ps_hash64(const void *data, size_t n)
+{
+    return ps_hash64_update(1469598103934665603ULL, data, n);
+}
 
 #endif

@@ -27,6 +27,7 @@
 
 #include "common/util.h"
 #include "pagesift.h"
+#include "pagesift/eval.h"
 
 #define DEFAULT_BUDGET 300000000ULL
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include "pagesift.h"
+#include "pagesift/eval.h"
+#include "pagesift/page.h"
 
 static int has_token(const ps_leaf *l)
 {

@@ -6,6 +6,7 @@
  * markup difference does not fail a page); noise = output tokens not matched
  * in the gold's token multiset / output tokens, i.e. 1 - token precision. */
 #include "pagesift.h"
+#include "pagesift/eval.h"
 
 ps_page_grade ps_page_grade_of(const ps_match *m1)
 {

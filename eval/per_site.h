@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "common/util.h"
+#include "pagesift/dataset.h"
 
 /** The site key a page is grouped by: ps_input_site's rule (the URL's host,
  *  else the data set's site column; "" when neither), as pagesift does. */

@@ -16,10 +16,13 @@
 #include "common/progress.h"
 #include "common/util.h"
 #include "eval/per_site.h"
-#include "methods/pipeline.h"
+#include "pagesift/pipeline.h"
 #include "eval/run.h"
 #include "eval/snippets.h"
 #include "eval/train_protocol.h"
+#include "pagesift/labels.h"
+#include "pagesift/page.h"
+#include "pagesift/templates.h"
 
 static char *xasprintf(const char *fmt, const char *a, const char *b, const char *c)
 {
@@ -218,14 +221,26 @@ static char *make_outdir(const ps_eval_config *cfg, const ps_dataset *ds, const 
     return d;
 }
 
+/* The registry's method called @p name, as pagesift.h lists them: its
+ * index, or -1. */
+static long method_index(const char *name)
+{
+    for (size_t i = 0; i < ps_method_count(); i++)
+        if (strcmp(ps_method_name(i), name) == 0)
+            return (long)i;
+    return -1;
+}
+
 int ps_eval_run_method(const ps_eval_config *cfg, const char *method, const ps_dataset *ds,
                        ps_eval_run *run, ps_error *err)
 {
-    const ps_method *m = method ? ps_method_find(method) : NULL;
-    if (!m)
+    long mi = method ? method_index(method) : -1;
+    if (mi < 0)
         return ps_set_error(err, PS_ERR_USAGE, "unknown method '%s'", method ? method : "(null)");
+    const char *name = ps_method_name((size_t)mi);
+    int needs_model = ps_method_needs_model((size_t)mi);
     char label[256];
-    snprintf(label, sizeof label, "%s%s", m->name, cfg->tag ? cfg->tag : "");
+    snprintf(label, sizeof label, "%s%s", name, cfg->tag ? cfg->tag : "");
     if (run_init(run, ds, label, err) < 0)
         return -1;
     ps_extractor_config xc = {.model_path = cfg->model_path, .options = cfg->method_options,
@@ -243,7 +258,7 @@ int ps_eval_run_method(const ps_eval_config *cfg, const char *method, const ps_d
         run->templates_sites = (int)t_sites;
     }
     shared sh = {.cfg = cfg, .ds = ds, .run = run};
-    sh.ex = ps_extractor_new(m->name, &xc, err);
+    sh.ex = ps_extractor_new(name, &xc, err);
     if (!sh.ex) {
         if (*tdir)
             ps_eval_remove_dir(tdir);
@@ -265,7 +280,7 @@ int ps_eval_run_method(const ps_eval_config *cfg, const char *method, const ps_d
     if (jobs > 64)
         jobs = 64;
     char what[128];
-    snprintf(what, sizeof what, "%s %s pages", ds->name, m->name);
+    snprintf(what, sizeof what, "%s %s pages", ds->name, name);
     sh.prog = ps_progress_new(what, ds->n_pages, cfg->quiet);
     double w0 = ps_clock(PS_CLOCK_WALL);
     ps_pipeline_ops ops = {
@@ -284,7 +299,7 @@ int ps_eval_run_method(const ps_eval_config *cfg, const char *method, const ps_d
         return -1;
     }
     char note[600] = "";
-    if (cfg->train_protocol && (m->flags & PS_METHOD_NEEDS_MODEL)) {
+    if (cfg->train_protocol && needs_model) {
         note[0] = ',';
         note[1] = ' ';
         ps_eval_train_overlap(cfg->model_path, ds->name, note + 2, sizeof note - 2);
@@ -297,9 +312,9 @@ int ps_eval_run_method(const ps_eval_config *cfg, const char *method, const ps_d
                  cfg->per_site > PS_TEMPLATE_MIN_PAGES ? cfg->per_site : PS_TEMPLATE_MIN_PAGES, t_sites,
                  t_secs);
     char prot[1700];
-    snprintf(prot, sizeof prot, "method %s%s%s%s%s%s%s%s", m->name,
-             (m->flags & PS_METHOD_NEEDS_MODEL) ? ", model " : "",
-             (m->flags & PS_METHOD_NEEDS_MODEL) ? (cfg->model_path ? cfg->model_path : "shipped") : "",
+    snprintf(prot, sizeof prot, "method %s%s%s%s%s%s%s%s", name,
+             needs_model ? ", model " : "",
+             needs_model ? (cfg->model_path ? cfg->model_path : "shipped") : "",
              cfg->method_options ? ", options " : "", cfg->method_options ? cfg->method_options : "",
              tnote, note, cfg->protocol ? cfg->protocol : "");
     run->protocol = strdup(prot);

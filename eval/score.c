@@ -8,6 +8,7 @@
 #include <unicode/ucasemap.h>
 
 #include "pagesift.h"
+#include "pagesift/eval.h"
 
 /* @p s lower-cased as Python's str.lower() does (ICU's full case mapping,
  * root locale); NULL when out of memory. */

@@ -16,6 +16,7 @@
 
 #include "common/util.h"
 #include "pagesift.h"
+#include "pagesift/eval.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

@@ -40,7 +40,12 @@
 
 #include "eval/per_site.h"
 #include "eval/run.h"
+#include "pagesift/features.h"
+#include "pagesift/labels.h"
+#include "pagesift/page.h"
 #include "pagesift/site_models.h"
+#include "pagesift/templates.h"
+#include "pagesift/train.h"
 
 #define SCORED_MIN 5
 

@@ -11,6 +11,7 @@
 
 #include "eval/run.h"
 #include "features/snippets.h"
+#include "pagesift/dataset.h"
 
 /** One page of a snippet set. */
 typedef struct ps_eval_snip {

@@ -15,6 +15,7 @@
 
 #include "common/util.h"
 #include "pagesift.h"
+#include "pagesift/eval.h"
 
 static int is_cjk(UChar32 c)
 {

@@ -13,6 +13,7 @@
 
 #include "common/util.h"
 #include "pagesift.h"
+#include "pagesift/dataset.h"
 
 static char *join3(const char *a, const char *b, const char *c, const char *d)
 {

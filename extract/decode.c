@@ -14,6 +14,7 @@
 
 #include "common/util.h"
 #include "extract/decode_internal.h"
+#include "pagesift/page.h"
 
 #define META_SCAN_BYTES 16384      /* how far to look for <meta charset> */
 #define DETECT_MAX_BYTES (256 * 1024)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "pagesift.h"
+#include "pagesift/page.h"
 
 /** Canonical ICU name of a declared charset (browser supersets applied), or
  *  NULL when unknown.  May return buf. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "extract/inputs_internal.h"
+#include "pagesift/page.h"
 
 void ps_input_clear(ps_input *in)
 {

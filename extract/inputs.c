@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "extract/inputs_internal.h"
+#include "pagesift/dataset.h"
 
 struct ps_source {
     char **args;

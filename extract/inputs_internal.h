@@ -11,6 +11,7 @@
 
 #include "common/util.h"
 #include "pagesift.h"
+#include "pagesift/inputs.h"
 
 /* ---- instream.c: plain or gzip bytes from a file descriptor ------------- */
 

@@ -15,6 +15,7 @@
 #include "extract/decode_internal.h"
 #include "extract/meta_internal.h"
 #include "extract/page_internal.h"
+#include "pagesift/dataset.h"
 
 const char *const ps_default_block_tags[] = {"body", "section", "div", NULL};
 

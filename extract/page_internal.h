@@ -9,6 +9,7 @@
 
 #include "common/util.h"
 #include "pagesift.h"
+#include "pagesift/page.h"
 
 /** A run: the text of one DOM text node, whitespace collapsed and trimmed,
  *  owned by a leaf.  Runs are in document order. */

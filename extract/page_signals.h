@@ -1,20 +1,17 @@
 /* extract/page_signals.h — signals of the whole page, for the page-type
- * classifier (extract/page_signals.c, train/page_types.c). */
+ * classifier (extract/page_signals.c, train/page_types.c,
+ * train/page_types_train.c). */
 #ifndef PS_PAGE_SIGNALS_H
 #define PS_PAGE_SIGNALS_H
 
 #include <stddef.h>
 
 #include "pagesift.h"
+#include "pagesift/page_types.h"
 
-/** Number of page signals, and the name of signal @p i (NULL past the end). */
-size_t ps_page_signal_count(void);
-const char *ps_page_signal_name(size_t i);
+/* The signals themselves, their count and names: pagesift/page_types.h. */
 /** Index of the signal called @p name, or -1. */
 int ps_page_signal_lookup(const char *name);
-/** The signals of @p page into @p out (ps_page_signal_count() values).
- *  Returns 0, or -1 when out of memory. */
-int ps_page_signals(const ps_page *page, double *out);
 
 /** The page types block features can see (x_type_*), wcxb-dev's seven. */
 enum { PS_PTYPE_ARTICLE, PS_PTYPE_COLLECTION, PS_PTYPE_DOCUMENTATION, PS_PTYPE_FORUM, PS_PTYPE_LISTING,

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pagesift.h"
+#include "pagesift/page.h"
 
 int ps_site_key(const char *url, ps_site_rule rule, char *out, size_t cap)
 {

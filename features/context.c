@@ -24,6 +24,8 @@
 #include <string.h>
 
 #include "pagesift.h"
+#include "pagesift/features.h"
+#include "pagesift/model.h"
 
 #define CTX_CLIP 3.0
 #define CTX_NONE (-1.0)

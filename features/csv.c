@@ -13,6 +13,7 @@
 
 #include "common/util.h"
 #include "pagesift.h"
+#include "pagesift/labels.h"
 
 typedef struct row {
     ps_buf data;     /* fields, each NUL-terminated */

@@ -1,13 +1,13 @@
 /* features/export.c — the block CSV: one row per block with its raw counts,
  * R1..R5 (and the x_* features when asked), the label from gold text and a
  * text preview; written with libcsv's csv_fwrite so text fields survive
- * commas, quotes, newlines and any UTF-8.  Column list: pagesift.h,
- * ps_block_csv_new.  Labels (METHODS.md §1.3, automatic reading): a block is
- * content when the share of its own text aligned with the page's gold
- * (features/gold_align.c) is >= the threshold (0.5).  Pages of a snippet set
- * take their labels from the snippets instead (features/snippets.c). */
+ * commas, quotes, newlines and any UTF-8.  Column list: pagesift/labels.h,
+ * ps_block_csv_new; block ids: ps_block_id (extract/block_id.c).  Labels
+ * (METHODS.md §1.3, automatic reading): a block is content when the share
+ * of its own text aligned with the page's gold (features/gold_align.c) is
+ * >= the threshold (0.5).  Pages of a snippet set take their labels from
+ * the snippets instead (features/snippets.c). */
 #include <csv.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +15,9 @@
 #include "features/gold_align.h"
 #include "features/snippets.h"
 #include "pagesift.h"
+#include "pagesift/features.h"
+#include "pagesift/labels.h"
+#include "pagesift/page.h"
 
 struct ps_block_csv {
     FILE *out;
@@ -38,18 +41,6 @@ static void put_sep(ps_block_csv *w, char c)
 {
     if (fputc(c, w->out) == EOF)
         w->failed = 1;
-}
-
-void ps_block_id(const char *page_id, const char *path, char out[18])
-{
-    size_t a = strlen(page_id), b = strlen(path);
-    /* FNV-1a over page_id, a NUL, path — no allocation */
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i <= a; i++)
-        h = (h ^ (unsigned char)page_id[i]) * 1099511628211ULL;
-    for (size_t i = 0; i < b; i++)
-        h = (h ^ (unsigned char)path[i]) * 1099511628211ULL;
-    snprintf(out, 18, "b%016" PRIx64, h);
 }
 
 ps_block_csv *ps_block_csv_new(FILE *out, const ps_block_csv_options *opt, ps_error *err)

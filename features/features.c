@@ -24,6 +24,8 @@
 #include "extract/page_signals.h"
 #include "features/text_stats.h"
 #include "pagesift.h"
+#include "pagesift/features.h"
+#include "pagesift/page.h"
 
 /* Feature ids: the order of FEATURES[].  R1..R5 stay ids 0..4. */
 enum {

@@ -23,6 +23,8 @@
 #include "common/util.h"
 #include "extract/page_internal.h"
 #include "features/gold_align.h"
+#include "pagesift/labels.h"
+#include "pagesift/tokens.h"
 
 #define DP_MAX_CELLS ((size_t)1 << 16)
 #define DP_FALLBACK_CELLS ((size_t)4 << 20)

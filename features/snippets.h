@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "pagesift.h"
+#include "pagesift/dataset.h"
 
 /** @p s with every run of white space (Python's str.isspace: ASCII space,
  *  \t \n \v \f \r, U+001C-001F, U+0085, U+00A0, U+1680, U+2000-200A,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "methods/method.h"
+#include "pagesift/page.h"
 
 static void *all_create(const ps_method_config *cfg, ps_error *err)
 {

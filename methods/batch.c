@@ -19,7 +19,8 @@
 #include "common/progress.h"
 #include "methods/batch.h"
 #include "methods/dedup.h"
-#include "methods/pipeline.h"
+#include "pagesift/inputs.h"
+#include "pagesift/pipeline.h"
 
 enum { REC_OK, REC_EMPTY, REC_FAILED, REC_SKIPPED, REC_FILTERED, REC_DUPLICATE };
 static const char *const rec_status[] = {"ok", "empty", "failed", "skipped", "filtered", "duplicate"};

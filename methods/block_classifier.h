@@ -37,6 +37,7 @@
 
 #include "common/util.h"
 #include "pagesift.h"
+#include "pagesift/model.h"
 
 /** One page's blocks to score. */
 typedef struct ps_classify_in {

@@ -92,6 +92,7 @@
 #include "methods/block_passes.h"
 #include "extract/class_words.h"
 #include "extract/page_signals.h"
+#include "pagesift/features.h"
 
 /* The deepest block holding at least @p share of the page's content
  * characters (the root, body, when no block below it does, or when nothing is

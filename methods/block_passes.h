@@ -18,6 +18,7 @@
 
 #include "methods/method_options.h"
 #include "pagesift.h"
+#include "pagesift/page.h"
 
 typedef struct ps_block_passes ps_block_passes;
 

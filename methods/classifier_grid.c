@@ -37,6 +37,7 @@
 
 #include "extract/page_signals.h"
 #include "methods/block_classifier.h"
+#include "pagesift/page.h"
 
 typedef struct grid_classifier {
     ps_block_classifier c;     /* first: the interface (the base's features and tags) */

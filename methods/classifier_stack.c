@@ -20,6 +20,8 @@
 #include <string.h>
 
 #include "methods/block_classifier.h"
+#include "pagesift/features.h"
+#include "pagesift/page.h"
 
 typedef struct stack_classifier {
     ps_block_classifier c;      /* first: the interface */

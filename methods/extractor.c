@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "methods/method.h"
+#include "pagesift/page.h"
 #include "pagesift/page_types.h"
+#include "pagesift/templates.h"
 
 struct ps_extractor {
     const ps_method *method;

@@ -12,7 +12,8 @@
 
 #include "common/progress.h"
 #include "methods/batch.h"
-#include "methods/pipeline.h"
+#include "pagesift/pipeline.h"
+#include "pagesift/page.h"
 
 typedef struct learn_job {
     ps_input in;

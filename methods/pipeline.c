@@ -1,4 +1,4 @@
-/* methods/pipeline.c — the threaded batch engine of methods/pipeline.h:
+/* methods/pipeline.c — the threaded batch engine of pagesift/pipeline.h:
  * a reader thread, N workers, the writer in the calling thread, a fixed pool
  * of jobs passed between them through three small index queues under one
  * mutex (held only to move an index, never while a page is read, extracted
@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "common/util.h"
-#include "methods/pipeline.h"
+#include "pagesift/pipeline.h"
 
 typedef struct pipe_state {
     const ps_pipeline_ops *ops;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "pagesift/page.h"
 
 struct ps_sifter {
     ps_extractor *ex;

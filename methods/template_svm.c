@@ -87,6 +87,8 @@
 #include "methods/block_passes.h"
 #include "methods/method.h"
 #include "methods/method_options.h"
+#include "pagesift/features.h"
+#include "pagesift/templates.h"
 
 /* --favor precision / recall (option favor=): the decision threshold on the
  * SVM's score and the fill pass's margin, chosen on held-out figures

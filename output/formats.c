@@ -10,6 +10,7 @@
 
 #include "output/output.h"
 #include "pagesift/batch.h"
+#include "pagesift/page.h"
 
 #define PS_OUTPUT_FORMATS(ROW) \
     ROW(text)                  \

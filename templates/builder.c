@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pagesift/page.h"
 #include "templates/tpl_internal.h"
 
 typedef struct site_state {

@@ -12,6 +12,7 @@
 
 #include "common/util.h"
 #include "extract/page_internal.h"
+#include "pagesift/tokens.h"
 #include "templates/measure.h"
 
 char *ps_template_normalise(const char *s, size_t n, size_t *out_len)

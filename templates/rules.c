@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pagesift/page.h"
 #include "templates/rules.h"
 #include "templates/tpl_internal.h"
 

@@ -2,6 +2,7 @@
 #ifndef PS_TPL_RULES_H
 #define PS_TPL_RULES_H
 #include "pagesift.h"
+#include "pagesift/templates.h"
 
 /** What the guards know about one page (computed once per page). */
 typedef struct tpl_guard {

@@ -8,6 +8,7 @@
 
 #include "common/util.h"
 #include "pagesift.h"
+#include "pagesift/templates.h"
 
 /** Texts of at most this many code points must match exactly
  *  (floor(len / 8) = 0), so they are found by the exact index alone. */

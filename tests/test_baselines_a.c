@@ -5,7 +5,9 @@
 #include "methods/blockstat.h"
 #include "methods/method.h"
 #include "methods/punct_lines.h"
+#include "pagesift/dataset.h"
 #include "tests/test_util.h"
+#include "pagesift/page.h"
 
 static void *make(const char *name, const char *options)
 {

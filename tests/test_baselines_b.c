@@ -6,6 +6,7 @@
 
 #include "methods/method.h"
 #include "methods/wiehf_internal.h"
+#include "pagesift/page.h"
 #include "tests/test_util.h"
 
 /* Run method @p name with @p options on @p html; returns the text (free()). */

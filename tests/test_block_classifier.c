@@ -10,7 +10,9 @@
 #include <stdlib.h>
 
 #include "methods/block_classifier.h"
+#include "pagesift/features.h"
 #include "tests/test_util.h"
+#include "pagesift/page.h"
 
 #define MODEL PS_SOURCE_DIR "/models/default.model"
 

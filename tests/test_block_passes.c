@@ -12,6 +12,7 @@
 
 #include "extract/page_signals.h"
 #include "methods/block_passes.h"
+#include "pagesift/features.h"
 #include "tests/test_util.h"
 
 /* body > div#article(div p1, div p2) , div#comments(div c1, div c2) */

@@ -13,6 +13,7 @@
  * like content while a menu at the page's edge does not. */
 #include <math.h>
 
+#include "pagesift/features.h"
 #include "tests/test_util.h"
 
 static const int32_t PARENT[] = {-1, -1, 1, 1, 1, -1};

@@ -2,6 +2,7 @@
  * prefix, invalid bytes, NULs. */
 #include <stdlib.h>
 
+#include "pagesift/page.h"
 #include "tests/test_util.h"
 
 static void decode(const char *bytes, size_t len, const char *declared, ps_decoded *d)

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 
 #include "common/util.h"
+#include "pagesift/dataset.h"
+#include "pagesift/page.h"
+#include "pagesift/tokens.h"
 #include "tests/test_util.h"
 
 static double set_recall(const char *name, size_t *pages, size_t *failed)

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 
 #include "eval/train_protocol.h"
+#include "pagesift/eval.h"
 #include "tests/test_util.h"
+#include "pagesift/page.h"
 
 static size_t ntok(const char *s)
 {

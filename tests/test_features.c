@@ -8,7 +8,10 @@
 
 #include "features/gold_align.h"
 #include "features/text_stats.h"
+#include "pagesift/features.h"
+#include "pagesift/labels.h"
 #include "tests/test_util.h"
+#include "pagesift/page.h"
 
 static char *repeat(char *dst, char c, int n)
 {

@@ -11,7 +11,9 @@
 #include <zlib.h>
 
 #include "common/util.h"
+#include "pagesift/dataset.h"
 #include "tests/test_util.h"
+#include "pagesift/inputs.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

@@ -6,12 +6,14 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "pagesift.h"
+#include "pagesift/page.h"
 
 static ps_page *parse(const char *html, const char *url)
 {

@@ -2,6 +2,7 @@
  * characters (a CJK character is one), leaves, paths, text output, bad input. */
 #include <stdlib.h>
 
+#include "pagesift/page.h"
 #include "pagesift/util.h"
 #include "tests/test_util.h"
 

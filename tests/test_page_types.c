@@ -11,7 +11,10 @@
 #include "test_util.h"
 
 #include "extract/page_signals.h"
+#include "pagesift/features.h"
+#include "pagesift/page.h"
 #include "pagesift/page_types.h"
+#include "pagesift/train.h"
 
 static double sig(const ps_page *pg, const char *name)
 {

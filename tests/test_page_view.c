@@ -6,7 +6,9 @@
  * place after an image and by a copyright sign). */
 #include <stdlib.h>
 
+#include "pagesift/features.h"
 #include "tests/test_util.h"
+#include "pagesift/page.h"
 
 static char *page_text(ps_page *pg)
 {

@@ -17,7 +17,8 @@
 #include <jansson.h>
 
 #include "methods/batch.h"
-#include "methods/pipeline.h"
+#include "pagesift/pipeline.h"
+#include "pagesift/page.h"
 #include "tests/test_util.h"
 
 /* ---- an in-memory reader ------------------------------------------------- */

@@ -16,6 +16,8 @@
 
 #include "common/util.h"
 #include "methods/block_classifier.h"
+#include "pagesift/features.h"
+#include "pagesift/page.h"
 #include "pagesift/site_models.h"
 #include "tests/test_util.h"
 #include "train/train_internal.h"

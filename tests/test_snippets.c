@@ -11,7 +11,9 @@
 #include <stdlib.h>
 
 #include "features/snippets.h"
+#include "pagesift/labels.h"
 #include "tests/test_util.h"
+#include "pagesift/page.h"
 
 static void collapse_is(const char *in, const char *want)
 {

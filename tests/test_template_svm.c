@@ -12,6 +12,10 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "pagesift/features.h"
+#include "pagesift/page.h"
+#include "pagesift/templates.h"
+#include "pagesift/train.h"
 #include "tests/test_util.h"
 
 static const char *const WORDS[] = {"river", "council", "budget", "school", "winter", "market",

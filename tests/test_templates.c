@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pagesift/dataset.h"
 #include "tests/test_util.h"
 #include "common/util.h"
 #include "extract/page_internal.h"

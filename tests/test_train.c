@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "pagesift/features.h"
 #include "tests/test_util.h"
 #include "train/train_internal.h"
+#include "pagesift/page.h"
 
 static char tmpdir[256];
 

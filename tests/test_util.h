@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "pagesift.h"
+#include "pagesift/page.h"
 
 /* Path of a data set under ../shared/datasets, or skip the test with a
  * message saying why (cmocka reports it as SKIPPED). */

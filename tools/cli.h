@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "pagesift.h"
+#include "pagesift/model.h"
 
 /* Print the one-line message for getopt_long's return @p c ('?' or ':');
  * returns 2, the usage-error exit status. */

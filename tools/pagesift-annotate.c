@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "pagesift.h"
+#include "pagesift/annotate.h"
+#include "pagesift/inputs.h"
 #include "pagesift/util.h"
 
 #include "cli.h"

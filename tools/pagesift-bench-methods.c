@@ -10,6 +10,9 @@
 #include <time.h>
 
 #include "pagesift.h"
+#include "pagesift/dataset.h"
+#include "pagesift/page.h"
+#include "pagesift/tokens.h"
 #include "pagesift/util.h"
 #include "cli.h"
 

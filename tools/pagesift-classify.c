@@ -12,6 +12,9 @@
 
 #include "pagesift.h"
 #include "cli.h"
+#include "pagesift/features.h"
+#include "pagesift/labels.h"
+#include "pagesift/model.h"
 
 static void usage(FILE *f)
 {

@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "pagesift/page.h"
 #include "pagesift/util.h"
 #include "pagesift.h"
 #include "cli.h"

@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pagesift/inputs.h"
+#include "pagesift/labels.h"
+#include "pagesift/page.h"
 #include "pagesift/page_types.h"
+#include "pagesift/templates.h"
 #include "pagesift/util.h"
 #include "pagesift.h"
 #include "cli.h"

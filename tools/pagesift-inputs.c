@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "pagesift/inputs.h"
 #include "pagesift/util.h"
 #include "pagesift.h"
 #include "cli.h"

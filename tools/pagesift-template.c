@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "pagesift/dataset.h"
+#include "pagesift/inputs.h"
+#include "pagesift/page.h"
 #include "pagesift/util.h"
 #include "pagesift.h"
 #include "pagesift/template_eval.h"

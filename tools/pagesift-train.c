@@ -11,8 +11,12 @@
 #include <time.h>
 
 #include "pagesift.h"
+#include "pagesift/features.h"
+#include "pagesift/labels.h"
 #include "pagesift/page_types.h"
 #include "pagesift/site_models.h"
+#include "pagesift/templates.h"
+#include "pagesift/train.h"
 #include "pagesift/util.h"
 #include "cli.h"
 

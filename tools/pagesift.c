@@ -17,6 +17,8 @@
 
 #include "pagesift.h"
 #include "pagesift/batch.h"
+#include "pagesift/inputs.h"
+#include "pagesift/model.h"
 #include "pagesift/util.h"
 
 #include "cli.h"

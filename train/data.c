@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "pagesift/features.h"
 #include "train/train_internal.h"
 
 /* Group keys -> ids, open addressing. */

@@ -16,7 +16,8 @@
 #include <zlib.h>
 
 #include "common/util.h"
-#include "train/train_internal.h"
+#include "pagesift/features.h"
+#include "train/model_internal.h"
 
 #define MAGIC "pagesift-model "
 #define SVM_BYTES_KEY "libsvm-model-bytes"

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "pagesift.h"
+#include "pagesift/model.h"
 #include "pagesift/page_types.h"
 
 enum { N_CAND = 3 };

@@ -42,7 +42,7 @@
  * are checked finite when it is parsed, in model.c). */
 #include <math.h>
 
-#include "train/train_internal.h"
+#include "train/model_internal.h"
 
 #define PS_PREDICT_TILE 32
 

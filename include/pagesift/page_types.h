@@ -4,13 +4,12 @@
  * listing, product, service), with a probability (train/page_types.c,
  * docs/PAGE_TYPES.md).  Extraction uses it through ps_extractor_config's
  * page_types_path and reports ps_extraction.page_type; this header is for
- * programs that classify or train.
+ * programs that classify (training: pagesift/train.h).
  */
 #ifndef PAGESIFT_PAGE_TYPES_H
 #define PAGESIFT_PAGE_TYPES_H
 
 #include "pagesift.h"
-#include "pagesift/util.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,34 +43,15 @@ PS_EXPORT int ps_page_types_attach(const ps_page_types *m, ps_page *page, double
  *  (ps_model_default_path's folder; PAGESIFT_PAGE_TYPES when set). */
 PS_EXPORT const char *ps_page_types_default_path(void);
 
-/** Training options.  Zero-initialise. */
-typedef struct ps_page_types_train_options {
-    unsigned folds;                /**< CV folds grouped by site (ps_dataset_page_fold), 0 = 5 */
-    unsigned seed;                 /**< libsvm's probability CV (srand), 0 is a seed too */
-    const char *const *block_tags; /**< to parse pages with, NULL = ps_default_block_tags */
-    int verbose;                   /**< print the grid and skipped pages to stderr */
-    ps_fold pages;                 /**< only these pages of every set (n = 0: all), e.g.
-                                        the other folds' for a fold's own model */
-    size_t max_per_set;            /**< at most this many pages of a "DIR=TYPE" set,
-                                        evenly spread over its order (0 = all) */
-} ps_page_types_train_options;
+/* ---- the signals it reads (extract/page_signals.c) ------------------------ */
 
-/** What the cross-validation found at the chosen grid point. */
-typedef struct ps_page_types_cv {
-    double accuracy; /**< pages right / pages, pooled over the folds */
-    size_t pages;    /**< labelled pages read */
-    int log2_c, log2_gamma;
-} ps_page_types_cv;
-
-/** Train on the pages of the data sets @p dirs with a page_type column
- *  (pages without one are left out; "DIR=TYPE" makes every page of DIR a
- *  TYPE, for a set without the column, e.g. "dragnet=article"): choose C and gamma on a grid by CV
- *  accuracy, train on every page with probabilities, write the bundle text
- *  into @p bundle (replaced).  @p cv (may be NULL) gets the CV figures;
- *  the bundle's cv_confusion line has the confusion matrix. */
-PS_EXPORT int ps_page_types_train(const char *const *dirs, size_t n_dirs,
-                                  const ps_page_types_train_options *opt, ps_buf *bundle,
-                                  ps_page_types_cv *cv, ps_error *err);
+/** Number of page signals (what the classifier reads of a whole page:
+ *  docs/PAGE_TYPES.md), and the name of signal @p i (NULL past the end). */
+PS_EXPORT size_t ps_page_signal_count(void);
+PS_EXPORT const char *ps_page_signal_name(size_t i);
+/** The signals of @p page into @p out (ps_page_signal_count() values).
+ *  Returns 0, or -1 when out of memory. */
+PS_EXPORT int ps_page_signals(const ps_page *page, double *out);
 
 #ifdef __cplusplus
 }

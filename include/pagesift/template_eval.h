@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "pagesift.h"
+#include "pagesift/templates.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -15,7 +16,7 @@ extern "C" {
 
 /** Text normalised for the gold test: NFKC case-folded, whitespace
  *  collapsed to single spaces.  malloc'ed, NULL when out of memory. */
-PS_EXPORT char *ps_template_normalise(const char *s, size_t n, size_t *out_len);
+PS_LAB_EXPORT char *ps_template_normalise(const char *s, size_t n, size_t *out_len);
 
 /** How a leaf is found to be gold. */
 typedef enum ps_template_gold_test {
@@ -34,7 +35,7 @@ typedef enum ps_template_gold_test {
 } ps_template_gold_test;
 
 /** Per leaf of @p page: 1 when it is gold by @p test. */
-PS_EXPORT int ps_template_gold_leaves(const ps_page *page, const char *gold_norm, size_t gold_len, ps_template_gold_test test,
+PS_LAB_EXPORT int ps_template_gold_leaves(const ps_page *page, const char *gold_norm, size_t gold_len, ps_template_gold_test test,
                     uint8_t *is_gold);
 
 /** Character tallies. */
@@ -46,7 +47,7 @@ typedef struct ps_template_tally {
 /** Add a page's leaves to @p t: m = the matcher's verdicts; @p lost, if not
  *  NULL, gets one line per removed gold leaf (site, tag, text); @p residue
  *  one per non-gold leaf left in place. */
-PS_EXPORT void ps_template_tally_page(ps_template_tally *t, const ps_page *page, const uint8_t *is_gold,
+PS_LAB_EXPORT void ps_template_tally_page(ps_template_tally *t, const ps_page *page, const uint8_t *is_gold,
                     const ps_template_match *m, FILE *lost, FILE *residue, const char *site, const char *id);
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /*
  * pagesift/util.h — helpers for programs built over libpagesift, the ones
- * its own tools use: error reports, a growable buffer, whole-file reads,
- * atomic writes, a progress line, comma lists.  Not needed to extract text
+ * its own tools and the research library use: error reports, the
+ * library's messages, a growable buffer, whole-file reads, atomic writes, a
+ * progress line, comma lists.  Not needed to extract text
  * (include/pagesift.h is); here so that a tool needs no internal header.
  */
 #ifndef PAGESIFT_UTIL_H
@@ -26,6 +27,12 @@ extern "C" {
 
 /** Fill err (if not NULL) with code and a formatted message; returns -1. */
 PS_EXPORT int ps_set_error(ps_error *err, ps_status code, const char *fmt, ...) PS_PRINTF(3, 4);
+
+/** A message of the library (a line without newline; printf's format) to
+ *  the function of ps_set_print_function (pagesift.h), else to standard
+ *  error: how the library and the research library report a run's notes
+ *  and warnings. */
+PS_EXPORT void ps_print(const char *fmt, ...) PS_PRINTF(1, 2);
 
 /** Growable byte buffer, always NUL-terminated once anything was appended.
  *  Zero-initialise; release with ps_buf_free. */

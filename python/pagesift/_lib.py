@@ -1,9 +1,13 @@
 """ctypes declarations of libpagesift's public API (include/pagesift.h,
-include/pagesift/batch.h, include/pagesift/util.h) -- only what the module
-uses.  The structures mirror the C ones field by field;
-tests/python/test_layout.py compiles a C program that prints their sizes
-and offsets and checks them against these, so a change to the header that
-is not made here fails the tests instead of corrupting memory.
+include/pagesift/batch.h, include/pagesift/util.h, and the headers of
+OTHER_HEADERS) -- only what the module uses.  The structures mirror the C
+ones field by field; tests/python/test_layout.py (STRUCTS) and
+test_layout_other.py (OTHER_STRUCTS) compile a C program that
+prints their sizes and offsets and check them against these, so a change to
+a header that is not made here fails the tests instead of corrupting memory.
+
+The research library libpagesift-lab (features(), train()) is loaded from
+$PAGESIFT_LAB_LIBRARY, else beside libpagesift, else by the loader.
 
 Where the library is found, first match wins:
   1. $PAGESIFT_LIBRARY (a path to libpagesift.so*), e.g. a build folder's;
@@ -135,13 +139,18 @@ class ps_train_grid(ctypes.Structure):
     ]
 
 
-# The structures test_layout.py checks against the C compiler's view.
+# The structures test_layout.py checks against the C compiler's view of
+# pagesift.h and pagesift/batch.h ...
 STRUCTS = {
     "ps_error": ps_error, "ps_fold": ps_fold, "ps_source_options": ps_source_options,
     "ps_input": ps_input, "ps_extraction": ps_extraction,
     "ps_extractor_config": ps_extractor_config, "ps_step_options": ps_step_options,
-    "ps_decoded": ps_decoded, "ps_batch_config": ps_batch_config,
-    "ps_batch_counts": ps_batch_counts, "ps_block_csv_options": ps_block_csv_options,
+    "ps_batch_config": ps_batch_config, "ps_batch_counts": ps_batch_counts,
+}
+# ... and those test_layout_other.py checks against the other headers.
+OTHER_HEADERS = ["pagesift/page.h", "pagesift/train.h", "pagesift/labels.h"]
+OTHER_STRUCTS = {
+    "ps_decoded": ps_decoded, "ps_block_csv_options": ps_block_csv_options,
     "ps_train_data_info": ps_train_data_info, "ps_train_options": ps_train_options,
     "ps_train_point": ps_train_point, "ps_train_grid": ps_train_grid,
 }
@@ -193,8 +202,49 @@ lib, LIBRARY_PATH = _load()
 libc = ctypes.CDLL(None)
 
 
+def _load_lab():
+    """libpagesift-lab, the research library features() and train() call:
+    $PAGESIFT_LAB_LIBRARY, else the one beside libpagesift, else the
+    system's loader's.  (None, why) when none loads: the rest of the module
+    works without it."""
+    env = os.environ.get("PAGESIFT_LAB_LIBRARY")
+    if env:
+        names = [env]
+    else:
+        names = []
+        here = os.path.dirname(LIBRARY_PATH)
+        if here:
+            names.append(os.path.join(here, "libpagesift-lab.so.0"))
+        names.append("libpagesift-lab.so.0")
+    errors = []
+    for name in names:
+        try:
+            return ctypes.CDLL(name), name
+        except OSError as e:
+            errors.append("%s (%s)" % (name, e))
+    return None, "; ".join(errors)
+
+
+lab, LAB_LIBRARY_PATH = _load_lab()
+
+
 def _fn(name, restype, *argtypes):
     f = getattr(lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+def _lab_fn(name, restype, *argtypes):
+    """A call of libpagesift-lab; when the library could not be loaded, a
+    stand-in that raises ImportError naming where it was looked for."""
+    if lab is None:
+        def missing(*args):
+            raise ImportError("pagesift: %s needs libpagesift-lab, which cannot be loaded: tried %s. "
+                              "Set PAGESIFT_LAB_LIBRARY to the path of libpagesift-lab.so.0."
+                              % (name, LAB_LIBRARY_PATH))
+        return missing
+    f = getattr(lab, name)
     f.restype = restype
     f.argtypes = list(argtypes)
     return f
@@ -250,12 +300,12 @@ ps_template_builder_free = _fn("ps_template_builder_free", None, c_void_p)
 ps_template_builder_sites = _fn("ps_template_builder_sites", c_size_t, c_void_p)
 ps_template_builder_pages = _fn("ps_template_builder_pages", c_uint64, c_void_p)
 
-ps_block_csv_new = _fn("ps_block_csv_new", c_void_p, c_void_p, POINTER(ps_block_csv_options), Err)
-ps_block_csv_page = _fn("ps_block_csv_page", c_int, c_void_p, c_char_p, c_char_p, c_char_p,
-                        c_void_p, c_char_p, c_size_t, c_void_p, Err)
-ps_block_csv_page_snippets = _fn("ps_block_csv_page_snippets", c_int, c_void_p, c_char_p, c_char_p,
-                                 c_char_p, c_void_p, c_void_p, c_void_p, Err)
-ps_block_csv_finish = _fn("ps_block_csv_finish", c_int, c_void_p, Err)
+ps_block_csv_new = _lab_fn("ps_block_csv_new", c_void_p, c_void_p, POINTER(ps_block_csv_options), Err)
+ps_block_csv_page = _lab_fn("ps_block_csv_page", c_int, c_void_p, c_char_p, c_char_p, c_char_p,
+                            c_void_p, c_char_p, c_size_t, c_void_p, Err)
+ps_block_csv_page_snippets = _lab_fn("ps_block_csv_page_snippets", c_int, c_void_p, c_char_p, c_char_p,
+                                     c_char_p, c_void_p, c_void_p, c_void_p, Err)
+ps_block_csv_finish = _lab_fn("ps_block_csv_finish", c_int, c_void_p, Err)
 ps_template_store_open = _fn("ps_template_store_open", c_void_p, c_char_p, Err)
 ps_template_store_get = _fn("ps_template_store_get", c_void_p, c_void_p, c_char_p)
 ps_template_store_free = _fn("ps_template_store_free", None, c_void_p)
@@ -263,16 +313,16 @@ ps_template_applies = _fn("ps_template_applies", c_int, c_void_p)
 ps_template_apply = _fn("ps_template_apply", c_size_t, c_void_p, c_void_p)
 ps_read_file = _fn("ps_read_file", c_void_p, c_char_p, c_size_t, POINTER(c_size_t), Err)
 
-ps_train_data_load = _fn("ps_train_data_load", c_void_p, POINTER(c_char_p), c_size_t, c_char_p,
-                         c_int, Err)
-ps_train_data_free = _fn("ps_train_data_free", None, c_void_p)
-ps_train_data_get_info = _fn("ps_train_data_get_info", None, c_void_p, POINTER(ps_train_data_info))
-ps_train_options_init = _fn("ps_train_options_init", None, POINTER(ps_train_options))
-ps_train_grid_search = _fn("ps_train_grid_search", c_int, c_void_p, POINTER(ps_train_options),
-                           POINTER(ps_train_grid), Err)
-ps_train_grid_free = _fn("ps_train_grid_free", None, POINTER(ps_train_grid))
-ps_train_final = _fn("ps_train_final", c_void_p, c_void_p, POINTER(ps_train_options), c_double,
-                     c_double, POINTER(ps_train_grid), c_int, Err)
+ps_train_data_load = _lab_fn("ps_train_data_load", c_void_p, POINTER(c_char_p), c_size_t, c_char_p,
+                             c_int, Err)
+ps_train_data_free = _lab_fn("ps_train_data_free", None, c_void_p)
+ps_train_data_get_info = _lab_fn("ps_train_data_get_info", None, c_void_p, POINTER(ps_train_data_info))
+ps_train_options_init = _lab_fn("ps_train_options_init", None, POINTER(ps_train_options))
+ps_train_grid_search = _lab_fn("ps_train_grid_search", c_int, c_void_p, POINTER(ps_train_options),
+                               POINTER(ps_train_grid), Err)
+ps_train_grid_free = _lab_fn("ps_train_grid_free", None, POINTER(ps_train_grid))
+ps_train_final = _lab_fn("ps_train_final", c_void_p, c_void_p, POINTER(ps_train_options), c_double,
+                         c_double, POINTER(ps_train_grid), c_int, Err)
 ps_model_save = _fn("ps_model_save", c_int, c_void_p, c_char_p, Err)
 ps_model_free = _fn("ps_model_free", None, c_void_p)
 ps_model_info = _fn("ps_model_info", c_char_p, c_void_p, c_char_p)

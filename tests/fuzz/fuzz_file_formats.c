@@ -18,6 +18,7 @@
 #include "methods/block_classifier.h"
 #include "pagesift.h"
 #include "train/train_internal.h"
+#include "pagesift/templates.h"
 
 static char dir[64];
 

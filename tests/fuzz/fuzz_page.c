@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "pagesift.h"
+#include "pagesift/page.h"
 
 static ps_extractor *ex[8];
 static size_t n_ex;

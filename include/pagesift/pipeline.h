@@ -1,17 +1,25 @@
-/* methods/pipeline.h — a bounded, threaded producer/consumer pipeline:
- * one reader thread, N worker threads, one writer (the calling thread),
- * output in input order or as finished.
+/* pagesift/pipeline.h — a bounded, threaded producer/consumer pipeline
+ * (methods/pipeline.c): one reader thread, N worker threads, one writer
+ * (the calling thread), output in input order or as finished.  The batch
+ * runs on it, and so do programs that drive runs of their own (the
+ * evaluation); and the batch's template learning over a reader of inputs.
  *
  * Memory is bounded: at most `in_flight` jobs exist at any time (the reader
  * waits for the writer to hand one back), so a collection of any size runs
  * in the memory of `in_flight` pages. */
-#ifndef PS_PIPELINE_H
-#define PS_PIPELINE_H
+#ifndef PAGESIFT_PIPELINE_H
+#define PAGESIFT_PIPELINE_H
 
 #include <signal.h>
 #include <stddef.h>
 
 #include "pagesift.h"
+#include "pagesift/batch.h"
+#include "pagesift/templates.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** Callbacks.  A job is an opaque, caller-sized block of memory
  *  (job_size bytes, zeroed before its first use); the callbacks own its
@@ -50,7 +58,27 @@ typedef struct ps_pipeline_opts {
  *  their contents are passed to write-less cleanup by calling @p discard if
  *  not NULL).  The threads it starts block every signal, so a process-wide
  *  signal is handled by the calling thread (or another of the caller's). */
-int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
-                    void (*discard)(void *ctx, void *job), ps_error *err);
+PS_EXPORT int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
+                              void (*discard)(void *ctx, void *job), ps_error *err);
 
+/* ---- template learning over a reader (methods/learn_pass.c) ------------- */
+
+/** A reader of inputs: fill @p in with the next one.  1 got one, 0 end, -1
+ *  fatal (the run stops, err set).  Called from one thread (not the
+ *  caller's).  ps_batch_run reads a ps_source through one. */
+typedef int (*ps_batch_read_fn)(void *ctx, ps_input *in, ps_error *err);
+
+/** The first pass of a batch's learn_templates, over any reader (the
+ *  evaluation learns a data set's templates with it): read every input,
+ *  parse it on the workers and add it to @p builder under its site key
+ *  (ps_input_site) in input order (pages without a site are left out).
+ *  Uses cfg's workers, site_rule and max_bytes.  *pages_added (may be NULL)
+ *  counts the pages added.  Returns 0, 1 when cfg->interrupt stopped it,
+ *  or -1 with err on a fatal read or builder error. */
+PS_EXPORT int ps_batch_learn_templates(const ps_batch_config *cfg, ps_batch_read_fn read, void *read_ctx,
+                                       ps_template_builder *builder, size_t *pages_added, ps_error *err);
+
+#ifdef __cplusplus
+}
 #endif
+#endif /* PAGESIFT_PIPELINE_H */

@@ -1,0 +1,254 @@
+/*
+ * pagesift/train.h — training (train/, pagesift-train): the block
+ * classifier from labelled rows of block CSVs (pagesift/labels.h's format)
+ * -> grouped k-fold grid search over C and gamma -> the final model bundle
+ * (docs/MODEL_FORMAT.md); the page-type classifier from data sets; per-site
+ * models from a site's labelled rows (docs/SITE_MODELS.md).
+ */
+#ifndef PAGESIFT_TRAIN_H
+#define PAGESIFT_TRAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pagesift.h"
+#include "pagesift/model.h"
+#include "pagesift/util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What keeps rows together in cross-validation folds. */
+typedef enum ps_train_group {
+    PS_GROUP_PAGE = 0, /**< dataset + page_id: no page on both sides */
+    PS_GROUP_SITE = 1  /**< site (a row with an empty site: its page) */
+} ps_train_group;
+
+/** How the class imbalance (noise outnumbers content) is handled. */
+typedef enum ps_train_balance {
+    PS_BALANCE_NONE = 0,
+    PS_BALANCE_UNDERSAMPLE = 1, /**< seeded subsample of the majority class
+                                     down to the minority's size */
+    PS_BALANCE_WEIGHT = 2       /**< libsvm class weights n/(2 n_class) */
+} ps_train_balance;
+
+/** Labelled rows of one or more feature CSVs. */
+typedef struct ps_train_data ps_train_data;
+
+/** Read feature CSVs.  @p features: "paper" (R1..R5), "extended" (R1..R5
+ *  and every x_* column of the first file's header, in header order) or a
+ *  comma-separated list of column names.  Rows with an empty label are
+ *  counted and skipped.  Errors name the file and line: missing column,
+ *  non-numeric/NaN/infinite value, label other than 0/1, malformed CSV, no
+ *  labelled rows, a single class. */
+PS_LAB_EXPORT ps_train_data *ps_train_data_load(const char *const *paths, size_t n_paths,
+                                  const char *features, ps_train_group group,
+                                  ps_error *err);
+PS_LAB_EXPORT void ps_train_data_free(ps_train_data *d);
+
+/** Counts of a loaded data set. */
+typedef struct ps_train_data_info {
+    size_t rows;          /**< labelled rows */
+    size_t content;       /**< rows labelled 1 */
+    size_t noise;         /**< rows labelled 0 */
+    size_t unlabelled;    /**< rows skipped for an empty label */
+    size_t groups;        /**< pages (or sites) */
+    size_t n_features;
+    const char *features; /**< names, comma-separated */
+    uint64_t checksum;    /**< FNV-1a 64 of the labelled rows (group key,
+                               features as %.17g, label), in file order */
+} ps_train_data_info;
+PS_LAB_EXPORT void ps_train_data_get_info(const ps_train_data *d, ps_train_data_info *info);
+
+/** Training options; start from ps_train_options_init(). */
+typedef struct ps_train_options {
+    ps_train_balance balance; /**< default PS_BALANCE_UNDERSAMPLE */
+    uint64_t seed;            /**< default 1 */
+    int folds;                /**< default 10 */
+    int select_accuracy;      /**< 0: best F1 of the content class (default) */
+    double c_start, c_stop, c_step; /**< log2 C grid, default -5:15:2 */
+    double g_start, g_stop, g_step; /**< log2 gamma grid, default -15:3:2 */
+    int coarse_fine;          /**< 1: every other grid point, then the full
+                                   step around the best (default 0) */
+    int threads;              /**< 0 = all cores */
+    size_t cv_max_rows;       /**< grid CV on a seeded sample of whole groups
+                                   of about this many rows; 0 = all rows
+                                   (default 20000) */
+    double cache_mb;          /**< libsvm kernel cache per training (200) */
+    int quiet;                /**< 1: no progress on stderr */
+    int verbose;              /**< 1: a line on stderr per finished grid
+                                   point (with time left), even when stderr
+                                   is not a terminal */
+} ps_train_options;
+PS_LAB_EXPORT void ps_train_options_init(ps_train_options *o);
+
+/** Cross-validated scores of one (C, gamma) point, content = positive. */
+typedef struct ps_train_point {
+    double log2c, log2g;
+    size_t tp, fp, fn, tn;
+    double precision, recall, f1, accuracy;
+    int done;             /**< 0: not evaluated (coarse-fine skipped it) */
+    double seconds;       /**< CPU time of its folds */
+} ps_train_point;
+
+/** Result of a grid search. */
+typedef struct ps_train_grid {
+    ps_train_point *points; /**< n_c x n_g, C-major: points[i * n_g + j] */
+    size_t n_c, n_g;
+    size_t best;            /**< index of the chosen point */
+    size_t cv_rows, cv_groups; /**< rows and groups the CV ran on */
+    int folds;              /**< folds used (fewer when fewer groups) */
+    size_t evaluated;       /**< points evaluated */
+    double wall_seconds;
+} ps_train_grid;
+
+/** Grid search with grouped k-fold CV: each training fold is balanced as
+ *  asked, each test fold is scored as it is.  Grid points run in parallel.
+ *  Returns 0, or -1 with err set. Free with ps_train_grid_free. */
+PS_LAB_EXPORT int ps_train_grid_search(const ps_train_data *d, const ps_train_options *o,
+                         ps_train_grid *out, ps_error *err);
+PS_LAB_EXPORT void ps_train_grid_free(ps_train_grid *g);
+
+/** Fold of every row (0..folds-1) as the CV uses it: groups shuffled with
+ *  the seed, each given to the fold with the fewest rows so far.  Returns
+ *  the number of folds used (min(folds, groups)); @p fold_of has one entry
+ *  per labelled row. */
+PS_LAB_EXPORT int ps_train_assign_folds(const ps_train_data *d, int folds, uint64_t seed, int *fold_of);
+
+/** Train on all rows (balanced as asked) with 2^log2c, 2^log2g and build the
+ *  bundle; @p cv (may be NULL) is recorded as the CV scores, @p grid (may be
+ *  NULL) for folds/grouping facts; @p stamp 1 adds a "created" date line
+ *  (otherwise the same inputs give a byte-identical bundle). */
+PS_LAB_EXPORT ps_model *ps_train_final(const ps_train_data *d, const ps_train_options *o,
+                         double log2c, double log2g, const ps_train_grid *grid,
+                         int stamp, ps_error *err);
+
+/** Write the grid as CSV (one row per evaluated point) or as an SVG heat
+ *  map of CV F1 over log2 C x log2 gamma, best point marked; atomically. */
+PS_LAB_EXPORT int ps_train_write_grid_csv(const ps_train_grid *g, const char *path, ps_error *err);
+PS_LAB_EXPORT int ps_train_write_grid_svg(const ps_train_grid *g, const char *title,
+                            const char *path, ps_error *err);
+
+/* ---- page types (train/page_types_train.c; the classifier:
+ * pagesift/page_types.h) */
+
+/** Training options.  Zero-initialise. */
+typedef struct ps_page_types_train_options {
+    unsigned folds;                /**< CV folds grouped by site (ps_dataset_page_fold), 0 = 5 */
+    unsigned seed;                 /**< libsvm's probability CV (srand), 0 is a seed too */
+    const char *const *block_tags; /**< to parse pages with, NULL = ps_default_block_tags */
+    int verbose;                   /**< print the grid and skipped pages to stderr */
+    ps_fold pages;                 /**< only these pages of every set (n = 0: all), e.g.
+                                        the other folds' for a fold's own model */
+    size_t max_per_set;            /**< at most this many pages of a "DIR=TYPE" set,
+                                        evenly spread over its order (0 = all) */
+} ps_page_types_train_options;
+
+/** What the cross-validation found at the chosen grid point. */
+typedef struct ps_page_types_cv {
+    double accuracy; /**< pages right / pages, pooled over the folds */
+    size_t pages;    /**< labelled pages read */
+    int log2_c, log2_gamma;
+} ps_page_types_cv;
+
+/** Train on the pages of the data sets @p dirs with a page_type column
+ *  (pages without one are left out; "DIR=TYPE" makes every page of DIR a
+ *  TYPE, for a set without the column, e.g. "dragnet=article"): choose C and gamma on a grid by CV
+ *  accuracy, train on every page with probabilities, write the bundle text
+ *  into @p bundle (replaced).  @p cv (may be NULL) gets the CV figures;
+ *  the bundle's cv_confusion line has the confusion matrix. */
+PS_LAB_EXPORT int ps_page_types_train(const char *const *dirs, size_t n_dirs,
+                                  const ps_page_types_train_options *opt, ps_buf *bundle,
+                                  ps_page_types_cv *cv, ps_error *err);
+
+/* ---- per-site models (train/site_train.c; the folder at inference:
+ * pagesift/site_models.h) */
+
+/** Candidate weights of a site's rows when none are given. */
+#define PS_SITE_WEIGHTS_DEFAULT "1,3,10,30"
+/** Weight of a site with one labelled page (no cross-validation possible). */
+#define PS_SITE_WEIGHT_ONE_PAGE 3
+
+typedef struct ps_site_train_options {
+    const double *weights;  /**< candidate weights (integers >= 1), NULL = PS_SITE_WEIGHTS_DEFAULT */
+    size_t n_weights;
+    double one_page_weight; /**< weight when the site has 1 labelled page (0 = PS_SITE_WEIGHT_ONE_PAGE) */
+    int folds;              /**< at most this many CV folds over the site's pages (0 = 5) */
+    uint64_t seed;          /**< undersampling seed (0 = 1) */
+    /** The base's second stage (a stacked default: ps_model_next_stage of
+     *  the base), NULL when the base is used alone.  With it, the site
+     *  model is judged as inference uses it: its first-stage scores feed
+     *  this second stage (context features), for the CV and the one-page
+     *  check alike, and so is the base.  Needs parent and chars. */
+    const ps_model *second;
+    /** Per row: the row of its nearest enclosing block on the same page
+     *  (an index into the rows, smaller than the row's own), -1 for none.
+     *  The rows of a page are consecutive and in document order, and hold
+     *  every block of the page the classifier scores (labelled or not). */
+    const int32_t *parent;
+    /** Per row: the block's own text characters (the context features'
+     *  weights and the F1's: characters, not rows, are what a page keeps). */
+    const uint32_t *chars;
+    /** A site model is kept when its CV F1 exceeds the base's on the same
+     *  folds by more than this (default 0: any gain). */
+    double margin;
+    /** 1: keep the site model even when it does not beat the base (the
+     *  numbers are still measured and written into the bundle): the
+     *  previous rounds' behaviour, to study site models; never the
+     *  default. */
+    int keep_worse;
+} ps_site_train_options;
+
+/** What training one site found (filled by ps_site_model_train). */
+typedef struct ps_site_train_report {
+    size_t pages, content, noise; /**< the site's labelled pages and rows */
+    double weight;                /**< the weight chosen */
+    int folds;                    /**< CV folds run (0: one page, no CV) */
+    double cv_w[16];              /**< the candidate weights */
+    double cv_f1[16];             /**< CV F1 of the content class per candidate */
+    size_t n_cv;
+    double cv_f1_base;            /**< the base model's F1 on the same folds */
+    double seconds;
+    int stacked;                  /**< CV and check scored through the second stage */
+    /** One labelled page (no CV): share of the page's labelled content
+     *  characters kept and of its noise characters dropped, by the site
+     *  model [0] and the base [1] (trained and checked on that page). */
+    double kept[2], dropped[2];
+    /** 1: no site model, it does not beat the base (err says why); the
+     *  site's pages are best left to the base. */
+    int declined;
+} ps_site_train_report;
+
+/** Train the model of @p site from the base model @p base and the site's
+ *  labelled rows: @p x holds n_rows rows of the base's features in its order
+ *  (raw, unscaled: ps_model_feature_names), y 1 content / 0 noise / -1 not
+ *  labelled (a row only the context features read), page a page number per
+ *  row (rows of a page share it).  Returns the bundle in memory (save with
+ *  ps_site_model_save) or NULL with err: a delta against @p base that
+ *  borrows base's support vectors (free it before the base);
+ *  ps_model_predict and ps_model_predict_many classify with it.
+ *
+ *  Never worse by construction: with >= 2 labelled pages the site model is
+ *  kept only when its cross-validated F1 (grouped by page, the best weight)
+ *  beats the base's on the same folds (by more than o->margin); with one
+ *  page, only when on that page it keeps at least as much of the labelled
+ *  content and drops at least as much of the labelled noise as the base,
+ *  and more of one of them.  Otherwise NULL, rep->declined = 1 and err
+ *  says why (PS_ERR_USAGE).  With no labelled row at all the site model is
+ *  the base itself (a delta that changes nothing: its decision values are
+ *  the base's, exactly). */
+PS_LAB_EXPORT ps_model *ps_site_model_train(const ps_model *base, const char *base_name, const char *site,
+                                        const double *x, const int8_t *y, const uint32_t *page,
+                                        size_t n_rows, const ps_site_train_options *o,
+                                        ps_site_train_report *rep, ps_error *err);
+
+/** Write @p m into @p dir as its site's bundle, atomically; the bundle's
+ *  `site_revision` is one more than the one it replaces (1 for a new site).
+ *  Call with the folder locked (ps_template_dir_lock).  0 or -1 with err. */
+PS_LAB_EXPORT int ps_site_model_save(ps_model *m, const char *dir, ps_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PAGESIFT_TRAIN_H */

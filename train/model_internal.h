@@ -1,0 +1,84 @@
+/* train/model_internal.h — the inside of ps_model, shared by the bundle
+ * code (model.c), prediction (predict.c), per-site bundles (site_models.c)
+ * and training (train_internal.h includes it).  Not a public interface. */
+#ifndef PS_MODEL_INTERNAL_H
+#define PS_MODEL_INTERNAL_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/util.h"
+#include "pagesift.h"
+#include "pagesift/model.h"
+
+#define PS_SV_CHUNK 64 /* support vectors a chunk: see train/predict.c */
+
+struct ps_model {
+    char *bundle;       /* the file's text, as saved */
+    size_t bundle_len;
+    size_t end_off;     /* where its end line ends: a second stage's bundle
+                           may follow (ps_model_next_stage) */
+    char *name;         /* file name for messages */
+    /* header key-value pairs (pointers into keys_buf) */
+    char *keys_buf;
+    const char **keys, **vals;
+    size_t n_keys;
+    /* features */
+    size_t n_features;
+    int *ids;
+    char *features;
+    double *shift, *factor; /* scaled = (x - shift) * factor */
+    /* the RBF decision function:
+     * dec = sum_i coef[i] * exp(-gamma * |x - sv_i|^2) - rho, content when
+     * sign * dec > 0 (libsvm's label order decides sign) */
+    double gamma, rho;
+    int content_first;  /* libsvm's label[0] == 1 */
+    size_t n_sv;
+    double *sv;         /* n_sv * n_features, dense */
+    double *coef;
+    /* the same, laid out for prediction (train/predict.c): chunks of
+     * PS_SV_CHUNK support vectors, feature-major inside a chunk
+     * (svt[(c * n_active + a) * PS_SV_CHUNK + j]), the last chunk padded
+     * with zero vectors of coefficient 0 */
+    float *svt;         /* single precision: see train/predict.c */
+    double *coefp;
+    size_t n_chunks;
+    /* the features svt holds, in model order: all but those whose scaled
+     * value is 0 on every page (factor 0: min == max in training) and 0 in
+     * every support vector, whose (0 - 0)^2 adds exactly nothing */
+    size_t n_active;
+    uint8_t active[PS_MODEL_MAX_FEATURES];
+    /* the embedded libsvm text (for ps_model_libsvm_decision) */
+    const char *svm_text;
+    size_t svm_len;
+    void *libsvm;       /* lazily loaded struct svm_model * (tests only) */
+    /* a per-site model read from a delta bundle (train/site_models.c): the
+     * base model (borrowed: it must outlive this one) whose support vectors
+     * it shares (the base's svt and n_chunks, never copied), weighted with
+     * base_coefp (the site's coefficients for them, laid out like coefp, 0
+     * where one is no support vector of the site's); sv, coef, svt, coefp,
+     * n_sv and n_chunks above hold the site's own new support vectors only
+     * (sv NULL), in the base's active features; ps_model_predict_many
+     * evaluates it with a loop of its own (train/predict.c).  NULL for a
+     * whole model. */
+    const struct ps_model *delta_base;
+    double *base_coefp;
+};
+
+/* The payload line of a per-site delta bundle (docs/MODEL_FORMAT.md), in
+ * place of libsvm-model-bytes. */
+#define PS_SITE_DELTA_BYTES_KEY "site-delta-bytes"
+/* The largest per-site bundle read (train/site_models.c, site_train.c):
+ * 256 MiB, as ps_model_load reads a bundle. */
+#define SITE_MODEL_MAX_BYTES ((size_t)256 << 20)
+
+/* Decision value and label of libsvm's own svm_predict_values on the
+ * embedded model (loaded on first use; not thread-safe; for tests that
+ * check ps_model_predict against libsvm). Returns the label or -1. */
+int ps_model_libsvm_decision(ps_model *m, const double *x, double *dec);
+
+/* The header's "key value" lines, @p nk of them NUL-separated in @p kb
+ * (taken), as m's keys and values (ps_model_info): whole bundles and site
+ * deltas read them alike.  0, or -1 out of memory. */
+int ps_model_take_keys(ps_model *m, ps_buf *kb, size_t nk);
+
+#endif

@@ -250,7 +250,7 @@ PS_LAB_EXPORT int ps_eval_site_curve(const ps_eval_config *cfg, const char *meth
                                  FILE *out, struct json_t *json, ps_error *err);
 /** ps_eval_site_curve's label orders: a site's first Kmax pages labelled
  *  in index order, or most uncertain first by the base model
- *  (ps_extraction_uncertainty, pagesift/site_models.h). */
+ *  (ps_extraction_uncertainty, pagesift/labels.h). */
 enum { PS_LABEL_ORDER_INDEX = 0, PS_LABEL_ORDER_UNCERTAINTY = 1 };
 
 /** The per-page report of every snippet run, TSV, to @p path ("-" =

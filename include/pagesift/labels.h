@@ -166,11 +166,11 @@ PS_LAB_EXPORT int ps_csv_number(const ps_csv *csv, size_t col, double *out, ps_e
  *  block's characters counted by how near (1 - |score|, 0 from a score of
  *  +-1 on: outside the SVM's margin).  0 when every block was scored
  *  clearly (or the page has no scored text), up to 1 when all its text
- *  sits on the boundary.  A site's pages labelled in descending order of
- *  it teach a site model more per page than pages taken as they come
- *  (pagesift-annotate's "label next" order; pagesift-eval
- *  --per-site-models --label-order uncertainty measures it:
- *  docs/SITE_MODELS.md).  NAN when @p x has no block scores. */
+ *  sits on the boundary.  pagesift-annotate's "Label next" lists a
+ *  workspace's unlabelled pages in descending order of it; pagesift-eval
+ *  --per-site-models --label-order uncertainty measures what that order
+ *  gives a site model (docs/SITE_MODELS.md: so far no more than pages taken
+ *  as they come).  NAN when @p x has no block scores. */
 PS_LAB_EXPORT double ps_extraction_uncertainty(const ps_page *page, const ps_extraction *x);
 
 #ifdef __cplusplus

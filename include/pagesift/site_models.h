@@ -78,21 +78,6 @@ PS_EXPORT void ps_site_models_free(ps_site_models *s);
 PS_EXPORT ps_model *ps_site_model_parse(const char *text, size_t len, const char *name, const ps_model *base,
                                         ps_error *err);
 
-/* ---- which pages to label next ------------------------------------------ */
-
-/** How unsure the model was about @p page, from the extraction @p x made of
- *  it (the svm or template-svm method: x->block_score set): the share of
- *  the page's text in blocks scored near the decision boundary, each
- *  block's characters counted by how near (1 - |score|, 0 from a score of
- *  +-1 on: outside the SVM's margin).  0 when every block was scored
- *  clearly (or the page has no scored text), up to 1 when all its text
- *  sits on the boundary.  pagesift-annotate's "Label next" lists a
- *  workspace's unlabelled pages in descending order of it; pagesift-eval
- *  --per-site-models --label-order uncertainty measures what that order
- *  gives a site model (docs/SITE_MODELS.md: so far no more than pages taken
- *  as they come).  NAN when @p x has no block scores. */
-PS_EXPORT double ps_extraction_uncertainty(const ps_page *page, const ps_extraction *x);
-
 #ifdef __cplusplus
 }
 #endif

@@ -388,7 +388,26 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
     return 0;
 }
 
-ps_meta_raw *ps_meta_collect(struct _xmlDoc *doc)
+/* The JSON-LD alone (PS_PAGE_NO_METADATA): the "jsonld" items visit()
+ * makes, in the same order, and nothing else; script and style are not
+ * entered, as there. */
+static int visit_jsonld(ps_meta_raw *m, xmlNodePtr n, int *enter)
+{
+    const char *name = (const char *)n->name;
+    *enter = 1;
+    if (name[0] != 's')
+        return 0;
+    if (strcmp(name, "script") == 0) {
+        *enter = 0;
+        const char *type = attr(n, "type");
+        return type && contains_ci(type, "ld+json") ? raw_add_script(m, n) : 0;
+    }
+    if (strcmp(name, "style") == 0)
+        *enter = 0;
+    return 0;
+}
+
+ps_meta_raw *ps_meta_collect(struct _xmlDoc *doc, int jsonld_only)
 {
     ps_meta_raw *m = calloc(1, sizeof *m);
     if (!m || !doc)
@@ -399,7 +418,7 @@ ps_meta_raw *ps_meta_collect(struct _xmlDoc *doc)
     while (cur && cur != top) {
         int enter = 1;
         if (cur->type == XML_ELEMENT_NODE && cur->name) {
-            if (visit(m, cur, &k, &enter) != 0) {
+            if ((jsonld_only ? visit_jsonld(m, cur, &enter) : visit(m, cur, &k, &enter)) != 0) {
                 ps_meta_raw_free(m);
                 return NULL;
             }
@@ -1316,6 +1335,9 @@ int ps_page_metadata(const ps_page *page, const ps_extraction *x, ps_metadata *o
 {
     memset(out, 0, sizeof *out);
     out->lang_confidence = -1;
+    if (page->jsonld_only)
+        return ps_set_error(err, PS_ERR_USAGE,
+                            "ps_page_metadata: the page was parsed without its metadata (PS_PAGE_NO_METADATA)");
     const ps_meta_raw *m = page->meta;
     jsonld j = {0};
     jl_parse(&j, m);

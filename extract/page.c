@@ -1382,7 +1382,10 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
         ps_page_free(pg);
         return NULL;
     }
-    pg->meta = ps_meta_collect(pg->doc); /* before cleaning removes head and scripts */
+    /* before cleaning removes head and scripts; of it, extraction reads the
+     * JSON-LD only (PS_PAGE_NO_METADATA: the rest is not collected) */
+    pg->jsonld_only = (opt->flags & PS_PAGE_NO_METADATA) != 0;
+    pg->meta = ps_meta_collect(pg->doc, pg->jsonld_only);
     pg->schema = ps_meta_schema_kinds(pg->meta);
     xmlNodePtr root = xmlDocGetRootElement(pg->doc);
     xmlNodePtr body = find_body(root);

@@ -311,6 +311,67 @@ void ps_first_letter_runs(const void *table, size_t n, size_t size, unsigned cha
     first[26] = (unsigned char)i;
 }
 
+double ps_strtod(const char *s, char **end)
+{
+    /* 10^0 .. 10^22: every one exactly a double */
+    static const double P10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *p = s;
+    while (*p == ' ' || (*p >= '\t' && *p <= '\r')) /* strtod's isspace, C locale */
+        p++;
+    int neg = *p == '-';
+    if (*p == '-' || *p == '+')
+        p++;
+    uint64_t m = 0;
+    const uint64_t m_max = (UINT64_C(1) << 53) / 10; /* m * 10 + 9 stays within 2^53 */
+    int digits = 0, frac = 0;
+    for (; *p >= '0' && *p <= '9'; p++, digits++) {
+        if (m > m_max)
+            return strtod(s, end);
+        m = m * 10 + (uint64_t)(*p - '0');
+    }
+    if (*p == '.') {
+        p++;
+        for (; *p >= '0' && *p <= '9'; p++, digits++, frac++) {
+            if (m > m_max)
+                return strtod(s, end);
+            m = m * 10 + (uint64_t)(*p - '0');
+        }
+    }
+    if (!digits)
+        return strtod(s, end);
+    int e10 = 0;
+    if (*p == 'e' || *p == 'E') {
+        const char *q = p + 1;
+        int eneg = *q == '-';
+        if (*q == '-' || *q == '+')
+            q++;
+        if (*q < '0' || *q > '9')
+            return strtod(s, end);
+        for (; *q >= '0' && *q <= '9'; q++)
+            if (e10 < 1000)
+                e10 = e10 * 10 + (*q - '0');
+        e10 = eneg ? -e10 : e10;
+        p = q;
+    }
+    /* what follows must end the number for strtod too (not "0x1p3",
+     * "1.5.2", "12abc" read some other way): leave the rare rest to it */
+    if ((*p >= '0' && *p <= '9') || *p == '.' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+        *p == '_')
+        return strtod(s, end);
+    int e = e10 - frac;
+    if (e < -22 || e > 22 || m > (UINT64_C(1) << 53))
+        return strtod(s, end);
+    double v = (double)m; /* exact: m <= 2^53 */
+    if (e < 0)
+        v /= P10[-e];
+    else if (e > 0)
+        v *= P10[e];
+    if (end)
+        *end = (char *)p;
+    return neg ? -v : v;
+}
+
 const char **ps_split_list(char *list)
 {
     size_t n = 2;

@@ -48,6 +48,13 @@ static inline int ps_ascii_ncasecmp(const char *a, const char *b, size_t n)
  *  255 entries. */
 void ps_first_letter_runs(const void *table, size_t n, size_t size, unsigned char first[27]);
 
+/** strtod(s, end), the same bits and the same *end, faster for the
+ *  plain decimals a model bundle holds ("0.0030197844", "-1.5e-05"): a
+ *  number of at most 15 or so digits whose power of ten lies within 22 is
+ *  one exactly rounded IEEE operation on two exact doubles (Clinger's fast
+ *  path, the value strtod rounds to); anything else goes to strtod. */
+double ps_strtod(const char *s, char **end);
+
 /** FNV-1a continued from @p h over @p n more bytes (ps_hash64 starts from
  *  the offset basis), to hash several pieces without joining them.  Inline,
  *  as the comparisons above. */

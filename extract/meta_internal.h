@@ -28,7 +28,7 @@ typedef struct ps_meta_raw {
 struct _xmlDoc;
 /** Collect the items of @p doc (before cleaning); NULL when out of memory
  *  (the page then simply has no metadata). */
-ps_meta_raw *ps_meta_collect(struct _xmlDoc *doc);
+ps_meta_raw *ps_meta_collect(struct _xmlDoc *doc, int jsonld_only);
 void ps_meta_raw_free(ps_meta_raw *m);
 
 /** PS_SCHEMA_* bits: the schema.org @type names in the ld+json items. */

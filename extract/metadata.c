@@ -174,10 +174,11 @@ static unsigned kw_flags(const char *s)
 {
     static const struct {
         const char *w;
+        size_t n;
         unsigned bit;
-    } kw[] = {{"comment", KW_COMMENT}, {"byline", KW_BYLINE}, {"authori", KW_AUTHORI},
-              {"author", KW_AUTHOR},   {"date", KW_DATE},     {"publish", KW_PUBLISH},
-              {"time", KW_TIME},       {"meta", KW_META}};
+    } kw[] = {{"comment", 7, KW_COMMENT}, {"byline", 6, KW_BYLINE}, {"authori", 7, KW_AUTHORI},
+              {"author", 6, KW_AUTHOR},   {"date", 4, KW_DATE},     {"publish", 7, KW_PUBLISH},
+              {"time", 4, KW_TIME},       {"meta", 4, KW_META}};
     unsigned f = 0;
     for (; s && *s; s++) {
         size_t i;
@@ -191,8 +192,12 @@ static unsigned kw_flags(const char *s)
         case 'm': i = 7; break;
         default: continue;
         }
+        /* the second letter (any case) before the call: s[1] is there,
+         * at worst the NUL, which no word has */
+        if ((s[1] | 0x20) != kw[i].w[1])
+            continue;
         for (size_t e = i == 2 ? 4 : i + 1; i < e; i++)
-            if (ps_ascii_ncasecmp(s, kw[i].w, strlen(kw[i].w)) == 0)
+            if (ps_ascii_ncasecmp(s, kw[i].w, kw[i].n) == 0)
                 f |= kw[i].bit;
     }
     return f;
@@ -233,6 +238,28 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The element names visit() acts on, told apart once per element (a chain
+ * of strcmp per element before). */
+enum { MT_OTHER, MT_META, MT_LINK, MT_SCRIPT, MT_STYLE, MT_HTML, MT_TIME, MT_H1, MT_H23, MT_A, MT_BODY };
+
+static int meta_tag(const char *name)
+{
+    switch (name[0]) {
+    case 'a': return !name[1] ? MT_A : MT_OTHER;
+    case 'b': return strcmp(name + 1, "ody") == 0 ? MT_BODY : MT_OTHER;
+    case 'h':
+        if (name[1] && !name[2])
+            return name[1] == '1' ? MT_H1 : name[1] == '2' || name[1] == '3' ? MT_H23 : MT_OTHER;
+        return strcmp(name + 1, "tml") == 0 ? MT_HTML : MT_OTHER;
+    case 'l': return strcmp(name + 1, "ink") == 0 ? MT_LINK : MT_OTHER;
+    case 'm': return strcmp(name + 1, "eta") == 0 ? MT_META : MT_OTHER;
+    case 's':
+        return strcmp(name + 1, "cript") == 0 ? MT_SCRIPT : strcmp(name + 1, "tyle") == 0 ? MT_STYLE : MT_OTHER;
+    case 't': return strcmp(name + 1, "ime") == 0 ? MT_TIME : MT_OTHER;
+    default: return MT_OTHER;
+    }
+}
+
 static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
 {
     const char *name = (const char *)n->name;
@@ -256,14 +283,11 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
         else if (an[0] == 'r' && strcmp(an, "rel") == 0)
             a_rel = av;
     }
-    int named = (name[0] == 'm' && strcmp(name, "meta") == 0) ||
-                (name[0] == 'l' && strcmp(name, "link") == 0) ||
-                (name[0] == 's' && (strcmp(name, "script") == 0 || strcmp(name, "style") == 0)) ||
-                (name[0] == 'h' && (strcmp(name, "html") == 0 || ((name[1] >= '1' && name[1] <= '3') && !name[2]))) ||
-                (name[0] == 't' && strcmp(name, "time") == 0) || (name[0] == 'a' && !name[1]);
+    int t = meta_tag(name);
+    int named = t != MT_OTHER && t != MT_BODY;
     if (!named && !a_class && !a_id && !a_itemprop)
         return 0;
-    if (strcmp(name, "meta") == 0) {
+    if (t == MT_META) {
         const char *content = attr(n, "content");
         if (!content)
             return 0;
@@ -284,28 +308,28 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
         }
         return 0;
     }
-    if (strcmp(name, "link") == 0) {
+    if (t == MT_LINK) {
         const char *rel = attr(n, "rel"), *href = attr(n, "href");
         if (rel && href && *href && has_token(rel, "canonical"))
             return raw_add_ws(m, "link:canonical", href);
         return 0;
     }
-    if (strcmp(name, "script") == 0) {
+    if (t == MT_SCRIPT) {
         *enter = 0;
         const char *type = attr(n, "type");
         return type && contains_ci(type, "ld+json") ? raw_add_script(m, n) : 0;
     }
-    if (strcmp(name, "style") == 0) {
+    if (t == MT_STYLE) {
         *enter = 0;
         return 0;
     }
-    if (strcmp(name, "html") == 0) {
+    if (t == MT_HTML) {
         const char *lang = attr(n, "lang");
         if (!lang)
             lang = attr(n, "xml:lang");
         return lang ? raw_add_ws(m, "html:lang", lang) : 0;
     }
-    if (strcmp(name, "time") == 0 && k->time < 8) {
+    if (t == MT_TIME && k->time < 8) {
         k->time++;
         const char *dt = attr(n, "datetime");
         const char *ip = attr(n, "itemprop");
@@ -315,11 +339,11 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
         return raw_add_text(m, "timetext", n, 100);
     }
     /* headings: their text, and on to the class checks (a date header) */
-    if (strcmp(name, "h1") == 0 && k->h1 < 5) {
+    if (t == MT_H1 && k->h1 < 5) {
         k->h1++;
         if (raw_add_text(m, "h1", n, 400))
             return -1;
-    } else if ((strcmp(name, "h2") == 0 || strcmp(name, "h3") == 0) && k->h2 < 10) {
+    } else if (t == MT_H23 && k->h2 < 10) {
         k->h2++;
         if (raw_add_text(m, "h2", n, 400))
             return -1;
@@ -339,7 +363,7 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
         if (has_token(ip, "author") || has_token(ip, "creator"))
             return raw_add_text(m, "itemprop:author", n, 200);
     }
-    if (strcmp(name, "a") == 0 && k->rel < 40) {
+    if (t == MT_A && k->rel < 40) {
         const char *rel = a_rel;
         if (rel) {
             const char *kk = has_token(rel, "author") ? "rel:author"
@@ -357,7 +381,7 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
             }
         }
     }
-    if (strcmp(name, "body") == 0)
+    if (t == MT_BODY)
         return 0;
     const char *cls = a_class, *id = a_id;
     if (!cls && !id)
@@ -388,7 +412,26 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
     return 0;
 }
 
-ps_meta_raw *ps_meta_collect(struct _xmlDoc *doc)
+/* The JSON-LD alone (PS_PAGE_NO_METADATA): the "jsonld" items visit()
+ * makes, in the same order, and nothing else; script and style are not
+ * entered, as there. */
+static int visit_jsonld(ps_meta_raw *m, xmlNodePtr n, int *enter)
+{
+    const char *name = (const char *)n->name;
+    *enter = 1;
+    if (name[0] != 's')
+        return 0;
+    if (strcmp(name, "script") == 0) {
+        *enter = 0;
+        const char *type = attr(n, "type");
+        return type && contains_ci(type, "ld+json") ? raw_add_script(m, n) : 0;
+    }
+    if (strcmp(name, "style") == 0)
+        *enter = 0;
+    return 0;
+}
+
+ps_meta_raw *ps_meta_collect(struct _xmlDoc *doc, int jsonld_only)
 {
     ps_meta_raw *m = calloc(1, sizeof *m);
     if (!m || !doc)
@@ -399,7 +442,7 @@ ps_meta_raw *ps_meta_collect(struct _xmlDoc *doc)
     while (cur && cur != top) {
         int enter = 1;
         if (cur->type == XML_ELEMENT_NODE && cur->name) {
-            if (visit(m, cur, &k, &enter) != 0) {
+            if ((jsonld_only ? visit_jsonld(m, cur, &enter) : visit(m, cur, &k, &enter)) != 0) {
                 ps_meta_raw_free(m);
                 return NULL;
             }
@@ -1316,6 +1359,9 @@ int ps_page_metadata(const ps_page *page, const ps_extraction *x, ps_metadata *o
 {
     memset(out, 0, sizeof *out);
     out->lang_confidence = -1;
+    if (page->jsonld_only)
+        return ps_set_error(err, PS_ERR_USAGE,
+                            "ps_page_metadata: the page was parsed without its metadata (PS_PAGE_NO_METADATA)");
     const ps_meta_raw *m = page->meta;
     jsonld j = {0};
     jl_parse(&j, m);

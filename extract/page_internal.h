@@ -27,6 +27,8 @@ struct ps_page {
     char *title;
     struct ps_meta_raw *meta; /**< metadata items collected before cleaning
                                    (extract/metadata.c), NULL if none */
+    int jsonld_only;          /**< meta holds the JSON-LD only
+                                   (PS_PAGE_NO_METADATA) */
     unsigned schema;          /**< PS_SCHEMA_* bits of its JSON-LD, read once
                                    from meta (ps_meta_schema_kinds) */
     float type_prob[8];       /**< page-type probabilities by PS_PTYPE_* slot
@@ -73,6 +75,13 @@ enum {
 
 /** The PS_TAG_* bits of an element name (lower case). */
 unsigned ps_tag_kind(const char *name);
+/** The same into *kind, and the name's row in the tag table
+ *  (extract/tags.c, 0 .. PS_TAG_TABLE_MAX - 1), or -1 for a name the
+ *  table does not hold: two names have the same row only when they are the
+ *  same, so a set of names is a bit set over the rows (the page model's
+ *  block tags) plus the names outside the table. */
+int ps_tag_lookup(const char *name, unsigned *kind);
+#define PS_TAG_TABLE_MAX 256
 
 /** Whitespace-collapse @p n bytes of UTF-8 into @p b (single spaces, trimmed);
  *  sets *lead / *trail when whitespace was dropped at either end.  Returns

@@ -197,7 +197,9 @@ static unsigned stem_bits(const char *v, size_t n, int cls)
             continue;
         for (unsigned k = first_at[c - 'a']; k < first_at[c - 'a' + 1]; k++) {
             const struct stem *st = &STEMS[k];
-            if (st->cls == cls && n - i >= st->len && memcmp(v + i, st->s, st->len) == 0)
+            /* the second letter before the call (every stem has one) */
+            if (st->cls == cls && n - i >= st->len && v[i + 1] == st->s[1] &&
+                memcmp(v + i + 2, st->s + 2, st->len - 2u) == 0)
                 bits |= st->bit;
         }
     }
@@ -209,8 +211,10 @@ static void attr_signals(xmlNodePtr el, double *cnt)
     unsigned hit = 0;
     for (xmlAttrPtr a = el->properties; a; a = a->next) {
         const char *n = (const char *)a->name;
-        int cls = strcmp(n, "class") == 0 || strcmp(n, "id") == 0;
-        int prop = strcmp(n, "itemprop") == 0 || strcmp(n, "itemtype") == 0;
+        /* the name's first letter before any comparison: most attributes
+         * are none of the four */
+        int cls = (n[0] == 'c' && strcmp(n, "class") == 0) || (n[0] == 'i' && n[1] == 'd' && !n[2]);
+        int prop = n[0] == 'i' && n[1] == 't' && (strcmp(n, "itemprop") == 0 || strcmp(n, "itemtype") == 0);
         if ((!cls && !prop) || !a->children || !a->children->content)
             continue;
         char v[256];
@@ -228,24 +232,38 @@ static void attr_signals(xmlNodePtr el, double *cnt)
     cnt[S_PROP_COMMENT] += (hit & 64) != 0;
 }
 
+/* The counted signal of an element name (article, pre, code, form, input
+ * and button, th, li, h2, h3, time, img), or -1: one switch on the first
+ * letter, then one comparison (a loop of twelve first-letter tests before). */
+static int tag_signal(const char *name)
+{
+    switch (name[0]) {
+    case 'a': return strcmp(name + 1, "rticle") == 0 ? S_ARTICLE : -1;
+    case 'b': return strcmp(name + 1, "utton") == 0 ? S_INPUT : -1;
+    case 'c': return strcmp(name + 1, "ode") == 0 ? S_CODE : -1;
+    case 'f': return strcmp(name + 1, "orm") == 0 ? S_FORM : -1;
+    case 'h': return name[1] == '2' && !name[2] ? S_H2 : name[1] == '3' && !name[2] ? S_H3 : -1;
+    case 'i':
+        return name[1] == 'm' && name[2] == 'g' && !name[3] ? S_IMG
+               : strcmp(name + 1, "nput") == 0             ? S_INPUT
+                                                           : -1;
+    case 'l': return name[1] == 'i' && !name[2] ? S_LI : -1;
+    case 'p': return name[1] == 'r' && name[2] == 'e' && !name[3] ? S_PRE : -1;
+    case 't':
+        return name[1] == 'h' && !name[2] ? S_TH : strcmp(name + 1, "ime") == 0 ? S_TIME : -1;
+    default: return -1;
+    }
+}
+
 static void dom_signals(xmlNodePtr root, double *cnt)
 {
-    static const struct {
-        const char *tag;
-        int sig;
-    } TAGS[] = {{"article", S_ARTICLE}, {"pre", S_PRE},  {"code", S_CODE}, {"form", S_FORM},
-                {"input", S_INPUT},     {"button", S_INPUT}, {"th", S_TH}, {"li", S_LI},
-                {"h2", S_H2},           {"h3", S_H3},     {"time", S_TIME}, {"img", S_IMG}};
     /* iterative pre-order walk: pages nest deeper than a C stack likes */
     xmlNodePtr n = root;
     while (n) {
         if (n->type == XML_ELEMENT_NODE) {
-            const char *name = (const char *)n->name;
-            for (size_t i = 0; i < sizeof TAGS / sizeof *TAGS; i++)
-                if (name[0] == TAGS[i].tag[0] && strcmp(name, TAGS[i].tag) == 0) {
-                    cnt[TAGS[i].sig] += 1;
-                    break;
-                }
+            int sig = tag_signal((const char *)n->name);
+            if (sig >= 0)
+                cnt[sig] += 1;
             if (n->properties)
                 attr_signals(n, cnt);
             if (n->children) {

@@ -139,14 +139,26 @@ static void build_first(void)
     ps_first_letter_runs(TAGS, N_TAGS, sizeof *TAGS, first);
 }
 
-unsigned ps_tag_kind(const char *name)
+_Static_assert(N_TAGS <= PS_TAG_TABLE_MAX, "PS_TAG_TABLE_MAX: the tag table grew");
+
+int ps_tag_lookup(const char *name, unsigned *kind)
 {
+    *kind = 0;
     unsigned c = (unsigned char)name[0] - 'a';
     if (c >= 26)
-        return 0;
+        return -1;
     pthread_once(&first_once, build_first);
     for (size_t i = first[c]; i < first[c + 1]; i++)
-        if (TAGS[i].name[1] == name[1] && (name[1] == '\0' || strcmp(TAGS[i].name + 2, name + 2) == 0))
-            return TAGS[i].kind;
-    return 0;
+        if (TAGS[i].name[1] == name[1] && (name[1] == '\0' || strcmp(TAGS[i].name + 2, name + 2) == 0)) {
+            *kind = TAGS[i].kind;
+            return (int)i;
+        }
+    return -1;
+}
+
+unsigned ps_tag_kind(const char *name)
+{
+    unsigned kind;
+    ps_tag_lookup(name, &kind);
+    return kind;
 }

@@ -397,6 +397,7 @@ typedef struct ps_step_options {
     size_t max_bytes;        /**< page size cap, 0 = PS_DEFAULT_MAX_BYTES */
     double deadline;         /**< ps_page_options.deadline (ps_now() past
                                   which the page fails), 0 = none */
+    unsigned page_flags;     /**< ps_page_options.flags (PS_PAGE_*), 0 = none */
 } ps_step_options;
 
 /** The whole page step every tool, the batch and the evaluation share:
@@ -461,7 +462,8 @@ struct ps_metadata {
 /** The metadata of @p page into @p out (overwritten).  @p x (may be NULL)
  *  is the page's extraction: its text is what the language is identified
  *  on and the last place a date is looked for.  Malformed JSON-LD is
- *  ignored.  Returns 0, or -1 with err (out of memory). */
+ *  ignored.  Returns 0, or -1 with err (out of memory; PS_ERR_USAGE for a
+ *  page parsed with PS_PAGE_NO_METADATA). */
 PS_EXPORT int ps_page_metadata(const ps_page *page, const ps_extraction *x, ps_metadata *out,
                      ps_error *err);
 

@@ -318,7 +318,9 @@ static void batch_work(void *vctx, unsigned worker, void *vjob)
     ps_extraction x = {0};
     ps_error e = {0};
     double t0 = ps_now();
-    ps_step_options so = {.site_rule = cfg->site_rule, .max_bytes = cfg->max_bytes};
+    ps_step_options so = {.site_rule = cfg->site_rule,
+                          .max_bytes = cfg->max_bytes,
+                          .page_flags = ps_out_page_flags(c->fmt, cfg->render_flags, cfg->langs != NULL)};
     if (cfg->page_timeout > 0)
         so.deadline = t0 + cfg->page_timeout;
     if (j->in.status != PS_OK) {

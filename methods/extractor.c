@@ -170,6 +170,7 @@ int ps_prepare_input(const ps_input *in, const char *const *block_tags,
     po.block_tags = block_tags;
     po.max_bytes = opt->max_bytes;
     po.deadline = opt->deadline;
+    po.flags = opt->page_flags;
     *page = ps_page_parse(in->data ? in->data : "", in->data ? in->len : 0, &po, err);
     if (!*page)
         return -1;

@@ -47,7 +47,12 @@ static void learn_work(void *vctx, unsigned worker, void *vjob)
     ps_input_site(&j->in, c->cfg->site_rule, j->site, sizeof j->site);
     if (!j->site[0])
         return;
-    j->page = ps_input_page(&j->in, NULL, c->cfg->max_bytes, NULL);
+    /* ps_input_page's parse, without the metadata learning never reads */
+    ps_page_options po = {.charset = j->in.charset,
+                          .url = j->in.url && *j->in.url ? j->in.url : NULL,
+                          .max_bytes = c->cfg->max_bytes,
+                          .flags = PS_PAGE_NO_METADATA};
+    j->page = ps_page_parse(j->in.data ? j->in.data : "", j->in.data ? j->in.len : 0, &po, NULL);
     free(j->in.data);
     j->in.data = NULL;
 }

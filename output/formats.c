@@ -82,6 +82,12 @@ const char *ps_record_meta_text(const ps_record *r, const ps_meta_field *f)
     return f->offset == offsetof(ps_metadata, title) ? r->title : NULL;
 }
 
+unsigned ps_out_page_flags(const ps_output_format *f, unsigned render_flags, int lang_filter)
+{
+    int meta = (f && (f->flags & PS_OUT_METADATA)) || (render_flags & PS_RENDER_METADATA) || lang_filter;
+    return meta ? 0 : PS_PAGE_NO_METADATA;
+}
+
 char *ps_format_page(int format, ps_page *page, const ps_extraction *x, const ps_input *in,
                      const char *site, const char *method, unsigned render_flags, size_t *len,
                      ps_error *err)

@@ -94,6 +94,12 @@ typedef struct ps_output_format {
     void (*last_resort)(const ps_out_page *p, char *buf, size_t cap);
 } ps_output_format;
 
+/** The ps_page_options.flags a page rendered in format @p f with
+ *  @p render_flags (PS_RENDER_*) needs: PS_PAGE_NO_METADATA unless the
+ *  format or the flags print the metadata or @p lang_filter (a language
+ *  filter reads the page's language from its metadata) says otherwise. */
+unsigned ps_out_page_flags(const ps_output_format *f, unsigned render_flags, int lang_filter);
+
 /** Row @p i of the format table (output/formats.c), NULL past the last.
  *  The row's index is the format's number (ps_batch_config.format). */
 const ps_output_format *ps_output_format_at(size_t i);

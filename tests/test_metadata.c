@@ -194,6 +194,35 @@ static void test_render_without_leaves(void **state)
     ps_page_free(p);
 }
 
+/* PS_PAGE_NO_METADATA: the JSON-LD extraction reads is still collected
+ * (its types), the rest not, and ps_page_metadata says so. */
+static void test_no_metadata_flag(void **state)
+{
+    (void)state;
+    static const char html[] =
+        "<html lang='en'><head><title>T</title><meta name='author' content='A. Writer'>"
+        "<script type='application/ld+json'>{\"@type\":\"Product\",\"name\":\"P\"}</script>"
+        "<style>p{}</style></head><body><h1>T</h1><p class='byline'>By A. Writer</p>"
+        "<script type='application/ld+json'>{\"@type\":\"QAPage\"}</script><p>x</p></body></html>";
+    ps_page_options po = {0};
+    ps_error err = {0};
+    ps_page *full = ps_page_parse(html, strlen(html), &po, &err);
+    po.flags = PS_PAGE_NO_METADATA;
+    ps_page *lean = ps_page_parse(html, strlen(html), &po, &err);
+    assert_non_null(full);
+    assert_non_null(lean);
+    assert_int_not_equal(ps_page_schema_kinds(full), 0);
+    assert_int_equal(ps_page_schema_kinds(lean), ps_page_schema_kinds(full));
+    ps_metadata m;
+    assert_int_equal(ps_page_metadata(full, NULL, &m, &err), 0);
+    assert_string_equal(m.author, "A. Writer");
+    ps_metadata_free(&m);
+    assert_int_equal(ps_page_metadata(lean, NULL, &m, &err), -1);
+    assert_int_equal(err.code, PS_ERR_USAGE);
+    ps_page_free(full);
+    ps_page_free(lean);
+}
+
 int main(void)
 {
     ps_init();
@@ -201,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_sources_in_order),  cmocka_unit_test(test_date_formats),
         cmocka_unit_test(test_title_site_author), cmocka_unit_test(test_malformed_jsonld),
         cmocka_unit_test(test_lang_checked_against_text), cmocka_unit_test(test_render_without_leaves),
+        cmocka_unit_test(test_no_metadata_flag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

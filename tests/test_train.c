@@ -547,6 +547,87 @@ static void test_default_path(void **state)
 /* The model the project ships loads, records its block tags and classifies
  * the blocks of a real page: the article's paragraphs content, a link list
  * noise. */
+/* ps_strtod against strtod on one string: the same bits, the same end. */
+static void same_as_strtod(const char *s)
+{
+    char *e1 = NULL, *e2 = NULL;
+    double a = strtod(s, &e1), b = ps_strtod(s, &e2);
+    if (memcmp(&a, &b, sizeof a) != 0 || e1 != e2)
+        fail_msg("ps_strtod(\"%s\") = %.17g, end +%td; strtod: %.17g, end +%td", s, b, e2 - s, a, e1 - s);
+}
+
+/* ps_strtod (the model bundles' numbers, common/util.c) gives strtod's
+ * bits: on every number of the shipped bundles and on generated ones. */
+static void test_strtod_bits(void **state)
+{
+    (void)state;
+    static const char *const odd[] = {
+        "0", "-0", "+0", "0.0", "-0.0e5", "1", "+1.5", ".5", "5.", "-.5e1", "1e", "1e+", "1e-", "1.5e+3x",
+        "0x1p3", "0X10", "inf", "-INF", "nan", "infinity", "1e-22", "1e22", "1e23", "1e-23",
+        "9007199254740992", "9007199254740993", "9007199254740999", "90071992547409921",
+        "0.1", "0.2", "0.3", "2.2250738585072014e-308", "4.9e-324", "1.7976931348623157e308", "1e400",
+        "  \t12", "\n-3.25", "1.5.2", "12abc", "12_3", "", "-", "+", ".", "e5", " ", "1,5", "1e5.5",
+        "0.0030197844", "0.97168067", "2.3414800000000002e-05", "-0.94597900000000001", "38",
+        "00000000000000000000001", "0.000000000000000000000000000001", "123456789012345678901234567890",
+        "3.14159265358979323846264338327950288", "1234567890123456e-22", "123456789012345e22",
+    };
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++)
+        same_as_strtod(odd[i]);
+    uint64_t rng = 33;
+    char buf[96];
+    for (int i = 0; i < 300000; i++) {
+        int kind = (int)ps_rng_below(&rng, 3);
+        if (kind == 0) { /* a double printed as a model prints it */
+            uint64_t bits = ps_rng_next(&rng);
+            double d;
+            memcpy(&d, &bits, sizeof d);
+            if (!isfinite(d) || ps_rng_below(&rng, 2))
+                d = (double)ps_rng_below(&rng, 1000000) / (double)(1 + ps_rng_below(&rng, 1000000));
+            snprintf(buf, sizeof buf, "%.*g", 1 + (int)ps_rng_below(&rng, 17), d);
+        } else { /* digits, a point and an exponent anywhere */
+            size_t n = 0, digits = 1 + ps_rng_below(&rng, 22), point = ps_rng_below(&rng, digits + 2);
+            if (ps_rng_below(&rng, 4) == 0)
+                buf[n++] = ps_rng_below(&rng, 2) ? '-' : '+';
+            for (size_t k = 0; k < digits; k++) {
+                if (k == point)
+                    buf[n++] = '.';
+                buf[n++] = (char)('0' + ps_rng_below(&rng, 10));
+            }
+            if (kind == 2)
+                n += (size_t)snprintf(buf + n, sizeof buf - n, "e%s%d", ps_rng_below(&rng, 2) ? "-" : "",
+                                      (int)ps_rng_below(&rng, 40));
+            buf[n] = 0;
+        }
+        same_as_strtod(buf);
+    }
+    static const char *const bundles[] = {"default.model", "default.grid.model", "page-types.model"};
+    for (size_t b = 0; b < sizeof bundles / sizeof *bundles; b++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/models/%s", PS_SOURCE_DIR, bundles[b]);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            continue;
+        size_t tokens = 0;
+        char tok[128];
+        int c, n = 0;
+        do {
+            c = fgetc(f);
+            if (c == EOF || c == ' ' || c == '\n' || c == ':' || n == (int)sizeof tok - 1) {
+                tok[n] = 0;
+                if (n && ((tok[0] >= '0' && tok[0] <= '9') || tok[0] == '-' || tok[0] == '.')) {
+                    same_as_strtod(tok);
+                    tokens++;
+                }
+                n = 0;
+            } else {
+                tok[n++] = (char)c;
+            }
+        } while (c != EOF);
+        fclose(f);
+        assert_true(tokens > 1000);
+    }
+}
+
 static void test_shipped_model(void **state)
 {
     (void)state;
@@ -658,6 +739,7 @@ int main(void)
         cmocka_unit_test(test_bundle_checksum),
         cmocka_unit_test(test_default_path),
         cmocka_unit_test(test_shipped_model),
+        cmocka_unit_test(test_strtod_bits),
     };
     int rc = cmocka_run_group_tests(tests, setup, teardown);
     printf("largest |decision - libsvm's|: %.3g (tolerance %g)\n", worst_diff, PS_PREDICT_TOLERANCE);

@@ -70,7 +70,8 @@ class ps_extractor_config(ctypes.Structure):
 
 
 class ps_step_options(ctypes.Structure):
-    _fields_ = [("site_rule", c_int), ("max_bytes", c_size_t), ("deadline", c_double)]
+    _fields_ = [("site_rule", c_int), ("max_bytes", c_size_t), ("deadline", c_double),
+                ("page_flags", ctypes.c_uint)]
 
 
 class ps_decoded(ctypes.Structure):

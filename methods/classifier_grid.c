@@ -132,7 +132,7 @@ ps_block_classifier *ps_block_classifier_grid(ps_block_classifier *base, ps_bloc
                                               double gate, double rescue, const char *path, ps_error *err)
 {
     if (base->n_feat != grid->n_feat ||
-        memcmp(base->feat_ids, grid->feat_ids, base->n_feat * sizeof *base->feat_ids) != 0 ||
+        (base->n_feat && memcmp(base->feat_ids, grid->feat_ids, base->n_feat * sizeof *base->feat_ids) != 0) ||
         !same_tags(base->block_tags, grid->block_tags)) {
         ps_set_error(err, PS_ERR_FORMAT,
                      "%s: the grid model's features or block tags are not the model's "

@@ -77,26 +77,34 @@ static int cmp_key_idx(const void *a, const void *b)
     return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
+/* One page of the set through the page step up to the method (the one
+ * site rule, the site's library when it applies), as pagesift-features
+ * made the rows; its site key into key.  NULL with err. */
+static ps_page *prepared_page(const ps_dataset_page *dp, const char *const *tags, const ps_template_store *tpl,
+                              char *key, size_t key_cap, ps_error *err)
+{
+    size_t len = 0;
+    char *html = ps_read_page_file(dp->html_path, 0, &len, err);
+    if (!html)
+        return NULL;
+    ps_input in = {.data = html, .len = len, .url = dp->url, .site = dp->site};
+    ps_page *pg = NULL;
+    int ready = ps_prepare_input(&in, tags, tpl, NULL, key, key_cap, &pg, NULL, err);
+    free(html);
+    return ready < 0 ? NULL : pg;
+}
+
 /* Labelled rows of one page into s (page number p). */
 static int page_rows(const ps_dataset_page *dp, const ps_model *base, const char *const *tags,
                      const ps_template_store *tpl, uint32_t p, site_info *s, ps_error *err)
 {
-    size_t len = 0, glen = 0;
-    char *html = ps_read_page_file(dp->html_path, 0, &len, err);
-    char *gold = html ? ps_read_regular_file(dp->gold_path, 0, NULL, &glen, err) : NULL;
-    if (!html || !gold) {
-        free(html);
-        free(gold);
+    size_t glen = 0;
+    char *gold = ps_read_regular_file(dp->gold_path, 0, NULL, &glen, err);
+    if (!gold)
         return -1;
-    }
-    /* the page step up to the method (the one site rule, the library when
-     * it applies), as pagesift-features made the rows */
-    ps_input in = {.data = html, .len = len, .url = dp->url, .site = dp->site};
     char key[512];
-    ps_page *pg = NULL;
-    int ready = ps_prepare_input(&in, tags, tpl, NULL, key, sizeof key, &pg, NULL, err);
-    free(html);
-    if (ready < 0) {
+    ps_page *pg = prepared_page(dp, tags, tpl, key, sizeof key, err);
+    if (!pg) {
         free(gold);
         return -1;
     }
@@ -164,16 +172,9 @@ done:
 static int page_uncertainty(const ps_dataset_page *dp, const char *const *tags, const ps_template_store *tpl,
                             ps_extractor *ex, double *u, ps_error *err)
 {
-    size_t len = 0;
-    char *html = ps_read_page_file(dp->html_path, 0, &len, err);
-    if (!html)
-        return -1;
-    ps_input in = {.data = html, .len = len, .url = dp->url, .site = dp->site};
     char key[512];
-    ps_page *pg = NULL;
-    int ready = ps_prepare_input(&in, tags, tpl, NULL, key, sizeof key, &pg, NULL, err);
-    free(html);
-    if (ready < 0)
+    ps_page *pg = prepared_page(dp, tags, tpl, key, sizeof key, err);
+    if (!pg)
         return -1;
     ps_extraction x = {0};
     int rc = ps_extract(ex, pg, key, &x, err);

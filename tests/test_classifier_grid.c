@@ -93,26 +93,26 @@ static void run(ps_page *pg, double gate, double rescue, const char *model, doub
     ps_block_classifier_free(g);
 }
 
-static double head_score(ps_page *pg, const double *score)
+/* The score of the first block whose id (by_id) or class is @p name. */
+static double score_of(ps_page *pg, const double *score, int by_id, const char *name)
 {
     size_t n;
     const ps_block *b = ps_page_blocks(pg, &n);
     for (size_t i = 0; i < n; i++)
-        if (strcmp(b[i].id_attr, "head") == 0)
+        if (strcmp(by_id ? b[i].id_attr : b[i].class_attr, name) == 0)
             return score[i];
-    fail_msg("no headline block");
+    fail_msg("no block %s", name);
     return 0;
+}
+
+static double head_score(ps_page *pg, const double *score)
+{
+    return score_of(pg, score, 1, "head");
 }
 
 static double first_item_score(ps_page *pg, const double *score)
 {
-    size_t n;
-    const ps_block *b = ps_page_blocks(pg, &n);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(b[i].class_attr, "item") == 0)
-            return score[i];
-    fail_msg("no item block");
-    return 0;
+    return score_of(pg, score, 0, "item");
 }
 
 static void set_type(ps_page *pg, const char *label)

@@ -5,7 +5,7 @@
  * first content block and not an unrelated one; fallback keeps the
  * best-scored block of a page the SVM would leave empty; fill takes near
  * misses inside the content, short ones only when content follows
- * (fill_lead). */
+ * (fill_lead); posts keeps a thread's repeated posts whole. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -449,6 +449,89 @@ static void test_groups_decided_together(void **state)
     ps_page_free(pg);
 }
 
+/* posts: on a thread, the largest repeated post structure (one shape at one
+ * DOM path, indices left out, >= 3 blocks, >= `value` of the scored text)
+ * is content whole, whatever the classifier said of each post; the same
+ * markup typed an article, a structure holding too little of the text, or
+ * fewer than 3 posts are left alone. */
+static void test_posts_kept_whole(void **state)
+{
+    (void)state;
+    const char *fmt =
+        "<html><head><title>Beginner projects</title>%s</head><body>"
+        "<div class=nav>Forums New posts Search Log in Register</div>"
+        "<div class=thread>"
+        "<div class='message m101'><div class=user>oakleaf</div><div class=bbWrapper>"
+        "What should a beginner build first? I have a table saw and a few clamps.</div></div>"
+        "<div class='message m102'><div class=user>plane</div><div class=bbWrapper>"
+        "A cutting board: square cuts, glue-ups and a finish.</div></div>"
+        "<div class='message m103'><div class=user>dovetail</div><div class=bbWrapper>"
+        "A step stool teaches joinery.</div></div>"
+        "%s</div>"
+        "<div class=sidebar>%s</div></body></html>";
+    const char *ld = "<script type=\"application/ld+json\">{\"@type\": \"DiscussionForumPosting\"}</script>";
+    const char *fourth = "<div class='message m104'><div class=user>burl</div><div class=bbWrapper>"
+                         "Build a box, then a better box.</div></div>";
+    const char *short_side = "Similar threads";
+    char long_side[2048] = "";
+    for (int i = 0; i < 12; i++)
+        strcat(long_side, "Latest: a much longer list of other threads and their titles. ");
+    const struct {
+        const char *ld, *fourth, *side;
+        int kept; /* the posts become content */
+    } cases[] = {
+        {ld, fourth, short_side, 1}, /* a thread */
+        {"", fourth, short_side, 0}, /* typed nothing: not a thread */
+        {ld, fourth, long_side, 0},  /* the posts hold < 30 % of the text */
+        {ld, "", short_side, 1},     /* three posts */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char html[4096];
+        snprintf(html, sizeof html, fmt, cases[k].ld, cases[k].fourth, cases[k].side);
+        ps_page *pg = parse_str(html);
+        assert_non_null(pg);
+        size_t n;
+        const ps_block *b = ps_page_blocks(pg, &n);
+        uint8_t keep[32] = {0};
+        double score[32];
+        assert_true(n <= 32);
+        for (size_t i = 0; i < n; i++)
+            score[i] = b[i].own.text_chars ? -1.2 : NAN;
+        const size_t first = find(b, n, "html/body/div[2]/div[1]/div[2]");
+        keep[first] = 1; /* the opening post: the classifier's */
+        score[first] = 0.8;
+        ps_block_passes p = with("posts", 0.3);
+        assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+        const char *posts[] = {"html/body/div[2]/div[2]/div[2]", "html/body/div[2]/div[3]/div[2]"};
+        for (size_t i = 0; i < 2; i++)
+            assert_int_equal(keep[find(b, n, posts[i])], cases[k].kept);
+        assert_int_equal(keep[find(b, n, "html/body/div[1]")], 0);        /* the nav */
+        assert_int_equal(keep[find(b, n, "html/body/div[2]/div[2]/div[1]")], 0); /* a user name */
+        assert_int_equal(keep[find(b, n, "html/body/div[3]")], 0);        /* the sidebar */
+        ps_page_free(pg);
+    }
+    /* only two posts: not a repeated structure */
+    char html[4096];
+    snprintf(html, sizeof html,
+             "<html><head>%s</head><body><div class=thread>"
+             "<div class=message><div class=bbWrapper>The first post, long enough.</div></div>"
+             "<div class=message><div class=bbWrapper>The only reply.</div></div></div></body></html>",
+             ld);
+    ps_page *pg = parse_str(html);
+    assert_non_null(pg);
+    size_t n;
+    const ps_block *b = ps_page_blocks(pg, &n);
+    uint8_t keep[16] = {0};
+    double score[16];
+    assert_true(n <= 16);
+    for (size_t i = 0; i < n; i++)
+        score[i] = b[i].own.text_chars ? -1.2 : NAN;
+    ps_block_passes p = with("posts", 0.3);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    assert_int_equal(keep[find(b, n, "html/body/div[1]/div[2]/div[1]")], 0);
+    ps_page_free(pg);
+}
+
 static void test_headline_from_given_features(void **state)
 {
     (void)state;
@@ -532,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_thread_replies_kept),
         cmocka_unit_test(test_product_reviews_dropped),
         cmocka_unit_test(test_groups_decided_together),
+        cmocka_unit_test(test_posts_kept_whole),
         cmocka_unit_test(test_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

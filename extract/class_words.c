@@ -1,7 +1,7 @@
 /* extract/class_words.c — what the words of a class or id attribute say
  * about an element: noise (navigation, sharing, ads, teasers, ...), content
  * (article, post, story, ...), a comment thread, an image caption or credit,
- * customer reviews.
+ * customer reviews, a grid's filter controls.
  *
  * The attribute is split into tokens at every character that is not an
  * ASCII letter or digit and before an upper-case letter that follows a
@@ -21,7 +21,7 @@
 #include "extract/class_words.h"
 
 enum { N_ = PS_CW_NOISE, C_ = PS_CW_CONTENT, M_ = PS_CW_COMMENT, P_ = PS_CW_CAPTION, D_ = PS_CW_DIALOG,
-       R_ = PS_CW_REVEAL, V_ = PS_CW_REVIEW };
+       R_ = PS_CW_REVEAL, V_ = PS_CW_REVIEW, F_ = PS_CW_FACET };
 
 typedef struct {
     const char *w;
@@ -57,6 +57,8 @@ static word WORDS[] = {
     {"tab", R_},         {"tabs", R_},          {"tabpanel", R_},     {"expandable", R_},
     {"review", V_},      {"reviews", V_},       {"reviewer", V_},     {"reviewers", V_},
     {"rating", V_},      {"ratings", V_},       {"testimonial", V_},  {"testimonials", V_},
+    {"facet", F_},       {"facets", F_},        {"filter", F_},       {"filters", F_},
+    {"refine", F_},      {"refinement", F_},    {"refinements", F_},
     {"yotpo", V_},       {"okendo", V_},        {"judgeme", V_},      {"trustpilot", V_},
     {"bazaarvoice", V_},
 };

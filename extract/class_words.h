@@ -13,8 +13,10 @@ enum {
     PS_CW_DIALOG = 16, /**< modal, dialog, lightbox, popup: a closed one is never content */
     PS_CW_REVEAL = 32, /**< tab, accordion, collapse, faq, answer: a closed one is content
                             a person opens with one click */
-    PS_CW_REVIEW = 64  /**< review(s), rating(s), testimonial(s), review widgets (yotpo,
+    PS_CW_REVIEW = 64, /**< review(s), rating(s), testimonial(s), review widgets (yotpo,
                             okendo, judgeme, trustpilot, bazaarvoice): customer reviews */
+    PS_CW_FACET = 128  /**< facet(s), filter(s), refine, refinement(s): a grid's filter
+                            controls (brands, prices, sizes with their counts) */
 };
 
 /** The PS_CW_* bits of the whole tokens of @p n bytes of a class or id

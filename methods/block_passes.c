@@ -80,7 +80,7 @@
  * netease.
  *
  * The chain (ps_block_pass_table, at the end of this file) runs them in the
- * order comments, reviews, no_tables, groups, posts, fallback, fill, focus,
+ * order comments, reviews, facets, no_tables, groups, posts, fallback, fill, focus,
  * headline, in O(blocks) (posts: O(blocks log blocks)) with one scratch
  * array per page.  A new pass: a function of the ps_block_pass_fn
  * signature above the table, with a comment saying what it does and what it
@@ -261,6 +261,37 @@ static int pass_reviews(ps_pass_ctx *c, double on)
                 in[i] = 1;
                 break;
             }
+    }
+    return 0;
+}
+
+/* facets: on a page the page-type classifier calls a listing or a
+ * collection (p_listing + p_collection >= `value`), the blocks whose class
+ * or id, or that of one of the two blocks above them, holds a facet word
+ * (facet(s), filter(s), refine, refinement(s)) become noise, and the passes
+ * after it leave them out (c->in_comments): a grid's filter lists (brands,
+ * prices, sizes with their counts) are long lists of short links the fill
+ * took in with the items. */
+static int facet_words(const ps_block *b)
+{
+    return ((ps_class_words(b->class_attr, strlen(b->class_attr)) |
+             ps_class_words(b->id_attr, strlen(b->id_attr))) & PS_CW_FACET) != 0;
+}
+
+static int pass_facets(ps_pass_ctx *c, double gate)
+{
+    if (ps_page_type_prob(c->page, PS_PTYPE_LISTING) + ps_page_type_prob(c->page, PS_PTYPE_COLLECTION) < gate)
+        return 0;
+    uint8_t *in = left_out_flags(c);
+    for (size_t i = 0; i < c->n; i++) {
+        int hit = 0;
+        int32_t b = (int32_t)i;
+        for (int up = 0; !hit && up < 3 && b >= 0; up++, b = c->blocks[b].parent)
+            hit = facet_words(&c->blocks[b]);
+        if (hit) {
+            c->keep[i] = 0;
+            in[i] = 1;
+        }
     }
     return 0;
 }
@@ -511,6 +542,7 @@ static int pass_headline(ps_pass_ctx *c, double on)
 const ps_block_pass ps_block_pass_table[] = {
     {"comments", pass_comments, PS_OPT_SWITCH, 1, 0, 1},
     {"reviews", pass_reviews, PS_OPT_SWITCH, 1, 0, 1},
+    {"facets", pass_facets, PS_OPT_DOUBLE, 0.5, 0, 2},
     {"no_tables", pass_no_tables, PS_OPT_SWITCH, 0, 0, 1},
     {"groups", pass_groups, PS_OPT_DOUBLE, 0, 0, 1000},
     {"posts", pass_posts, PS_OPT_DOUBLE, 0.3, 0, 1},

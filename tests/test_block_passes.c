@@ -406,6 +406,51 @@ static void test_product_reviews_dropped(void **state)
     }
 }
 
+/* facets: on a page typed listing or collection (p_listing + p_collection
+ * >= 0.5), blocks in filter controls (facet / filter / refinement words on
+ * the block or one of the two blocks above) become noise and the fill does
+ * not take them back; the items stay; the same markup typed article keeps
+ * them (an article about coffee filters is not a grid). */
+static void test_facets_dropped(void **state)
+{
+    (void)state;
+    static const char *const labels[3] = {"collection", "listing", "article"};
+    const struct {
+        double collection, listing, article;
+        int kept;
+    } cases[] = {{0.6, 0.1, 0.3, 0}, {0.3, 0.2, 0.5, 0}, {0.2, 0.2, 0.6, 1}, {-1, -1, -1, 1}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ps_page *pg = parse_str("<html><head><title>Coffee</title></head><body><main>"
+                                "<div class=facets-container><div><div class=facets__list>"
+                                "Ground (17) Whole Bean (13) Pods (9)</div></div>"
+                                "<div id=FilterPrice>$10 - $25 $25 - $50</div></div>"
+                                "<div class=grid><div class=card>Dark Roast Coffee $19.99</div>"
+                                "<div class=card>Blueberry Coffee $19.99</div></div>"
+                                "</main></body></html>");
+        assert_non_null(pg);
+        if (cases[k].collection >= 0) {
+            const double prob[3] = {cases[k].collection, cases[k].listing, cases[k].article};
+            ps_page_set_type_probs(pg, labels, prob, 3);
+        }
+        size_t n;
+        const ps_block *b = ps_page_blocks(pg, &n);
+        uint8_t keep[32];
+        double score[32];
+        assert_true(n <= 32);
+        memset(keep, 1, sizeof keep);
+        for (size_t i = 0; i < n; i++)
+            score[i] = 0.5;
+        ps_block_passes p = with("facets", 0.5);
+        set(&p, "fill", 1.0); /* the fill must not take them back */
+        assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+        assert_int_equal(keep[find(b, n, "html/body/main[1]/div[1]/div[1]/div[1]")], cases[k].kept);
+        assert_int_equal(keep[find(b, n, "html/body/main[1]/div[1]/div[2]")], cases[k].kept);
+        assert_int_equal(keep[find(b, n, "html/body/main[1]/div[2]/div[1]")], 1);
+        assert_int_equal(keep[find(b, n, "html/body/main[1]/div[2]/div[2]")], 1);
+        ps_page_free(pg);
+    }
+}
+
 /* groups: siblings of one shape (digits in their class left out) are
  * decided together by the mean of their scores; a shape with fewer members
  * than the pass's value, and blocks of another shape, are left alone. */
@@ -614,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_comments_dropped),
         cmocka_unit_test(test_thread_replies_kept),
         cmocka_unit_test(test_product_reviews_dropped),
+        cmocka_unit_test(test_facets_dropped),
         cmocka_unit_test(test_groups_decided_together),
         cmocka_unit_test(test_posts_kept_whole),
         cmocka_unit_test(test_table),

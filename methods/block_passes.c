@@ -364,16 +364,16 @@ static int pass_groups(ps_pass_ctx *c, double min_size)
 }
 
 /* posts: on a thread page (thread_page), the posts are one repeated
- * structure — blocks of one shape (ps_block_shape) at one DOM path, the
- * indices left out ("html/body/div/article/div", class "bbWrapper") — and
- * they are content together: the largest such structure by text, of at
+ * structure — blocks of one shape (ps_block_shape) at one place, the tag
+ * names of their element and its two parents (post_key: "div/article/div",
+ * class "bbWrapper") — and they are content together: the largest such structure by text, of at
  * least 3 blocks, holding at least `value` of the text of the page's scored
  * blocks, becomes content whole.  The SVM judges each post alone and drops
  * the short replies of a XenForo or vBulletin thread one by one (wcxb-dev's
  * woodworkingtalk thread kept 21 % of its posts).  Blocks a pass before left
  * out (reviews, tables) are not members. */
 typedef struct post_member {
-    uint64_t key; /* shape and index-free path */
+    uint64_t key; /* post_key: shape and place */
     uint32_t block;
 } post_member;
 
@@ -385,13 +385,24 @@ static int post_member_cmp(const void *a, const void *b)
     return x->block < y->block ? -1 : x->block > y->block;
 }
 
-/* FNV-1a over the block's path without its "[n]" indices, seeded with its
- * shape. */
+/* A post's place: the tag names of the block's element and of the
+ * POST_PATH - 1 elements above it ("div/article/div"), without indices.  Not
+ * the whole path: a thread's first post often sits deeper or shallower than
+ * its replies (XenForo, vBulletin), and replies nest (Slashdot). */
+#define POST_PATH 3
+
+/* FNV-1a over the block's post place, seeded with its shape. */
 static uint64_t post_key(const ps_block *b)
 {
     uint64_t h = 14695981039346656037ULL ^ ps_block_shape(b);
-    int in_index = 0;
-    for (const char *p = b->path; *p; p++) {
+    int in_index = 0, seen = 0;
+    const char *start = b->path;
+    for (const char *q = b->path + strlen(b->path); q > b->path; q--)
+        if (q[-1] == '/' && ++seen == POST_PATH) {
+            start = q;
+            break;
+        }
+    for (const char *p = start; *p; p++) {
         if (*p == '[')
             in_index = 1;
         else if (*p == ']')

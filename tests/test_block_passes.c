@@ -494,9 +494,9 @@ static void test_groups_decided_together(void **state)
     ps_page_free(pg);
 }
 
-/* posts: on a thread, the largest repeated post structure (one shape at one
- * DOM path, indices left out, >= 3 blocks, >= `value` of the scored text)
- * is content whole, whatever the classifier said of each post; the same
+/* posts: on a thread, the largest repeated post structure (one shape, the
+ * same tags for the element and its two parents, >= 3 blocks, >= `value` of
+ * the scored text) is content whole, whatever the classifier said of each post; the same
  * markup typed an article, a structure holding too little of the text, or
  * fewer than 3 posts are left alone. */
 static void test_posts_kept_whole(void **state)
@@ -553,6 +553,33 @@ static void test_posts_kept_whole(void **state)
         assert_int_equal(keep[find(b, n, "html/body/div[1]")], 0);        /* the nav */
         assert_int_equal(keep[find(b, n, "html/body/div[2]/div[2]/div[1]")], 0); /* a user name */
         assert_int_equal(keep[find(b, n, "html/body/div[3]")], 0);        /* the sidebar */
+        ps_page_free(pg);
+    }
+    /* replies nested in replies (Slashdot, Reddit-like): one structure at
+     * every depth */
+    {
+        char nested[4096];
+        snprintf(nested, sizeof nested,
+                 "<html><head>%s</head><body><div class=thread><div class=c><div class=body>"
+                 "Should the kernel move to a newer language at all?</div><div class=kids>"
+                 "<div class=c><div class=body>Only for new drivers.</div><div class=kids>"
+                 "<div class=c><div class=body>Drivers are most of the code.</div></div>"
+                 "</div></div></div></div></div></body></html>",
+                 ld);
+        ps_page *pg = parse_str(nested);
+        assert_non_null(pg);
+        size_t n;
+        const ps_block *b = ps_page_blocks(pg, &n);
+        uint8_t keep[16] = {0};
+        double score[16];
+        assert_true(n <= 16);
+        for (size_t i = 0; i < n; i++)
+            score[i] = b[i].own.text_chars ? -1.2 : NAN;
+        ps_block_passes p = with("posts", 0.3);
+        assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+        assert_int_equal(keep[find(b, n, "html/body/div[1]/div[1]/div[1]")], 1);
+        assert_int_equal(keep[find(b, n, "html/body/div[1]/div[1]/div[2]/div[1]/div[1]")], 1);
+        assert_int_equal(keep[find(b, n, "html/body/div[1]/div[1]/div[2]/div[1]/div[2]/div[1]/div[1]")], 1);
         ps_page_free(pg);
     }
     /* only two posts: not a repeated structure */

@@ -37,8 +37,6 @@ fail() { echo "FAIL: $*"; exit 1; }
 # allowed exceptions: edges dropped before the search, one per cycle still
 # to break
 allowed=(
-    "features eval"                     # ps_tokenize lives in eval/ (gold_align.c calls it)
-    "templates eval"                    # ps_tokenize lives in eval/ (measure.c calls it)
     "extract features"                  # page_signals.c calls ps_block_shape (features.c)
     "output methods"                    # html_view.c includes methods/method.h
     "features train"                    # context.c calls model.c, which calls features.c

@@ -39,12 +39,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 allowed=(
     "extract features"                  # page_signals.c calls ps_block_shape (features.c)
     "output methods"                    # html_view.c includes methods/method.h
-    "features train"                    # context.c calls model.c, which calls features.c
     "extract/page.c extract/inputs.c"   # ps_read_page_file: a change to extract/page.c
     "extract/page.c extract/metadata.c" # ps_meta_collect: a change to extract/page.c
     "extract/sitemap.c extract/fetch.c" # ps_is_url
     "extract/page_signals.c features/features.c"    # ps_block_shape
-    "features/context.c train/model.c"              # the model's feature list
     "methods/classifier_svm.c methods/classifier_stack.c" # loading a stacked bundle
     "output/structure.c output/clean_html.c"        # ps_tree_render_page dispatches
     "output/structure.c output/markdown.c"          #   to the renderers, which use

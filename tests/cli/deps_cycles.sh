@@ -43,7 +43,6 @@ allowed=(
     "extract/page.c extract/metadata.c" # ps_meta_collect: a change to extract/page.c
     "extract/sitemap.c extract/fetch.c" # ps_is_url
     "extract/page_signals.c features/features.c"    # ps_block_shape
-    "methods/classifier_svm.c methods/classifier_stack.c" # loading a stacked bundle
     "output/structure.c output/clean_html.c"        # ps_tree_render_page dispatches
     "output/structure.c output/markdown.c"          #   to the renderers, which use
     "output/structure.c output/xml.c"               #   the tree's helpers

@@ -46,14 +46,6 @@ void ps_template_builder_set_time_limit(ps_template_builder *b, double seconds)
     b->time_limit = seconds > 0 ? seconds : 0;
 }
 
-void ps_template_params_default(ps_template_params *p)
-{
-    p->n1 = 10;
-    p->n2 = 3;
-    p->count_occurrences = 0;
-    p->rules = PS_TEMPLATE_RULES_GUARDED;
-}
-
 ps_template_builder *ps_template_builder_new(const ps_template_params *p)
 {
     ps_template_params def;

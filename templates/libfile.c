@@ -1,5 +1,6 @@
 /* templates/libfile.c — library files (format: docs/TEMPLATE_FORMAT.md),
- * their names, and the store of libraries by site. */
+ * their names, the parameters they record (and their defaults), and the
+ * store of libraries by site. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -20,6 +21,15 @@ struct ps_template_store {
     ps_template_lib **libs; /**< sorted by site */
     size_t n;
 };
+
+/* the parameters a library is learnt with, and records in its file */
+void ps_template_params_default(ps_template_params *p)
+{
+    p->n1 = 10;
+    p->n2 = 3;
+    p->count_occurrences = 0;
+    p->rules = PS_TEMPLATE_RULES_GUARDED;
+}
 
 static const char *rules_name(ps_template_rules r)
 {

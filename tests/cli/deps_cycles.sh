@@ -48,7 +48,6 @@ allowed=(
     "output/structure.c output/xml.c"               #   the tree's helpers
     "output/formats.c output/csv.c"                 # the format table names the renderers,
     "output/formats.c output/jsonl.c"               #   which use its record helpers
-    "templates/libfile.c templates/builder.c"       # ps_template_params_default
 )
 
 folders=(common extract templates features train methods output eval annotate tools)

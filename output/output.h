@@ -121,10 +121,6 @@ const char *ps_record_meta_text(const ps_record *r, const ps_meta_field *f);
  *  UTF-8 becomes U+FFFD) (output/jsonl.c). */
 int ps_json_string(ps_buf *b, const char *s, size_t n);
 
-/** Append @p r as one JSON line ('\n'-ended): the schema of docs/JSONL.md,
- *  absent values null (output/jsonl.c). */
-int ps_record_jsonl(ps_buf *b, const ps_record *r);
-
 /** The page's DOM with every block marked by class (block_class per block,
  *  NULL = all content): data-pagesift (class), data-pagesift-block (block_id
  *  of @p page_id and the path, as in the block CSV), data-pagesift-path, a

@@ -396,8 +396,10 @@ static xmlNodePtr body_of(const ps_page *pg)
     return root;
 }
 
-int ps_tree_render(const ps_page *pg, const ps_extraction *x, const ps_metadata *meta,
-                   unsigned flags, ps_tree_writer write, ps_buf *o, ps_error *err)
+/* Build the tree of what x keeps of pg and hand it to write, appending to
+ * o: 0, or -1 with err (out of memory). */
+static int ps_tree_render(const ps_page *pg, const ps_extraction *x, const ps_metadata *meta,
+                          unsigned flags, ps_tree_writer write, ps_buf *o, ps_error *err)
 {
     snode *doc = node_new(NULL, N_DOC);
     if (!doc)

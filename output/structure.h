@@ -38,11 +38,6 @@ typedef void (*ps_tree_writer)(const ps_tree_doc *doc, ps_buf *out);
 /** Does a subtree (@p n and its siblings) hold any text or image? */
 int ps_tree_has_content(const snode *n);
 
-/** Build the tree of what @p x keeps of @p page and hand it to @p write,
- *  appending to @p out: 0, or -1 with err (out of memory). */
-int ps_tree_render(const ps_page *page, const ps_extraction *x, const ps_metadata *meta,
-                   unsigned flags, ps_tree_writer write, ps_buf *out, ps_error *err);
-
 /** A page in a tree format, as the batch writes it: a failed page as an
  *  HTML comment naming it ("<!-- pagesift: ID failed: MESSAGE -->", then an
  *  empty line with @p blank_after); else "<!-- pagesift: ID -->" first with

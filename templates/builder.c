@@ -133,7 +133,9 @@ static ps_template_lib *lib_new(const char *site, const ps_template_params *p)
     return lib;
 }
 
-int tpl_lib_merge(ps_template_lib *lib, tpl_query *q, uint32_t freq, uint32_t batches)
+/* Merge a flushed batch item into a library (exact or similar entry gets
+ *  the frequency, else a new entry). */
+static int tpl_lib_merge(ps_template_lib *lib, tpl_query *q, uint32_t freq, uint32_t batches)
 {
     unsigned d;
     long e = tpl_set_find(&lib->set, q, &d);

@@ -131,7 +131,8 @@ static long unescape(char *s)
     return (long)(w - s);
 }
 
-int tpl_lib_serialise(const ps_template_lib *lib, ps_buf *b)
+/* Serialise a library in the documented format. */
+static int tpl_lib_serialise(const ps_template_lib *lib, ps_buf *b)
 {
     const ps_template_params *p = &lib->params;
     int rc = ps_buf_printf(b, "%s\t%d\n", FORMAT_MAGIC, FORMAT_VERSION);
@@ -198,7 +199,8 @@ static int split_tabs(char *line, char **f, int max)
     }
 }
 
-ps_template_lib *tpl_lib_parse(const char *path, char *data, size_t len, ps_error *err)
+/* Parse a library file held in memory; @p path names it in errors. */
+static ps_template_lib *tpl_lib_parse(const char *path, char *data, size_t len, ps_error *err)
 {
     ps_template_lib *lib = calloc(1, sizeof *lib);
     if (!lib) {

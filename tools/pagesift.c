@@ -707,9 +707,8 @@ int main(int argc, char **argv)
     ps_init();
     ps_error err = {0};
     if (xc.site_models_dir) {
-        const char *mm = method ? method : (learn || xc.templates_dir) ? "template-svm" : "svm";
-        if (strcmp(mm, "svm") != 0 && strcmp(mm, "template-svm") != 0) {
-            fprintf(stderr, "pagesift: --models: site models are for the svm and template-svm methods, not %s\n", mm);
+        if (strcmp(method, "svm") != 0 && strcmp(method, "template-svm") != 0) {
+            fprintf(stderr, "pagesift: --models: site models are for the svm and template-svm methods, not %s\n", method);
             return 2;
         }
         struct stat mst;

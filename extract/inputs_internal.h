@@ -216,7 +216,7 @@ typedef int (*ps_sitemap_emit)(void *ctx, const char *url, ps_sitemap_kind kind)
 int ps_sitemap_parse(const char *data, size_t len, const char *base, const char *since, ps_sitemap_emit emit,
                      void *ctx, size_t *n_urls, char *msg, size_t cap);
 
-/** 1 when @p s starts with http:// or https:// (any case). */
+/** 1 when @p s starts with http:// or https:// (any case; extract/site.c). */
 int ps_is_url(const char *s);
 
 #endif

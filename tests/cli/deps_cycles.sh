@@ -41,7 +41,6 @@ allowed=(
     "output methods"                    # html_view.c includes methods/method.h
     "extract/page.c extract/inputs.c"   # ps_read_page_file: a change to extract/page.c
     "extract/page.c extract/metadata.c" # ps_meta_collect: a change to extract/page.c
-    "extract/sitemap.c extract/fetch.c" # ps_is_url
     "extract/page_signals.c features/features.c"    # ps_block_shape
     "output/structure.c output/clean_html.c"        # ps_tree_render_page dispatches
     "output/structure.c output/markdown.c"          #   to the renderers, which use

@@ -37,11 +37,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 # allowed exceptions: edges dropped before the search, one per cycle still
 # to break
 allowed=(
-    "extract features"                  # page_signals.c calls ps_block_shape (features.c)
     "output methods"                    # html_view.c includes methods/method.h
     "extract/page.c extract/inputs.c"   # ps_read_page_file: a change to extract/page.c
     "extract/page.c extract/metadata.c" # ps_meta_collect: a change to extract/page.c
-    "extract/page_signals.c features/features.c"    # ps_block_shape
     "output/structure.c output/clean_html.c"        # ps_tree_render_page dispatches
     "output/structure.c output/markdown.c"          #   to the renderers, which use
     "output/structure.c output/xml.c"               #   the tree's helpers

@@ -42,8 +42,6 @@ allowed=(
     "output/structure.c output/clean_html.c"        # ps_tree_render_page dispatches
     "output/structure.c output/markdown.c"          #   to the renderers, which use
     "output/structure.c output/xml.c"               #   the tree's helpers
-    "output/formats.c output/csv.c"                 # the format table names the renderers,
-    "output/formats.c output/jsonl.c"               #   which use its record helpers
 )
 
 folders=(common extract templates features train methods output eval annotate tools)

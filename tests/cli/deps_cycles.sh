@@ -39,9 +39,6 @@ fail() { echo "FAIL: $*"; exit 1; }
 allowed=(
     "extract/page.c extract/inputs.c"   # ps_read_page_file: a change to extract/page.c
     "extract/page.c extract/metadata.c" # ps_meta_collect: a change to extract/page.c
-    "output/structure.c output/clean_html.c"        # ps_tree_render_page dispatches
-    "output/structure.c output/markdown.c"          #   to the renderers, which use
-    "output/structure.c output/xml.c"               #   the tree's helpers
 )
 
 folders=(common extract templates features train methods output eval annotate tools)

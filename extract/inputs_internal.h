@@ -57,6 +57,12 @@ int ps_instream_unread(ps_instream *s, const void *data, size_t n);
 const char *ps_instream_error(const ps_instream *s);
 int ps_instream_truncated(const ps_instream *s);
 
+/** The whole of a file through ps_instream (gzip inflated, several members
+ *  allowed) into *out, at most @p max bytes once inflated.  Returns 0; -1
+ *  out of memory; 1 a failure of the file (code and message in *e).  What
+ *  ps_read_page_file (pagesift/dataset.h) and a gzip'ed page file read. */
+int ps_read_inflated(const char *path, size_t max, ps_buf *out, ps_error *e);
+
 /** Corrupt gzip data met in resync mode. */
 typedef struct ps_instream_damage {
     int pending;

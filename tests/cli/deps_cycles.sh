@@ -35,10 +35,14 @@ trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 # allowed exceptions: edges dropped before the search, one per cycle still
-# to break
+# to break, each with its reason
 allowed=(
-    "extract/page.c extract/inputs.c"   # ps_read_page_file: a change to extract/page.c
-    "extract/page.c extract/metadata.c" # ps_meta_collect: a change to extract/page.c
+    # page.c calls metadata.c to collect a page's raw metadata while it parses
+    # (ps_meta_collect, ps_meta_schema_kinds), and metadata.c collapses
+    # whitespace with page.c's ps_collapse_ws.  Breaking it moves
+    # ps_collapse_ws out of extract/page.c, a file another engineer has
+    # open this round: left for the next one.
+    "extract/page.c extract/metadata.c"
 )
 
 folders=(common extract templates features train methods output eval annotate tools)

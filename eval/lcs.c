@@ -25,6 +25,7 @@
 #include <unicode/uchar.h>
 #include <unicode/utf8.h>
 
+#include "common/lis.h"
 #include "common/util.h"
 #include "pagesift.h"
 #include "pagesift/eval.h"
@@ -283,7 +284,7 @@ static int cmp_wrec(const void *x, const void *y)
 }
 
 /* Anchors: words unique in both spans, longest increasing subsequence of
- * their positions.  Fills ia/ib (word indices) and returns their number. */
+ * their positions (common/lis.c).  Fills ia/ib (word indices) and returns their number. */
 static size_t anchors(const cps *A, span sa, const cps *B, span sb, uint32_t **ia, uint32_t **ib)
 {
     size_t na = sa.w1 - sa.w0, nb = sb.w1 - sb.w0, n = na + nb;
@@ -318,10 +319,10 @@ static size_t anchors(const cps *A, span sa, const cps *B, span sb, uint32_t **i
     /* sort pairs by a index (insertion into a permutation array) */
     {
         uint32_t *order = malloc((np + 1) * sizeof *order);
-        uint32_t *tail = malloc((np + 1) * sizeof *tail), *prev = malloc((np + 1) * sizeof *prev);
+        uint32_t *vb = malloc((np + 1) * sizeof *vb), *sel = malloc((np + 1) * sizeof *sel);
         uint64_t *key = malloc((np + 1) * sizeof *key);
-        if (!order || !tail || !prev || !key) {
-            free(order); free(tail); free(prev); free(key);
+        if (!order || !vb || !sel || !key) {
+            free(order); free(vb); free(sel); free(key);
             goto nomem;
         }
         for (size_t i = 0; i < np; i++)
@@ -329,34 +330,21 @@ static size_t anchors(const cps *A, span sa, const cps *B, span sb, uint32_t **i
         qsort(key, np, sizeof *key, cmp_u64_local);
         for (size_t i = 0; i < np; i++)
             order[i] = (uint32_t)(key[i] & 0xffffffffu);
-        /* LIS on pb in a order (patience sorting, O(np log np)) */
-        size_t len = 0;
-        for (size_t k = 0; k < np; k++) {
-            uint32_t v = pb[order[k]];
-            size_t lo = 0, hi = len;
-            while (lo < hi) {
-                size_t mid = (lo + hi) / 2;
-                if (pb[order[tail[mid]]] < v)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            prev[k] = lo ? tail[lo - 1] : UINT32_MAX;
-            tail[lo] = (uint32_t)k;
-            if (lo == len)
-                len++;
-        }
-        uint32_t *oa = malloc((len + 1) * sizeof *oa), *ob = malloc((len + 1) * sizeof *ob);
+        /* the longest increasing run of pb in a order */
+        for (size_t k = 0; k < np; k++)
+            vb[k] = pb[order[k]];
+        size_t len = ps_lis(vb, np, sel);
+        uint32_t *oa = len != (size_t)-1 ? malloc((len + 1) * sizeof *oa) : NULL;
+        uint32_t *ob = len != (size_t)-1 ? malloc((len + 1) * sizeof *ob) : NULL;
         if (!oa || !ob) {
-            free(oa); free(ob); free(order); free(tail); free(prev); free(key);
+            free(oa); free(ob); free(order); free(vb); free(sel); free(key);
             goto nomem;
         }
-        uint32_t k = len ? tail[len - 1] : UINT32_MAX;
-        for (size_t i = len; i-- > 0; k = prev[k]) {
-            oa[i] = pa[order[k]];
-            ob[i] = pb[order[k]];
+        for (size_t i = 0; i < len; i++) {
+            oa[i] = pa[order[sel[i]]];
+            ob[i] = pb[order[sel[i]]];
         }
-        free(order); free(tail); free(prev); free(key);
+        free(order); free(vb); free(sel); free(key);
         free(pa);
         free(pb);
         *ia = oa;

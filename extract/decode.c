@@ -39,7 +39,7 @@ const char *ps_charset_source_name(ps_charset_source s)
 /* Canonical name of a declared charset, or NULL when ICU does not know it.
  * Applies the browser supersets: latin-1/ascii -> windows-1252, gb2312/gbk
  * -> gb18030; a declared UTF-16 in an ASCII-compatible page is UTF-8. */
-const char *ps_charset_canonical(const char *name, char *buf, size_t cap)
+static const char *ps_charset_canonical(const char *name, char *buf, size_t cap)
 {
     if (!name || !*name || cap < 2)
         return NULL;
@@ -84,7 +84,7 @@ const char *ps_charset_canonical(const char *name, char *buf, size_t cap)
 }
 
 /* Find the charset declared by a <meta> tag in the first bytes. */
-int ps_meta_charset(const char *s, size_t len, char *out, size_t cap)
+static int ps_meta_charset(const char *s, size_t len, char *out, size_t cap)
 {
     if (len > META_SCAN_BYTES)
         len = META_SCAN_BYTES;

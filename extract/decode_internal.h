@@ -7,13 +7,6 @@
 #include "pagesift.h"
 #include "pagesift/page.h"
 
-/** Canonical ICU name of a declared charset (browser supersets applied), or
- *  NULL when unknown.  May return buf. */
-const char *ps_charset_canonical(const char *name, char *buf, size_t cap);
-
-/** The charset named by a <meta> tag in the first 16 KiB; 1 if found. */
-int ps_meta_charset(const char *s, size_t len, char *out, size_t cap);
-
 /** ps_decode that, when the bytes can be parsed as they are (valid UTF-8
  *  without NUL), sets *direct / *direct_len to them and leaves out->utf8
  *  NULL instead of copying.  direct may be NULL (then it always converts). */

@@ -114,11 +114,6 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int ps_is_url(const char *s)
-{
-    return s && (!ps_ascii_ncasecmp(s, "http://", 7) || !ps_ascii_ncasecmp(s, "https://", 8));
-}
-
 /* ---- URLs, hosts ------------------------------------------------------ */
 
 /* "scheme://host:port" of a URL and its path with the query ("/" when

@@ -126,68 +126,13 @@ static char *path_join(const char *dir, const char *rel)
 
 /* ---- pages from files ------------------------------------------------- */
 
-/* The whole of a file through ps_instream (which inflates gzip, several
- * members allowed) into *out, at most max bytes once inflated.  Returns 0;
- * -1 out of memory; 1 a failure of the file (code and message in *e). */
-static int read_inflated(const char *path, size_t max, ps_buf *out, ps_error *e)
-{
-    ps_instream *s = ps_instream_open(path, e);
-    if (!s)
-        return e->code == PS_ERR_NOMEM ? -1 : 1;
-    int rc = 0;
-    for (;;) {
-        if (ps_buf_reserve(out, 65536)) {
-            ps_set_error(e, PS_ERR_NOMEM, "%s: out of memory", path);
-            rc = -1;
-            break;
-        }
-        size_t n = ps_instream_read(s, out->data + out->len, out->cap - out->len - 1, NULL);
-        out->len += n;
-        out->data[out->len] = '\0';
-        if (max && out->len > max) {
-            ps_set_error(e, PS_ERR_TOO_LARGE, "%s: page larger than the limit of %zu bytes once unpacked",
-                         path, max);
-            rc = 1;
-            break;
-        }
-        if (n == 0)
-            break;
-    }
-    if (rc == 0 && (ps_instream_error(s)[0] || ps_instream_truncated(s))) {
-        ps_set_error(e, PS_ERR_FORMAT, "%s: %s", path,
-                     ps_instream_error(s)[0] ? ps_instream_error(s) : "gzip data truncated");
-        rc = 1;
-    }
-    ps_instream_free(s);
-    if (rc)
-        ps_buf_free(out);
-    else if (!out->data && !(out->data = calloc(1, 1)))
-        rc = -1;
-    return rc;
-}
-
-char *ps_read_page_file(const char *path, size_t max_bytes, size_t *len, ps_error *err)
-{
-    ps_error e = {0};
-    ps_buf b = {0};
-    int r = read_inflated(path, max_bytes, &b, &e);
-    if (r) {
-        if (r < 0 && e.code != PS_ERR_NOMEM)
-            ps_set_error(&e, PS_ERR_NOMEM, "%s: out of memory", path);
-        if (err)
-            *err = e;
-        return NULL;
-    }
-    return ps_buf_take(&b, len);
-}
-
 /* A page file stored gzip'ed (.html.gz; a mirror's compressed page): its
  * inflated bytes replace in->data.  Returns 1, or -1 (no memory). */
 static int inflate_page(ps_source *src, const char *path, ps_input *in, ps_error *err)
 {
     ps_error e = {0};
     ps_buf b = {0};
-    int r = read_inflated(path, src->max_bytes, &b, &e);
+    int r = ps_read_inflated(path, src->max_bytes, &b, &e);
     if (r < 0)
         return ps_set_error(err, PS_ERR_NOMEM, "%s", e.msg[0] ? e.msg : "out of memory");
     if (r > 0) {

@@ -57,6 +57,12 @@ int ps_instream_unread(ps_instream *s, const void *data, size_t n);
 const char *ps_instream_error(const ps_instream *s);
 int ps_instream_truncated(const ps_instream *s);
 
+/** The whole of a file through ps_instream (gzip inflated, several members
+ *  allowed) into *out, at most @p max bytes once inflated.  Returns 0; -1
+ *  out of memory; 1 a failure of the file (code and message in *e).  What
+ *  ps_read_page_file (pagesift/dataset.h) and a gzip'ed page file read. */
+int ps_read_inflated(const char *path, size_t max, ps_buf *out, ps_error *e);
+
 /** Corrupt gzip data met in resync mode. */
 typedef struct ps_instream_damage {
     int pending;
@@ -216,7 +222,7 @@ typedef int (*ps_sitemap_emit)(void *ctx, const char *url, ps_sitemap_kind kind)
 int ps_sitemap_parse(const char *data, size_t len, const char *base, const char *since, ps_sitemap_emit emit,
                      void *ctx, size_t *n_urls, char *msg, size_t cap);
 
-/** 1 when @p s starts with http:// or https:// (any case). */
+/** 1 when @p s starts with http:// or https:// (any case; extract/site.c). */
 int ps_is_url(const char *s);
 
 #endif

@@ -1,7 +1,8 @@
 /* extract/instream.c — a buffered byte stream over a file or stdin that
  * inflates gzip transparently (one member per WARC record as crawlers write,
  * or one member for a whole file), with bounded memory, peeking, line reads
- * and push-back.  See inputs_internal.h. */
+ * and push-back; and a whole file read through it (ps_read_page_file).  See
+ * inputs_internal.h. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <zlib.h>
 
 #include "extract/inputs_internal.h"
+#include "pagesift/dataset.h"
 
 enum {
     RAW_CAP = 128 * 1024,   /* compressed bytes read at once */
@@ -493,4 +495,61 @@ int ps_instream_unread(ps_instream *s, const void *data, size_t n)
     memmove(s->buf + s->pos, data, n);
     s->offset -= n;
     return 0;
+}
+
+/* ---- whole files ------------------------------------------------------ */
+
+/* The whole of a file through ps_instream (which inflates gzip, several
+ * members allowed) into *out, at most max bytes once inflated.  Returns 0;
+ * -1 out of memory; 1 a failure of the file (code and message in *e). */
+int ps_read_inflated(const char *path, size_t max, ps_buf *out, ps_error *e)
+{
+    ps_instream *s = ps_instream_open(path, e);
+    if (!s)
+        return e->code == PS_ERR_NOMEM ? -1 : 1;
+    int rc = 0;
+    for (;;) {
+        if (ps_buf_reserve(out, 65536)) {
+            ps_set_error(e, PS_ERR_NOMEM, "%s: out of memory", path);
+            rc = -1;
+            break;
+        }
+        size_t n = ps_instream_read(s, out->data + out->len, out->cap - out->len - 1, NULL);
+        out->len += n;
+        out->data[out->len] = '\0';
+        if (max && out->len > max) {
+            ps_set_error(e, PS_ERR_TOO_LARGE, "%s: page larger than the limit of %zu bytes once unpacked",
+                         path, max);
+            rc = 1;
+            break;
+        }
+        if (n == 0)
+            break;
+    }
+    if (rc == 0 && (ps_instream_error(s)[0] || ps_instream_truncated(s))) {
+        ps_set_error(e, PS_ERR_FORMAT, "%s: %s", path,
+                     ps_instream_error(s)[0] ? ps_instream_error(s) : "gzip data truncated");
+        rc = 1;
+    }
+    ps_instream_free(s);
+    if (rc)
+        ps_buf_free(out);
+    else if (!out->data && !(out->data = calloc(1, 1)))
+        rc = -1;
+    return rc;
+}
+
+char *ps_read_page_file(const char *path, size_t max_bytes, size_t *len, ps_error *err)
+{
+    ps_error e = {0};
+    ps_buf b = {0};
+    int r = ps_read_inflated(path, max_bytes, &b, &e);
+    if (r) {
+        if (r < 0 && e.code != PS_ERR_NOMEM)
+            ps_set_error(&e, PS_ERR_NOMEM, "%s: out of memory", path);
+        if (err)
+            *err = e;
+        return NULL;
+    }
+    return ps_buf_take(&b, len);
 }

@@ -34,11 +34,6 @@ void ps_meta_raw_free(ps_meta_raw *m);
 /** PS_SCHEMA_* bits: the schema.org @type names in the ld+json items. */
 unsigned ps_meta_schema_kinds(const ps_meta_raw *m);
 
-/** The page's JSON-LD articleBody (the longest one of an article-typed
- *  object, else of any object), as plain text: tags of an HTML body
- *  removed, a paragraph a line, whitespace collapsed inside a line; NULL
- *  when there is none (or out of memory).  Free it. */
-char *ps_meta_article_body(const ps_meta_raw *m);
 /** The same for a page (its collected items). */
 struct ps_page;
 char *ps_page_article_body(const struct ps_page *page);

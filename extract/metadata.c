@@ -994,7 +994,11 @@ static char *ab_text(const char *s, size_t n)
     return b.data;
 }
 
-char *ps_meta_article_body(const ps_meta_raw *m)
+/* The page's JSON-LD articleBody (the longest one of an article-typed
+ *  object, else of any object), as plain text: tags of an HTML body
+ *  removed, a paragraph a line, whitespace collapsed inside a line; NULL
+ *  when there is none (or out of memory).  Free it. */
+static char *ps_meta_article_body(const ps_meta_raw *m)
 {
     char *out = NULL;
     size_t out_len = 0;

@@ -1,9 +1,17 @@
-/* extract/site.c — the site key of a URL: its host (lower case, without
- * user info and port), optionally with the first path segment. */
+/* extract/site.c — URLs: whether a name is one (http or https), and the
+ * site key of a URL: its host (lower case, without user info and port),
+ * optionally with the first path segment. */
 #include <string.h>
 
+#include "common/util.h"
+#include "extract/inputs_internal.h"
 #include "pagesift.h"
 #include "pagesift/page.h"
+
+int ps_is_url(const char *s)
+{
+    return s && (!ps_ascii_ncasecmp(s, "http://", 7) || !ps_ascii_ncasecmp(s, "https://", 8));
+}
 
 int ps_site_key(const char *url, ps_site_rule rule, char *out, size_t cap)
 {

@@ -25,9 +25,8 @@
 
 #include "pagesift.h"
 #include "pagesift/features.h"
-#include "pagesift/model.h"
 
-#define CTX_CLIP 3.0
+#define CTX_CLIP PS_CONTEXT_CLIP
 #define CTX_NONE (-1.0)
 #define CTX_WINDOW 3 /* items before and after for c_window */
 
@@ -145,57 +144,4 @@ int ps_context_features(size_t n, const int32_t *parent, const uint32_t *chars, 
     free(sib_w);
     free(sib_ws);
     return 0;
-}
-
-double ps_model_stack_gate(const ps_model *second)
-{
-    /* the scale_min of c_self: the lowest (clipped) first-stage score among
-     * the second stage's labelled training rows */
-    const int *ids = ps_model_feature_ids(second);
-    const char *mins = ps_model_info(second, "scale_min");
-    size_t n = ps_model_n_features(second);
-    for (size_t k = 0; mins && k < n; k++) {
-        if (ids[k] == PS_CONTEXT_FEATURE_ID + 0) {
-            const char *p = mins; /* numbers separated by spaces */
-            char *end;
-            double v = -CTX_CLIP;
-            for (size_t j = 0; j <= k; j++, p = end) {
-                v = strtod(p, &end);
-                if (end == p)
-                    return -CTX_CLIP;
-            }
-            return v;
-        }
-    }
-    return -CTX_CLIP;
-}
-
-int ps_stack_gated(double first_score, double gate)
-{
-    return clip(first_score) < gate;
-}
-
-int ps_context_sources(const ps_model *second, const int *first_ids, size_t n_first, int *src)
-{
-    const int *ids = ps_model_feature_ids(second);
-    for (size_t k = 0; k < ps_model_n_features(second); k++) {
-        if (ids[k] >= PS_CONTEXT_FEATURE_ID) {
-            src[k] = -1 - (ids[k] - PS_CONTEXT_FEATURE_ID);
-            continue;
-        }
-        size_t j = 0;
-        while (j < n_first && first_ids[j] != ids[k])
-            j++;
-        if (j == n_first)
-            return -1;
-        src[k] = (int)j;
-    }
-    return 0;
-}
-
-void ps_context_row(const int *src, size_t n, const double *first_row, const double *context,
-                    double *row)
-{
-    for (size_t k = 0; k < n; k++)
-        row[k] = src[k] >= 0 ? first_row[src[k]] : context[-1 - src[k]];
 }

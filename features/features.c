@@ -274,16 +274,6 @@ static void count_runs(shape *sh, size_t nb, xstats *x, int page, uint32_t chars
     }
 }
 
-uint64_t ps_block_shape(const ps_block *block)
-{
-    char buf[256];
-    size_t n = 0;
-    for (const char *c = block->class_attr; *c && n < sizeof buf; c++)
-        if (*c < '0' || *c > '9')
-            buf[n++] = *c;
-    return ps_hash64(block->tag, strlen(block->tag)) * 31 ^ ps_hash64(buf, n);
-}
-
 /* Block-tree hops from every block to block @p t, in one pre-order pass
  * (O(blocks) whatever the depth): t's ancestors (and t) know their depth as
  * the depth of the lowest common ancestor, every other block inherits its

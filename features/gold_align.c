@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/lis.h"
 #include "common/util.h"
 #include "extract/page_internal.h"
 #include "features/gold_align.h"
@@ -166,36 +167,26 @@ static size_t anchors(aligner *al, size_t alo, size_t ahi, size_t blo, size_t bh
         free(p);
         return 0;
     }
-    /* longest increasing subsequence of ib (patience sorting) */
-    uint32_t *tail = malloc(k * sizeof *tail), *prev = malloc(k * sizeof *prev);
-    if (!tail || !prev) {
-        free(tail);
-        free(prev);
+    /* longest increasing subsequence of ib (common/lis.c) */
+    uint32_t *vb = malloc(k * sizeof *vb), *sel = malloc(k * sizeof *sel);
+    size_t len = (size_t)-1;
+    if (vb && sel) {
+        for (size_t x = 0; x < k; x++)
+            vb[x] = p[x].ib;
+        len = ps_lis(vb, k, sel);
+    }
+    if (len == (size_t)-1) {
+        free(vb);
+        free(sel);
         free(p);
         al->oom = 1;
         return 0;
     }
-    size_t len = 0;
-    for (size_t x = 0; x < k; x++) {
-        size_t lo = 0, hi = len;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (p[tail[mid]].ib < p[x].ib)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        prev[x] = lo ? tail[lo - 1] : UINT32_MAX;
-        tail[lo] = (uint32_t)x;
-        if (lo == len)
-            len++;
-    }
     pair *chain = malloc(len * sizeof *chain);
     size_t kept = 0;
     if (chain) {
-        uint32_t x = tail[len - 1];
-        for (size_t r = len; r-- > 0; x = prev[x])
-            chain[r] = p[x];
+        for (size_t r = 0; r < len; r++)
+            chain[r] = p[sel[r]];
         /* n-grams may overlap: keep those that start after the last kept */
         for (size_t r = 0; r < len; r++)
             if (!kept || (chain[r].ia >= chain[kept - 1].ia + (uint32_t)n &&
@@ -204,8 +195,8 @@ static size_t anchors(aligner *al, size_t alo, size_t ahi, size_t blo, size_t bh
     } else {
         al->oom = 1;
     }
-    free(tail);
-    free(prev);
+    free(vb);
+    free(sel);
     free(p);
     *out = chain;
     return kept;

@@ -26,7 +26,7 @@
  * instance) and allocate per call only.
  *
  * Adding a kind: a file methods/classifier_<kind>.c with its constructor,
- * and a line in ps_block_classifier_open (methods/classifier_svm.c) that
+ * and a line in ps_block_classifier_open (methods/block_classifier.c) that
  * picks it from the model bundle (e.g. by a header key); the passes and
  * template_svm.c do not change. */
 #ifndef PS_BLOCK_CLASSIFIER_H
@@ -76,11 +76,22 @@ struct ps_block_classifier {
 ps_block_classifier *ps_block_classifier_open(const char *path, ps_error *err);
 
 /** Free @p c (may be NULL). */
-void ps_block_classifier_free(ps_block_classifier *c);
+static inline void ps_block_classifier_free(ps_block_classifier *c)
+{
+    if (c)
+        c->free(c);
+}
 
 /** The bundle of an "svm" classifier, or of a stack's first stage (NULL
- *  for another kind). */
+ *  for another kind; methods/classifier_stack.c). */
 const ps_model *ps_block_classifier_svm_model(const ps_block_classifier *c);
+
+/** The "svm" kind (methods/classifier_svm.c): the bundle at @p path,
+ *  scored by its SVM alone (ps_block_classifier_open makes the kind the
+ *  bundle holds).  NULL + err. */
+ps_block_classifier *ps_svm_classifier_open(const char *path, ps_error *err);
+/** @p c's bundle when it is an "svm" classifier, else NULL. */
+const ps_model *ps_svm_classifier_model(const ps_block_classifier *c);
 
 /** Score in->blocks with the SVM @p m (raw rows in its feature order), as
  *  the "svm" kind does: identical rows of the page scored once. */

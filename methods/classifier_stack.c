@@ -164,3 +164,9 @@ const ps_block_classifier *ps_block_classifier_stack_first(const ps_block_classi
 {
     return c && c->score == stack_score ? ((const stack_classifier *)c)->first : NULL;
 }
+
+const ps_model *ps_block_classifier_svm_model(const ps_block_classifier *c)
+{
+    const ps_block_classifier *first = ps_block_classifier_stack_first(c); /* a stack: its first stage's */
+    return ps_svm_classifier_model(first ? first : c);
+}

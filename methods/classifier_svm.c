@@ -92,10 +92,8 @@ static int svm_score(const ps_block_classifier *c, const ps_classify_in *in, dou
     return ps_block_classifier_svm_score(((const svm_classifier *)c)->model, in, score, err);
 }
 
-const ps_model *ps_block_classifier_svm_model(const ps_block_classifier *c)
+const ps_model *ps_svm_classifier_model(const ps_block_classifier *c)
 {
-    if (c && c->score != svm_score) /* a stack: its first stage's */
-        c = ps_block_classifier_stack_first(c);
     return c && c->score == svm_score ? ((const svm_classifier *)c)->model : NULL;
 }
 
@@ -122,7 +120,7 @@ static int model_block_tags(svm_classifier *s, const char *path, ps_error *err)
     return 0;
 }
 
-static ps_block_classifier *svm_open(const char *path, ps_error *err)
+ps_block_classifier *ps_svm_classifier_open(const char *path, ps_error *err)
 {
     svm_classifier *s = calloc(1, sizeof *s);
     if (!s) {
@@ -140,30 +138,4 @@ static ps_block_classifier *svm_open(const char *path, ps_error *err)
     s->c.feat_ids = ps_model_feature_ids(s->model);
     s->c.block_tags = s->tags;
     return &s->c;
-}
-
-ps_block_classifier *ps_block_classifier_open(const char *path, ps_error *err)
-{
-    /* the kind by the bundle: an SVM, and a stack when a second stage's
-     * bundle follows the first's end line (methods/classifier_stack.c) */
-    ps_block_classifier *c = svm_open(path, err);
-    if (!c)
-        return NULL;
-    ps_error e2 = {0};
-    ps_model *second = ps_model_next_stage(((svm_classifier *)c)->model, &e2);
-    if (second)
-        return ps_block_classifier_stack(c, second, path, err);
-    if (e2.code) {
-        if (err)
-            *err = e2;
-        svm_free(c);
-        return NULL;
-    }
-    return c;
-}
-
-void ps_block_classifier_free(ps_block_classifier *c)
-{
-    if (c)
-        c->free(c);
 }

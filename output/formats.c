@@ -54,34 +54,6 @@ int ps_format_find(const char *name)
     return -1;
 }
 
-void ps_record_of(ps_record *r, const ps_input *in, const ps_page *page, const ps_extraction *x,
-                  const char *site)
-{
-    memset(r, 0, sizeof *r);
-    r->id = in->id ? in->id : "";
-    r->url = in->url;
-    r->site = site && site[0] ? site : NULL;
-    r->origin = in->origin;
-    r->title = page ? (x->title ? x->title : ps_page_title(page)) : NULL;
-    r->charset = page ? ps_page_decoding(page)->charset : in->charset;
-    r->text = x->text;
-    r->text_len = x->len;
-    r->blocks_kept = x->blocks_kept;
-    r->blocks_removed = x->blocks_removed;
-    r->model = x->model;
-    r->page_type = x->page_type;
-    r->page_type_prob = x->page_type_prob;
-    r->status = x->len ? "ok" : "empty";
-    r->duplicate_distance = -1;
-}
-
-const char *ps_record_meta_text(const ps_record *r, const ps_meta_field *f)
-{
-    if (r->meta)
-        return ps_meta_text(r->meta, f);
-    return f->offset == offsetof(ps_metadata, title) ? r->title : NULL;
-}
-
 unsigned ps_out_page_flags(const ps_output_format *f, unsigned render_flags, int lang_filter)
 {
     int meta = (f && (f->flags & PS_OUT_METADATA)) || (render_flags & PS_RENDER_METADATA) || lang_filter;

@@ -29,7 +29,6 @@
 #include <libxml/HTMLtree.h>
 
 #include "extract/page_internal.h"
-#include "methods/method.h"
 #include "output/output.h"
 
 static const char *const class_name[] = {"noise", "content", "template"};
@@ -253,8 +252,8 @@ static xmlNodePtr legend_item(xmlNodePtr parent, int cls, size_t count)
     xmlNewProp(span, BAD_CAST "style", BAD_CAST style);
     xmlNewProp(span, BAD_CAST "data-pagesift-count", BAD_CAST class_name[cls]);
     snprintf(text, sizeof text, "%zu %s", count,
-             cls == PS_BLOCK_CONTENT ? "kept (content)"
-             : cls == PS_BLOCK_NOISE ? "removed (noise)"
+             cls == PS_CLASS_CONTENT ? "kept (content)"
+             : cls == PS_CLASS_NOISE ? "removed (noise)"
                                      : "template");
     xmlNodeAddContent(span, BAD_CAST text);
     return span;
@@ -270,9 +269,9 @@ int ps_html_view(ps_page *page, const uint8_t *block_class, const char *method,
     clean_all_attributes(root);
     ps_buf style = {0};
     for (size_t i = 0; i < page->n_blocks; i++) {
-        int cls = block_class ? block_class[i] : PS_BLOCK_CONTENT;
+        int cls = block_class ? block_class[i] : PS_CLASS_CONTENT;
         if (cls < 0 || cls > 2)
-            cls = PS_BLOCK_NOISE;
+            cls = PS_CLASS_NOISE;
         count[cls]++;
         xmlNodePtr n = page->block_nodes[i];
         xmlChar *old = xmlGetProp(n, BAD_CAST "style");
@@ -359,9 +358,9 @@ int ps_html_view(ps_page *page, const uint8_t *block_class, const char *method,
     xmlNodeAddContent(legend, BAD_CAST "pagesift ");
     xmlNodeAddContent(legend, BAD_CAST(method ? method : ""));
     xmlNodeAddContent(legend, BAD_CAST ": blocks ");
-    legend_item(legend, PS_BLOCK_CONTENT, count[PS_BLOCK_CONTENT]);
-    legend_item(legend, PS_BLOCK_NOISE, count[PS_BLOCK_NOISE]);
-    legend_item(legend, PS_BLOCK_TEMPLATE, count[PS_BLOCK_TEMPLATE]);
+    legend_item(legend, PS_CLASS_CONTENT, count[PS_CLASS_CONTENT]);
+    legend_item(legend, PS_CLASS_NOISE, count[PS_CLASS_NOISE]);
+    legend_item(legend, PS_CLASS_TEMPLATE, count[PS_CLASS_TEMPLATE]);
     char tail[160];
     snprintf(tail, sizeof tail, "%zu template line%s struck through; hover a box for its block_id and path",
              struck, struck == 1 ? "" : "s");

@@ -109,7 +109,9 @@ static int list_field(ps_buf *b, const char *name, char *const *items, size_t n)
     return ps_buf_putc(b, ']');
 }
 
-int ps_record_jsonl(ps_buf *b, const ps_record *r)
+/* Append @p r as one JSON line ('\n'-ended): the schema of docs/JSONL.md,
+ *  absent values null. */
+static int ps_record_jsonl(ps_buf *b, const ps_record *r)
 {
     int first = 1;
     const ps_metadata *m = r->meta;

@@ -319,7 +319,7 @@ void ps_write_markdown(const ps_tree_doc *doc, ps_buf *o)
 
 static int render(const ps_out_page *p, ps_buf *out, ps_error *err)
 {
-    return ps_tree_render_page(p, ps_write_markdown, 1, out, err);
+    return ps_tree_render_page(p, ps_write_markdown, PS_TREE_BLANK_AFTER | PS_TREE_FRONT_MATTER, out, err);
 }
 
 const ps_output_format ps_output_markdown = {

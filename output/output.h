@@ -104,7 +104,7 @@ unsigned ps_out_page_flags(const ps_output_format *f, unsigned render_flags, int
  *  The row's index is the format's number (ps_batch_config.format). */
 const ps_output_format *ps_output_format_at(size_t i);
 
-/** The record of page @p page (NULL when not parsed) read from @p in,
+/** The record of page @p page (NULL when not parsed) read from @p in (output/record.c),
  *  extracted as @p x, of site @p site ("" none), into @p r.  Status "ok" or
  *  "empty"; the caller sets status and error of a failed page and meta. */
 void ps_record_of(ps_record *r, const ps_input *in, const ps_page *page, const ps_extraction *x,
@@ -114,16 +114,12 @@ void ps_record_of(ps_record *r, const ps_input *in, const ps_page *page, const p
 
 /** The record's value of metadata text field @p f (extract/meta_fields.h):
  *  the metadata's; without metadata, the record's title for `title`, else
- *  NULL. */
+ *  NULL (output/record.c). */
 const char *ps_record_meta_text(const ps_record *r, const ps_meta_field *f);
 
 /** Append @p n bytes of @p s as a JSON string (quoted, escaped; invalid
  *  UTF-8 becomes U+FFFD) (output/jsonl.c). */
 int ps_json_string(ps_buf *b, const char *s, size_t n);
-
-/** Append @p r as one JSON line ('\n'-ended): the schema of docs/JSONL.md,
- *  absent values null (output/jsonl.c). */
-int ps_record_jsonl(ps_buf *b, const ps_record *r);
 
 /** The page's DOM with every block marked by class (block_class per block,
  *  NULL = all content): data-pagesift (class), data-pagesift-block (block_id

@@ -1,6 +1,5 @@
 /* output/structure.c — the kept content of a page with its structure: the
- * tree the Markdown, XML and clean HTML writers serialise (output/structure.h),
- * and ps_render (include/pagesift.h).
+ * tree the Markdown, XML and clean HTML writers serialise (output/structure.h).
  *
  * The leaves the extractor keeps (ps_extraction.leaf_kept) are marked in
  * the DOM with their ancestors; a walk over the marked part of the body
@@ -396,8 +395,7 @@ static xmlNodePtr body_of(const ps_page *pg)
     return root;
 }
 
-int ps_tree_render(const ps_page *pg, const ps_extraction *x, const ps_metadata *meta,
-                   unsigned flags, ps_tree_writer write, ps_buf *o, ps_error *err)
+int ps_tree_render(const ps_page *pg, const ps_extraction *x, const ps_metadata *meta, unsigned flags, ps_tree_writer write, ps_buf *o, ps_error *err)
 {
     snode *doc = node_new(NULL, N_DOC);
     if (!doc)
@@ -441,9 +439,10 @@ int ps_tree_render(const ps_page *pg, const ps_extraction *x, const ps_metadata 
     return 0;
 }
 
-int ps_tree_render_page(const ps_out_page *p, ps_tree_writer write, int blank_after, ps_buf *out,
+int ps_tree_render_page(const ps_out_page *p, ps_tree_writer write, unsigned page_flags, ps_buf *out,
                         ps_error *err)
 {
+    int blank_after = (page_flags & PS_TREE_BLANK_AFTER) != 0;
     const ps_record *r = p->rec;
     const char *id = r->id ? r->id : "";
     if (r->error) {
@@ -459,33 +458,12 @@ int ps_tree_render_page(const ps_out_page *p, ps_tree_writer write, int blank_af
     }
     if (p->headers && ps_buf_printf(out, "<!-- pagesift: %s -->\n", id) != 0)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    if (write == ps_write_markdown && (p->render_flags & PS_RENDER_METADATA) && ps_front_matter(p, out) != 0)
+    if ((page_flags & PS_TREE_FRONT_MATTER) && (p->render_flags & PS_RENDER_METADATA) &&
+        ps_front_matter(p, out) != 0)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     if (ps_tree_render(p->page, p->x, r->meta, p->render_flags, write, out, err) != 0)
         return -1;
     if (p->headers && blank_after && ps_buf_putc(out, '\n') != 0)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     return 0;
-}
-
-/* ---- ps_render ----------------------------------------------------------- */
-
-char *ps_render(const ps_page *page, const ps_extraction *x, const ps_metadata *meta,
-                ps_struct_format fmt, unsigned flags, size_t *len, ps_error *err)
-{
-    static const ps_tree_writer writers[] = {
-        [PS_STRUCT_MARKDOWN] = ps_write_markdown,
-        [PS_STRUCT_XML] = ps_write_xml,
-        [PS_STRUCT_HTML] = ps_write_clean_html,
-    };
-    if ((unsigned)fmt >= sizeof writers / sizeof *writers) {
-        ps_set_error(err, PS_ERR_USAGE, "ps_render: no structured format %d", (int)fmt);
-        return NULL;
-    }
-    ps_buf o = {0};
-    if (ps_tree_render(page, x, meta, flags, writers[fmt], &o, err) != 0) {
-        ps_buf_free(&o);
-        return NULL;
-    }
-    return ps_buf_take(&o, len);
 }

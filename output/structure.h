@@ -40,15 +40,22 @@ int ps_tree_has_content(const snode *n);
 
 /** Build the tree of what @p x keeps of @p page and hand it to @p write,
  *  appending to @p out: 0, or -1 with err (out of memory). */
-int ps_tree_render(const ps_page *page, const ps_extraction *x, const ps_metadata *meta,
-                   unsigned flags, ps_tree_writer write, ps_buf *out, ps_error *err);
+int ps_tree_render(const ps_page *page, const ps_extraction *x, const ps_metadata *meta, unsigned flags,
+                   ps_tree_writer write, ps_buf *out, ps_error *err);
+
+/** ps_tree_render_page's flags: an empty line after each page with headers
+ *  (Markdown's separation); the YAML front matter with --with-metadata
+ *  (Markdown). */
+#define PS_TREE_BLANK_AFTER 1u
+#define PS_TREE_FRONT_MATTER 2u
 
 /** A page in a tree format, as the batch writes it: a failed page as an
  *  HTML comment naming it ("<!-- pagesift: ID failed: MESSAGE -->", then an
- *  empty line with @p blank_after); else "<!-- pagesift: ID -->" first with
- *  headers, the page's tree written by @p write, and with headers an empty
- *  line after it when @p blank_after (Markdown's separation). */
-int ps_tree_render_page(const ps_out_page *p, ps_tree_writer write, int blank_after, ps_buf *out,
+ *  empty line with PS_TREE_BLANK_AFTER); else "<!-- pagesift: ID -->" first
+ *  with headers, the front matter (PS_TREE_FRONT_MATTER), the page's tree
+ *  written by @p write, and with headers an empty line after it when
+ *  PS_TREE_BLANK_AFTER. */
+int ps_tree_render_page(const ps_out_page *p, ps_tree_writer write, unsigned page_flags, ps_buf *out,
                         ps_error *err);
 
 /* The writers (the public ps_render's three formats). */

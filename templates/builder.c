@@ -46,14 +46,6 @@ void ps_template_builder_set_time_limit(ps_template_builder *b, double seconds)
     b->time_limit = seconds > 0 ? seconds : 0;
 }
 
-void ps_template_params_default(ps_template_params *p)
-{
-    p->n1 = 10;
-    p->n2 = 3;
-    p->count_occurrences = 0;
-    p->rules = PS_TEMPLATE_RULES_GUARDED;
-}
-
 ps_template_builder *ps_template_builder_new(const ps_template_params *p)
 {
     ps_template_params def;
@@ -141,7 +133,9 @@ static ps_template_lib *lib_new(const char *site, const ps_template_params *p)
     return lib;
 }
 
-int tpl_lib_merge(ps_template_lib *lib, tpl_query *q, uint32_t freq, uint32_t batches)
+/* Merge a flushed batch item into a library (exact or similar entry gets
+ *  the frequency, else a new entry). */
+static int tpl_lib_merge(ps_template_lib *lib, tpl_query *q, uint32_t freq, uint32_t batches)
 {
     unsigned d;
     long e = tpl_set_find(&lib->set, q, &d);

@@ -1,5 +1,6 @@
 /* templates/libfile.c — library files (format: docs/TEMPLATE_FORMAT.md),
- * their names, and the store of libraries by site. */
+ * their names, the parameters they record (and their defaults), and the
+ * store of libraries by site. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -20,6 +21,15 @@ struct ps_template_store {
     ps_template_lib **libs; /**< sorted by site */
     size_t n;
 };
+
+/* the parameters a library is learnt with, and records in its file */
+void ps_template_params_default(ps_template_params *p)
+{
+    p->n1 = 10;
+    p->n2 = 3;
+    p->count_occurrences = 0;
+    p->rules = PS_TEMPLATE_RULES_GUARDED;
+}
 
 static const char *rules_name(ps_template_rules r)
 {
@@ -121,7 +131,8 @@ static long unescape(char *s)
     return (long)(w - s);
 }
 
-int tpl_lib_serialise(const ps_template_lib *lib, ps_buf *b)
+/* Serialise a library in the documented format. */
+static int tpl_lib_serialise(const ps_template_lib *lib, ps_buf *b)
 {
     const ps_template_params *p = &lib->params;
     int rc = ps_buf_printf(b, "%s\t%d\n", FORMAT_MAGIC, FORMAT_VERSION);
@@ -188,7 +199,8 @@ static int split_tabs(char *line, char **f, int max)
     }
 }
 
-ps_template_lib *tpl_lib_parse(const char *path, char *data, size_t len, ps_error *err)
+/* Parse a library file held in memory; @p path names it in errors. */
+static ps_template_lib *tpl_lib_parse(const char *path, char *data, size_t len, ps_error *err)
 {
     ps_template_lib *lib = calloc(1, sizeof *lib);
     if (!lib) {

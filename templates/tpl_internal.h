@@ -80,7 +80,6 @@ typedef struct tpl_query {
 } tpl_query;
 
 void tpl_set_init(tpl_set *s);
-void tpl_set_clear(tpl_set *s);   /**< empty it, keep the memory */
 void tpl_set_free(tpl_set *s);
 
 /** Prepare a query; @p cpbuf must hold 3 * @p chars values (code points,
@@ -126,16 +125,8 @@ struct ps_template_lib {
     tpl_set set;
 };
 
-/** Parse a library file held in memory; @p path names it in errors. */
-ps_template_lib *tpl_lib_parse(const char *path, char *data, size_t len, ps_error *err);
-/** Serialise a library in the documented format. */
-int tpl_lib_serialise(const ps_template_lib *lib, ps_buf *out);
 /** Write a library atomically to @p path. */
 int tpl_lib_write(const ps_template_lib *lib, const char *path, ps_error *err);
-
-/** Merge a flushed batch item into a library (exact or similar entry gets
- *  the frequency, else a new entry). */
-int tpl_lib_merge(ps_template_lib *lib, tpl_query *q, uint32_t freq, uint32_t batches);
 
 /** mkdir -p; errors name the folder. */
 int tpl_mkdir_p(const char *dir, ps_error *err);

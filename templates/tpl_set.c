@@ -168,13 +168,6 @@ static uint32_t table_get_count(const tpl_table *t, uint64_t key, uint32_t *coun
     return slot ? *slot : NONE;
 }
 
-static void table_reset(tpl_table *t)
-{
-    if (t->cap)
-        memset(t->heads, 0xFF, t->cap * sizeof *t->heads);
-    t->used = 0;
-}
-
 static void table_free(tpl_table *t)
 {
     free(t->keys);
@@ -187,19 +180,6 @@ static void table_free(tpl_table *t)
 void tpl_set_init(tpl_set *s)
 {
     memset(s, 0, sizeof *s);
-}
-
-void tpl_set_clear(tpl_set *s)
-{
-    s->n = 0;
-    s->str.len = 0;
-    s->n_cps = 0;
-    s->n_hist = 0;
-    s->n_grams = 0;
-    s->n_seg = 0;
-    table_reset(&s->exact);
-    table_reset(&s->band);
-    table_reset(&s->seg);
 }
 
 void tpl_set_free(tpl_set *s)

@@ -79,6 +79,84 @@ static void ready(int port, void *ctx)
     fflush(stdout);
 }
 
+/* Pages into the workspace @p dir: annotated, pre-labelled with --model,
+ * resumed labels kept; the summary on standard error.  The exit status so
+ * far; *stop set when the run ends here (the workspace could not be made). */
+static int build_workspace(const char *dir, const ps_annotate_options *ao, const char *const *inputs, size_t n_inputs,
+                           const char *list, int quiet, int *stop)
+{
+    ps_error err = {0};
+    ps_annotate *a = ps_annotate_new(dir, ao, &err);
+    if (!a) {
+        fprintf(stderr, "pagesift-annotate: %s\n", err.msg);
+        *stop = 1;
+        return err.code == PS_ERR_USAGE ? 2 : 3;
+    }
+    ps_source *src = ps_source_open(inputs, n_inputs, list, NULL, &err);
+    if (!src) {
+        fprintf(stderr, "pagesift-annotate: %s\n", err.msg);
+        ps_annotate_free(a);
+        *stop = 1;
+        return 3;
+    }
+    ps_progress *prog = ps_progress_new("pages", ps_source_total_hint(src), quiet);
+    ps_input in = {0};
+    size_t failed = 0, skipped = 0, seen = 0;
+    int r, fatal = 0;
+    while (!fatal && (r = ps_source_next(src, &in, &err)) == 1) {
+        if (in.skipped) {
+            skipped++;
+            continue;
+        }
+        if (in.status != PS_OK) {
+            fprintf(stderr, "pagesift-annotate: %s (page skipped)\n", in.msg);
+            failed++;
+        } else if (ps_annotate_add(a, &in, &err)) {
+            fprintf(stderr, "pagesift-annotate: %s%s\n", err.msg,
+                    err.code == PS_ERR_IO ? "" : " (page skipped)");
+            failed++;
+            fatal = err.code == PS_ERR_IO;
+        }
+        ps_progress_update(prog, ++seen, NULL);
+    }
+    ps_input_clear(&in);
+    ps_progress_done(prog);
+    if (!fatal && r < 0) {
+        fprintf(stderr, "pagesift-annotate: %s\n", err.msg);
+        fatal = 1;
+    }
+    ps_source_free(src);
+    if (!fatal && ps_annotate_finish(a, &err)) {
+        fprintf(stderr, "pagesift-annotate: %s\n", err.msg);
+        fatal = 1;
+    }
+    size_t pages, blocks, pre, resumed;
+    ps_annotate_counts(a, &pages, &blocks, &pre, &resumed);
+    ps_annotate_free(a);
+    if (fatal) {
+        *stop = 1;
+        return 3;
+    }
+    if (!quiet) {
+        fprintf(stderr, "pagesift-annotate: %zu pages, %zu blocks", pages, blocks);
+        if (ao->model_path)
+            fprintf(stderr, ", %zu pre-labelled", pre);
+        if (ao->resume_path)
+            fprintf(stderr, ", %zu labels resumed", resumed);
+        if (failed)
+            fprintf(stderr, ", %zu pages failed", failed);
+        if (skipped)
+            fprintf(stderr, ", %zu WARC records skipped", skipped);
+        fprintf(stderr, "; open %s/index.html\n", dir);
+    }
+    if (pages == 0) {
+        fprintf(stderr, "pagesift-annotate: no page could be read\n");
+        *stop = 1;
+        return 1;
+    }
+    return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -155,76 +233,11 @@ int main(int argc, char **argv)
     ps_init();
     ps_error err = {0};
     if (have_input) {
-        ps_annotate *a = ps_annotate_new(dir, &ao, &err);
-        if (!a) {
-            fprintf(stderr, "pagesift-annotate: %s\n", err.msg);
-            rc = err.code == PS_ERR_USAGE ? 2 : 3;
+        int stop = 0;
+        rc = build_workspace(dir, &ao, (const char *const *)argv + optind, (size_t)(argc - optind), list, quiet,
+                             &stop);
+        if (stop)
             goto out;
-        }
-        ps_source *src = ps_source_open((const char *const *)argv + optind, (size_t)(argc - optind),
-                                        list, NULL, &err);
-        if (!src) {
-            fprintf(stderr, "pagesift-annotate: %s\n", err.msg);
-            ps_annotate_free(a);
-            rc = 3;
-            goto out;
-        }
-        ps_progress *prog = ps_progress_new("pages", ps_source_total_hint(src), quiet);
-        ps_input in = {0};
-        size_t failed = 0, skipped = 0, seen = 0;
-        int r, fatal = 0;
-        while (!fatal && (r = ps_source_next(src, &in, &err)) == 1) {
-            if (in.skipped) {
-                skipped++;
-                continue;
-            }
-            if (in.status != PS_OK) {
-                fprintf(stderr, "pagesift-annotate: %s (page skipped)\n", in.msg);
-                failed++;
-            } else if (ps_annotate_add(a, &in, &err)) {
-                fprintf(stderr, "pagesift-annotate: %s%s\n", err.msg,
-                        err.code == PS_ERR_IO ? "" : " (page skipped)");
-                failed++;
-                fatal = err.code == PS_ERR_IO;
-            }
-            ps_progress_update(prog, ++seen, NULL);
-        }
-        ps_input_clear(&in);
-        ps_progress_done(prog);
-        if (!fatal && r < 0) {
-            fprintf(stderr, "pagesift-annotate: %s\n", err.msg);
-            fatal = 1;
-        }
-        ps_source_free(src);
-        if (!fatal && ps_annotate_finish(a, &err)) {
-            fprintf(stderr, "pagesift-annotate: %s\n", err.msg);
-            fatal = 1;
-        }
-        size_t pages, blocks, pre, resumed;
-        ps_annotate_counts(a, &pages, &blocks, &pre, &resumed);
-        ps_annotate_free(a);
-        if (fatal) {
-            rc = 3;
-            goto out;
-        }
-        if (!quiet) {
-            fprintf(stderr, "pagesift-annotate: %zu pages, %zu blocks", pages, blocks);
-            if (ao.model_path)
-                fprintf(stderr, ", %zu pre-labelled", pre);
-            if (ao.resume_path)
-                fprintf(stderr, ", %zu labels resumed", resumed);
-            if (failed)
-                fprintf(stderr, ", %zu pages failed", failed);
-            if (skipped)
-                fprintf(stderr, ", %zu WARC records skipped", skipped);
-            fprintf(stderr, "; open %s/index.html\n", dir);
-        }
-        if (pages == 0) {
-            fprintf(stderr, "pagesift-annotate: no page could be read\n");
-            rc = 1;
-            goto out;
-        }
-        rc = failed ? 1 : 0;
     }
     if (port >= 0) {
         struct sigaction sa = {0};

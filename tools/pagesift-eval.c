@@ -181,11 +181,208 @@ static int merge_json(const char *const *files, size_t n, const char *chart)
     return rc;
 }
 
-int main(int argc, char **argv)
+/* The long options without a short one. */
+enum { O_MODEL = 256, O_OPTIONS, O_ICU, O_BY, O_JSON, O_CHART, O_WRITE, O_PROTOCOL, O_LIST,
+       O_TAG, O_MERGE, O_TRAINP, O_PERSITE, O_FOLD, O_NOTFOLD, O_SNIPPETS,
+       O_SITEMODELS, O_SITEMIN, O_LABELORDER };
+
+/* What the command line asks for. */
+typedef struct eval_cli {
+    ps_eval_config cfg;
+    unsigned curve_k[16], site_min; /* --per-site-models, --site-min-pages */
+    int label_order;                /* --label-order */
+    size_t n_curve;
+    const char *sets[64];           /* --dataset */
+    size_t nsets, nsrc;
+    source src[64];                 /* --method, --pred */
+    int json, by;
+    const char *chart;
+    const char *merge[64];          /* --merge-json */
+    size_t nmerge;
+    ps_fold fold;                   /* --fold / --not-fold */
+    const char *snip_report;        /* --snippets */
+    char protocol[1200];
+    ps_error err;
+    ps_dataset *ds[64];             /* the data sets, loaded */
+} eval_cli;
+
+/* parse_option, parse_options: GO_ON to carry on, else the exit status */
+enum { GO_ON = -1 };
+
+/* One option @p c of the command line (its argument in optarg). */
+static int parse_option(eval_cli *o, int c, char **argv)
 {
-    enum { O_MODEL = 256, O_OPTIONS, O_ICU, O_BY, O_JSON, O_CHART, O_WRITE, O_PROTOCOL, O_LIST,
-           O_TAG, O_MERGE, O_TRAINP, O_PERSITE, O_FOLD, O_NOTFOLD, O_SNIPPETS,
-           O_SITEMODELS, O_SITEMIN, O_LABELORDER };
+    switch (c) {
+    case 'd':
+        if (o->nsets == 64) {
+            fprintf(stderr, "pagesift-eval: at most 64 data sets\n");
+            return 2;
+        }
+        o->sets[o->nsets++] = optarg;
+        break;
+    case 'm':
+        for (char *tok = strtok(optarg, ","); tok; tok = strtok(NULL, ",")) {
+            const char *m = method_name(tok);
+            if (!m) {
+                fprintf(stderr, "pagesift-eval: unknown method '%s' (see --list-methods)\n", tok);
+                return 2;
+            }
+            if (o->nsrc == 64) {
+                fprintf(stderr, "pagesift-eval: at most 64 methods and folders\n");
+                return 2;
+            }
+            o->src[o->nsrc++] = (source){m, tok, NULL};
+        }
+        break;
+    case 'p': {
+        if (o->nsrc == 64) {
+            fprintf(stderr, "pagesift-eval: at most 64 methods and folders\n");
+            return 2;
+        }
+        char *eq = strchr(optarg, '=');
+        char *label, *dir = optarg;
+        if (eq) {
+            *eq = '\0';
+            label = optarg;
+            dir = eq + 1;
+        } else {
+            size_t l = strlen(optarg);
+            while (l > 1 && optarg[l - 1] == '/')
+                optarg[--l] = '\0';
+            char *slash = strrchr(optarg, '/');
+            label = slash ? slash + 1 : optarg;
+        }
+        if (!*label || !*dir) {
+            fprintf(stderr, "pagesift-eval: --pred wants [LABEL=]DIR\n");
+            return 2;
+        }
+        o->src[o->nsrc++] = (source){NULL, label, dir};
+        break;
+    }
+    case O_MODEL: o->cfg.model_path = optarg; break;
+    case O_OPTIONS: o->cfg.method_options = optarg; break;
+    case O_ICU: o->cfg.icu = 1; break;
+    case O_BY:
+        if (strcmp(optarg, "site") == 0)
+            o->by = PS_BY_SITE;
+        else if (strcmp(optarg, "lang") == 0)
+            o->by = PS_BY_LANG;
+        else if (strcmp(optarg, "page_type") == 0 || strcmp(optarg, "type") == 0)
+            o->by = PS_BY_TYPE;
+        else {
+            fprintf(stderr, "pagesift-eval: --by wants site, lang or page_type, not '%s'\n", optarg);
+            return 2;
+        }
+        break;
+    case O_JSON: o->json = 1; break;
+    case O_CHART: o->chart = optarg; break;
+    case O_WRITE: o->cfg.write_dir = optarg; break;
+    case O_PROTOCOL: o->cfg.protocol = optarg; break;
+    case O_TAG: o->cfg.tag = optarg; break;
+    case O_TRAINP: o->cfg.train_protocol = 1; break;
+    case O_PERSITE: {
+        char *end;
+        long v = strtol(optarg, &end, 10);
+        if (*end || v < 1 || v > 1000000) {
+            fprintf(stderr, "pagesift-eval: --per-site wants a number of pages >= 1\n");
+            return 2;
+        }
+        o->cfg.per_site = (unsigned)v;
+        break;
+    }
+    case O_SITEMODELS: {
+        static const unsigned std_k[] = {0, 1, 3, 5, 10};
+        char *end, *p = optarg;
+        o->n_curve = 0;
+        for (;;) {
+            long v = strtol(p, &end, 10);
+            if (end == p || v < 0 || v > 1000 || o->n_curve == 16 || (*end && *end != ',')) {
+                fprintf(stderr, "pagesift-eval: --per-site-models: '%s' is not a number or a comma list of "
+                                "up to 16 numbers from 0 to 1000\n", optarg);
+                return 2;
+            }
+            o->curve_k[o->n_curve++] = (unsigned)v;
+            if (!*end)
+                break;
+            p = end + 1;
+        }
+        if (o->n_curve == 1) { /* one K: the standard curve up to it */
+            unsigned top = o->curve_k[0];
+            o->n_curve = 0;
+            for (size_t i = 0; i < 5 && std_k[i] <= top; i++)
+                o->curve_k[o->n_curve++] = std_k[i];
+            if (o->curve_k[o->n_curve - 1] != top)
+                o->curve_k[o->n_curve++] = top;
+        }
+        break;
+    }
+    case O_LABELORDER:
+        if (strcmp(optarg, "index") == 0)
+            o->label_order = PS_LABEL_ORDER_INDEX;
+        else if (strcmp(optarg, "uncertainty") == 0)
+            o->label_order = PS_LABEL_ORDER_UNCERTAINTY;
+        else {
+            fprintf(stderr, "pagesift-eval: --label-order is index or uncertainty, not '%s'\n", optarg);
+            return 2;
+        }
+        break;
+    case O_SITEMIN: {
+        char *end;
+        long v = strtol(optarg, &end, 10);
+        if (*end || v < 6 || v > 1000000) {
+            fprintf(stderr, "pagesift-eval: --site-min-pages wants a number of pages >= 6\n");
+            return 2;
+        }
+        o->site_min = (unsigned)v;
+        break;
+    }
+    case O_FOLD:
+    case O_NOTFOLD: {
+        ps_error fe = {0};
+        if (o->fold.n) {
+            fprintf(stderr, "pagesift-eval: one --fold or --not-fold only\n");
+            return 2;
+        }
+        if (ps_fold_parse(optarg, &o->fold, &fe) < 0) {
+            fprintf(stderr, "pagesift-eval: --%s: %s\n", c == O_FOLD ? "fold" : "not-fold", fe.msg);
+            return 2;
+        }
+        o->fold.complement = c == O_NOTFOLD;
+        break;
+    }
+    case O_SNIPPETS: o->snip_report = optarg; break;
+    case O_MERGE:
+        if (o->nmerge == 64) {
+            fprintf(stderr, "pagesift-eval: at most 64 --merge-json files\n");
+            return 2;
+        }
+        o->merge[o->nmerge++] = optarg;
+        break;
+    case 'j': {
+        char *end;
+        long v = strtol(optarg, &end, 10);
+        if (*end || v < 1 || v > 64) {
+            fprintf(stderr, "pagesift-eval: --jobs wants a number from 1 to 64\n");
+            return 2;
+        }
+        o->cfg.jobs = (int)v;
+        break;
+    }
+    case O_LIST:
+        for (size_t i = 0; ps_method_name(i); i++)
+            printf("%-16s %-5s %s\n", ps_method_name(i),
+                   ps_method_needs_model(i) ? "model" : "-", ps_method_summary(i));
+        return 0;
+    case 'q': o->cfg.quiet = 1; break;
+    case 'h': usage(stdout); return 0;
+    case 'V': printf("pagesift-eval %s\n", ps_version()); return 0;
+    default: return ps_cli_bad_option("pagesift-eval", c, argv);
+    }
+    return GO_ON;
+}
+
+static int parse_options(eval_cli *o, int argc, char **argv)
+{
     static const struct option opts[] = {
         {"dataset", required_argument, 0, 'd'}, {"method", required_argument, 0, 'm'},
         {"pred", required_argument, 0, 'p'},     {"model", required_argument, 0, O_MODEL},
@@ -203,280 +400,84 @@ int main(int argc, char **argv)
         {"tag", required_argument, 0, O_TAG},    {"train-protocol", no_argument, 0, O_TRAINP},    {"merge-json", required_argument, 0, O_MERGE},
         {"help", no_argument, 0, 'h'},           {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
-    ps_eval_config cfg = {0};
-    cfg.jobs = 1;
-    unsigned curve_k[16], site_min = 10;
-    int label_order = PS_LABEL_ORDER_INDEX;
-    size_t n_curve = 0;
-    const char *sets[64];
-    size_t nsets = 0, nsrc = 0;
-    source src[64];
-    int json = 0, by = PS_BY_NONE, c;
-    const char *chart = NULL;
-    const char *merge[64];
-    size_t nmerge = 0;
-    ps_fold fold = {0};            /* --fold / --not-fold */
-    const char *snip_report = NULL; /* --snippets */
-    char protocol[1200];
+    int c;
+    o->cfg.jobs = 1;
+    o->site_min = 10;
+    o->label_order = PS_LABEL_ORDER_INDEX;
     ps_cli_report_as("pagesift-eval"); /* the library's messages: "pagesift-eval: ..." */
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":d:m:p:j:qhV", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            if (nsets == 64) {
-                fprintf(stderr, "pagesift-eval: at most 64 data sets\n");
-                return 2;
-            }
-            sets[nsets++] = optarg;
-            break;
-        case 'm':
-            for (char *tok = strtok(optarg, ","); tok; tok = strtok(NULL, ",")) {
-                const char *m = method_name(tok);
-                if (!m) {
-                    fprintf(stderr, "pagesift-eval: unknown method '%s' (see --list-methods)\n", tok);
-                    return 2;
-                }
-                if (nsrc == 64) {
-                    fprintf(stderr, "pagesift-eval: at most 64 methods and folders\n");
-                    return 2;
-                }
-                src[nsrc++] = (source){m, tok, NULL};
-            }
-            break;
-        case 'p': {
-            if (nsrc == 64) {
-                fprintf(stderr, "pagesift-eval: at most 64 methods and folders\n");
-                return 2;
-            }
-            char *eq = strchr(optarg, '=');
-            char *label, *dir = optarg;
-            if (eq) {
-                *eq = '\0';
-                label = optarg;
-                dir = eq + 1;
-            } else {
-                size_t l = strlen(optarg);
-                while (l > 1 && optarg[l - 1] == '/')
-                    optarg[--l] = '\0';
-                char *slash = strrchr(optarg, '/');
-                label = slash ? slash + 1 : optarg;
-            }
-            if (!*label || !*dir) {
-                fprintf(stderr, "pagesift-eval: --pred wants [LABEL=]DIR\n");
-                return 2;
-            }
-            src[nsrc++] = (source){NULL, label, dir};
-            break;
-        }
-        case O_MODEL: cfg.model_path = optarg; break;
-        case O_OPTIONS: cfg.method_options = optarg; break;
-        case O_ICU: cfg.icu = 1; break;
-        case O_BY:
-            if (strcmp(optarg, "site") == 0)
-                by = PS_BY_SITE;
-            else if (strcmp(optarg, "lang") == 0)
-                by = PS_BY_LANG;
-            else if (strcmp(optarg, "page_type") == 0 || strcmp(optarg, "type") == 0)
-                by = PS_BY_TYPE;
-            else {
-                fprintf(stderr, "pagesift-eval: --by wants site, lang or page_type, not '%s'\n", optarg);
-                return 2;
-            }
-            break;
-        case O_JSON: json = 1; break;
-        case O_CHART: chart = optarg; break;
-        case O_WRITE: cfg.write_dir = optarg; break;
-        case O_PROTOCOL: cfg.protocol = optarg; break;
-        case O_TAG: cfg.tag = optarg; break;
-        case O_TRAINP: cfg.train_protocol = 1; break;
-        case O_PERSITE: {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || v < 1 || v > 1000000) {
-                fprintf(stderr, "pagesift-eval: --per-site wants a number of pages >= 1\n");
-                return 2;
-            }
-            cfg.per_site = (unsigned)v;
-            break;
-        }
-        case O_SITEMODELS: {
-            static const unsigned std_k[] = {0, 1, 3, 5, 10};
-            char *end, *p = optarg;
-            n_curve = 0;
-            for (;;) {
-                long v = strtol(p, &end, 10);
-                if (end == p || v < 0 || v > 1000 || n_curve == 16 || (*end && *end != ',')) {
-                    fprintf(stderr, "pagesift-eval: --per-site-models: '%s' is not a number or a comma list of "
-                                    "up to 16 numbers from 0 to 1000\n", optarg);
-                    return 2;
-                }
-                curve_k[n_curve++] = (unsigned)v;
-                if (!*end)
-                    break;
-                p = end + 1;
-            }
-            if (n_curve == 1) { /* one K: the standard curve up to it */
-                unsigned top = curve_k[0];
-                n_curve = 0;
-                for (size_t i = 0; i < 5 && std_k[i] <= top; i++)
-                    curve_k[n_curve++] = std_k[i];
-                if (curve_k[n_curve - 1] != top)
-                    curve_k[n_curve++] = top;
-            }
-            break;
-        }
-        case O_LABELORDER:
-            if (strcmp(optarg, "index") == 0)
-                label_order = PS_LABEL_ORDER_INDEX;
-            else if (strcmp(optarg, "uncertainty") == 0)
-                label_order = PS_LABEL_ORDER_UNCERTAINTY;
-            else {
-                fprintf(stderr, "pagesift-eval: --label-order is index or uncertainty, not '%s'\n", optarg);
-                return 2;
-            }
-            break;
-        case O_SITEMIN: {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || v < 6 || v > 1000000) {
-                fprintf(stderr, "pagesift-eval: --site-min-pages wants a number of pages >= 6\n");
-                return 2;
-            }
-            site_min = (unsigned)v;
-            break;
-        }
-        case O_FOLD:
-        case O_NOTFOLD: {
-            ps_error fe = {0};
-            if (fold.n) {
-                fprintf(stderr, "pagesift-eval: one --fold or --not-fold only\n");
-                return 2;
-            }
-            if (ps_fold_parse(optarg, &fold, &fe) < 0) {
-                fprintf(stderr, "pagesift-eval: --%s: %s\n", c == O_FOLD ? "fold" : "not-fold", fe.msg);
-                return 2;
-            }
-            fold.complement = c == O_NOTFOLD;
-            break;
-        }
-        case O_SNIPPETS: snip_report = optarg; break;
-        case O_MERGE:
-            if (nmerge == 64) {
-                fprintf(stderr, "pagesift-eval: at most 64 --merge-json files\n");
-                return 2;
-            }
-            merge[nmerge++] = optarg;
-            break;
-        case 'j': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || v < 1 || v > 64) {
-                fprintf(stderr, "pagesift-eval: --jobs wants a number from 1 to 64\n");
-                return 2;
-            }
-            cfg.jobs = (int)v;
-            break;
-        }
-        case O_LIST:
-            for (size_t i = 0; ps_method_name(i); i++)
-                printf("%-16s %-5s %s\n", ps_method_name(i),
-                       ps_method_needs_model(i) ? "model" : "-", ps_method_summary(i));
-            return 0;
-        case 'q': cfg.quiet = 1; break;
-        case 'h': usage(stdout); return 0;
-        case 'V': printf("pagesift-eval %s\n", ps_version()); return 0;
-        default: return ps_cli_bad_option("pagesift-eval", c, argv);
-        }
+        int rc = parse_option(o, c, argv);
+        if (rc != GO_ON)
+            return rc;
     }
     if (optind < argc) {
         fprintf(stderr, "pagesift-eval: unexpected argument '%s'\n", argv[optind]);
         return 2;
     }
-    if (nmerge) {
-        if (nsets || nsrc) {
-            fprintf(stderr, "pagesift-eval: --merge-json does not run anything: no --dataset, "
-                            "--method or --pred with it\n");
-            return 2;
-        }
-        return merge_json(merge, nmerge, chart);
-    }
-    if (nsets == 0 || nsrc == 0) {
-        fprintf(stderr, "pagesift-eval: give --dataset and at least one --method or --pred "
-                        "(--help for more)\n");
-        return 2;
-    }
-    ps_init();
-    ps_dataset *ds[64];
-    ps_error err = {0};
-    for (size_t i = 0; i < nsets; i++) {
-        ds[i] = ps_dataset_load(sets[i], &err);
-        if (!ds[i]) {
-            fprintf(stderr, "pagesift-eval: %s\n", err.msg);
+    return GO_ON;
+}
+
+/* Load the data sets (--fold / --not-fold applied): 0, or 3 when one
+ * cannot be read. */
+static int load_sets(eval_cli *o)
+{
+    for (size_t i = 0; i < o->nsets; i++) {
+        o->ds[i] = ps_dataset_load(o->sets[i], &o->err);
+        if (!o->ds[i]) {
+            fprintf(stderr, "pagesift-eval: %s\n", o->err.msg);
             for (size_t j = 0; j < i; j++)
-                ps_dataset_free(ds[j]);
+                ps_dataset_free(o->ds[j]);
             return 3;
         }
-        ps_dataset_filter(ds[i], &fold); /* --fold / --not-fold */
+        ps_dataset_filter(o->ds[i], &o->fold); /* --fold / --not-fold */
     }
-    if (fold.n) { /* the protocol of every figure names the fold */
-        snprintf(protocol, sizeof protocol, ", pages %sin site fold %u/%u%s",
-                 fold.complement ? "not " : "", fold.k, fold.n, cfg.protocol ? cfg.protocol : "");
-        cfg.protocol = protocol;
+    if (o->fold.n) { /* the protocol of every figure names the fold */
+        snprintf(o->protocol, sizeof o->protocol, ", pages %sin site fold %u/%u%s",
+                 o->fold.complement ? "not " : "", o->fold.k, o->fold.n,
+                 o->cfg.protocol ? o->cfg.protocol : "");
+        o->cfg.protocol = o->protocol;
     }
-    if (n_curve) { /* --per-site-models: the curve instead of the runs */
-        int crc = 0;
-        json_t *curves = json ? json_array() : NULL;
-        for (size_t s = 0; s < nsets; s++)
-            for (size_t k = 0; k < nsrc; k++) {
-                if (!src[k].m) {
-                    fprintf(stderr, "pagesift-eval: --per-site-models runs methods, not --pred folders\n");
-                    crc = 2;
-                    continue;
-                }
-                if (ps_eval_site_curve(&cfg, src[k].m, ds[s], curve_k, n_curve, site_min, label_order, stdout, curves,
-                                       &err) < 0) {
-                    fprintf(stderr, "pagesift-eval: %s / %s: %s\n", ds[s]->name, src[k].m, err.msg);
-                    crc = err.code == PS_ERR_USAGE ? 2 : 3;
-                    memset(&err, 0, sizeof err);
-                }
-            }
-        if (curves) {
-            json_t *root = json_pack("{s:s,s:o}", "version", ps_version(), "per_site_models", curves);
-            json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
-            fputc('\n', stdout);
-            json_decref(root);
-        }
-        for (size_t i = 0; i < nsets; i++)
-            ps_dataset_free(ds[i]);
-        return crc;
-    }
-    /* A method or folder that cannot be set up is reported and skipped; the
-     * others still run (exit status 3 at the end). */
-    ps_eval_run *runs = calloc(nsets * nsrc, sizeof *runs);
-    json_t *errors = json_array();
-    size_t nruns = 0;
-    int rc = runs ? 0 : 3;
-    for (size_t s = 0; runs && s < nsets; s++) {
-        for (size_t k = 0; k < nsrc; k++) {
-            int r = src[k].m ? ps_eval_run_method(&cfg, src[k].m, ds[s], &runs[nruns], &err)
-                             : ps_eval_run_pred(&cfg, src[k].label, src[k].dir, ds[s], &runs[nruns], &err);
-            if (r < 0) {
-                fprintf(stderr, "pagesift-eval: %s / %s: %s\n", ds[s]->name, src[k].label, err.msg);
-                static int hinted;
-                if (src[k].m && !hinted++)
-                    ps_cli_model_hint("pagesift-eval", cfg.model_path);
-                json_array_append_new(errors, json_pack("{s:s,s:s,s:s}", "set", ds[s]->name, "label",
-                                                        src[k].label, "error", err.msg));
-                rc = 3;
+    return 0;
+}
+
+/* --per-site-models: the curve of each method on each set instead of the
+ * runs. */
+static int run_curve(eval_cli *o)
+{
+    int crc = 0;
+    json_t *curves = o->json ? json_array() : NULL;
+    for (size_t s = 0; s < o->nsets; s++)
+        for (size_t k = 0; k < o->nsrc; k++) {
+            if (!o->src[k].m) {
+                fprintf(stderr, "pagesift-eval: --per-site-models runs methods, not --pred folders\n");
+                crc = 2;
                 continue;
             }
-            if (runs[nruns].n_skipped && rc == 0)
-                rc = 1;
-            nruns++;
+            if (ps_eval_site_curve(&o->cfg, o->src[k].m, o->ds[s], o->curve_k, o->n_curve, o->site_min,
+                                   o->label_order, stdout, curves, &o->err) < 0) {
+                fprintf(stderr, "pagesift-eval: %s / %s: %s\n", o->ds[s]->name, o->src[k].m, o->err.msg);
+                crc = o->err.code == PS_ERR_USAGE ? 2 : 3;
+                memset(&o->err, 0, sizeof o->err);
+            }
         }
+    if (curves) {
+        json_t *root = json_pack("{s:s,s:o}", "version", ps_version(), "per_site_models", curves);
+        json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+        fputc('\n', stdout);
+        json_decref(root);
     }
-    if (json) {
-        json_t *j = ps_eval_json(runs, nruns, by);
+    for (size_t i = 0; i < o->nsets; i++)
+        ps_dataset_free(o->ds[i]);
+    return crc;
+}
+
+/* The tables, breakdowns, JSON, chart and snippet report of @p nruns runs
+ * (@p errors: the runs that could not be set up, for the JSON). */
+static int report_runs(eval_cli *o, ps_eval_run *runs, size_t nruns, json_t *errors, int rc)
+{
+    if (o->json) {
+        json_t *j = ps_eval_json(runs, nruns, o->by);
         json_object_set_new(j, "errors", errors);
         errors = NULL;
         json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -485,24 +486,81 @@ int main(int argc, char **argv)
     }
     json_decref(errors);
     if (nruns) {
-        if (!json) {
+        if (!o->json) {
             ps_eval_print_table(stdout, runs, nruns);
-            if (by != PS_BY_NONE)
-                ps_eval_print_breakdown(stdout, runs, nruns, by);
+            if (o->by != PS_BY_NONE)
+                ps_eval_print_breakdown(stdout, runs, nruns, o->by);
         }
-        if (chart && ps_eval_chart_svg(chart, runs, nruns, &err) < 0) {
-            fprintf(stderr, "pagesift-eval: %s\n", err.msg);
+        if (o->chart && ps_eval_chart_svg(o->chart, runs, nruns, &o->err) < 0) {
+            fprintf(stderr, "pagesift-eval: %s\n", o->err.msg);
             rc = 3;
         }
-        if (snip_report && ps_eval_snip_report(snip_report, runs, nruns, &err) < 0) {
-            fprintf(stderr, "pagesift-eval: %s\n", err.msg);
+        if (o->snip_report && ps_eval_snip_report(o->snip_report, runs, nruns, &o->err) < 0) {
+            fprintf(stderr, "pagesift-eval: %s\n", o->err.msg);
             rc = 3;
         }
     }
     for (size_t i = 0; i < nruns; i++)
         ps_eval_run_clear(&runs[i]);
     free(runs);
-    for (size_t i = 0; i < nsets; i++)
-        ps_dataset_free(ds[i]);
+    for (size_t i = 0; i < o->nsets; i++)
+        ps_dataset_free(o->ds[i]);
     return rc;
+}
+
+/* Every method or folder on every set, then the report. */
+static int run_all(eval_cli *o)
+{
+    /* A method or folder that cannot be set up is reported and skipped; the
+     * others still run (exit status 3 at the end). */
+    ps_eval_run *runs = calloc(o->nsets * o->nsrc, sizeof *runs);
+    json_t *errors = json_array();
+    size_t nruns = 0;
+    int rc = runs ? 0 : 3;
+    for (size_t s = 0; runs && s < o->nsets; s++) {
+        for (size_t k = 0; k < o->nsrc; k++) {
+            int r = o->src[k].m ? ps_eval_run_method(&o->cfg, o->src[k].m, o->ds[s], &runs[nruns], &o->err)
+                                : ps_eval_run_pred(&o->cfg, o->src[k].label, o->src[k].dir, o->ds[s],
+                                                   &runs[nruns], &o->err);
+            if (r < 0) {
+                fprintf(stderr, "pagesift-eval: %s / %s: %s\n", o->ds[s]->name, o->src[k].label, o->err.msg);
+                static int hinted;
+                if (o->src[k].m && !hinted++)
+                    ps_cli_model_hint("pagesift-eval", o->cfg.model_path);
+                json_array_append_new(errors, json_pack("{s:s,s:s,s:s}", "set", o->ds[s]->name, "label",
+                                                        o->src[k].label, "error", o->err.msg));
+                rc = 3;
+                continue;
+            }
+            if (runs[nruns].n_skipped && rc == 0)
+                rc = 1;
+            nruns++;
+        }
+    }
+    return report_runs(o, runs, nruns, errors, rc);
+}
+
+int main(int argc, char **argv)
+{
+    eval_cli o = {0};
+    int rc = parse_options(&o, argc, argv);
+    if (rc != GO_ON)
+        return rc;
+    if (o.nmerge) {
+        if (o.nsets || o.nsrc) {
+            fprintf(stderr, "pagesift-eval: --merge-json does not run anything: no --dataset, "
+                            "--method or --pred with it\n");
+            return 2;
+        }
+        return merge_json(o.merge, o.nmerge, o.chart);
+    }
+    if (o.nsets == 0 || o.nsrc == 0) {
+        fprintf(stderr, "pagesift-eval: give --dataset and at least one --method or --pred "
+                        "(--help for more)\n");
+        return 2;
+    }
+    ps_init();
+    if ((rc = load_sets(&o)) != 0)
+        return rc;
+    return o.n_curve ? run_curve(&o) : run_all(&o);
 }

@@ -321,6 +321,83 @@ static int parse_num(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
+/* --learn-templates: a first pass over the input learns the template
+ * libraries the second one removes.  0, or 3 (out of memory). */
+static int learn_templates(run *r, const char *const *inputs, size_t n_inputs, const char **lists, size_t n_lists)
+{
+    if (!(r->builder = ps_template_builder_new(NULL))) {
+        fprintf(stderr, "pagesift-features: out of memory\n");
+        return 3;
+    }
+    if (n_inputs || n_lists)
+        do_source(r, inputs, n_inputs, n_lists ? lists[0] : NULL);
+    for (size_t i = 1; i < n_lists; i++)
+        do_source(r, NULL, 0, lists[i]);
+    size_t sites = ps_template_builder_sites(r->builder);
+    r->store = ps_template_builder_finish(r->builder);
+    r->builder = NULL;
+    if (!r->store) {
+        fprintf(stderr, "pagesift-features: out of memory learning templates\n");
+        return 3;
+    }
+    if (!r->quiet)
+        fprintf(stderr, "pagesift-features: learnt template libraries of %zu sites\n", sites);
+    ps_progress_done(r->prog);
+    r->prog = NULL;
+    r->done = 0;
+    r->n_sets = 0;
+    return 0;
+}
+
+/* The block CSV of every page of the input, to standard output or to
+ * @p out_path (atomically); the summary.  The exit status. */
+static int write_csv(run *r, const ps_block_csv_options *co, const char *out_path, const char *const *inputs,
+                     size_t n_inputs, const char **lists, size_t n_lists)
+{
+    ps_error err = {0};
+    FILE *out = stdout;
+    char tmp[4096];
+    if (out_path && !(out = ps_atomic_open(out_path, tmp, sizeof tmp, &err))) {
+        fprintf(stderr, "pagesift-features: %s\n", err.msg);
+        return 3;
+    }
+    if (out_path) {
+        r->out = out;
+        r->tmp = tmp;
+    }
+    if (!(r->csv = ps_block_csv_new(out, co, &err))) {
+        fprintf(stderr, "pagesift-features: %s\n", err.msg);
+        if (out_path)
+            ps_atomic_abort(out, tmp);
+        return 3;
+    }
+    int bad = 0;
+    /* the arguments with the first list file, then any further list files */
+    if (n_inputs || n_lists)
+        bad |= do_source(r, inputs, n_inputs, n_lists ? lists[0] : NULL) != 0;
+    for (size_t i = 1; i < n_lists; i++)
+        bad |= do_source(r, NULL, 0, lists[i]) != 0;
+    ps_progress_done(r->prog);
+    if (!r->quiet && r->skipped)
+        fprintf(stderr, "pagesift-features: %zu WARC records skipped (not HTML pages)\n", r->skipped);
+    if (ps_block_csv_finish(r->csv, &err)) {
+        fprintf(stderr, "pagesift-features: %s\n", err.msg);
+        if (out_path)
+            ps_atomic_abort(out, tmp);
+        return 3;
+    }
+    if (out_path && ps_atomic_commit(out, tmp, out_path, &err)) {
+        fprintf(stderr, "pagesift-features: %s\n", err.msg);
+        return 3;
+    }
+    if (!r->quiet)
+        summary(r);
+    if (!r->quiet && r->store)
+        fprintf(stderr, "templates: %zu pages had a library, %zu leaves removed\n", r->templated,
+                r->removed);
+    return bad || r->failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -435,72 +512,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "pagesift-features: %s\n", err.msg);
         { rc = 3; goto out; }
     }
-    if (learn) { /* first pass: libraries from the input itself */
-        if (!(r.builder = ps_template_builder_new(NULL))) {
-            fprintf(stderr, "pagesift-features: out of memory\n");
-            { rc = 3; goto out; }
-        }
-        if (optind < argc || n_lists)
-            do_source(&r, (const char *const *)argv + optind, (size_t)(argc - optind),
-                      n_lists ? lists[0] : NULL);
-        for (size_t i = 1; i < n_lists; i++)
-            do_source(&r, NULL, 0, lists[i]);
-        size_t sites = ps_template_builder_sites(r.builder);
-        r.store = ps_template_builder_finish(r.builder);
-        r.builder = NULL;
-        if (!r.store) {
-            fprintf(stderr, "pagesift-features: out of memory learning templates\n");
-            { rc = 3; goto out; }
-        }
-        if (!r.quiet)
-            fprintf(stderr, "pagesift-features: learnt template libraries of %zu sites\n", sites);
-        ps_progress_done(r.prog);
-        r.prog = NULL;
-        r.done = 0;
-        r.n_sets = 0;
-    }
-    FILE *out = stdout;
-    char tmp[4096];
-    if (out_path && !(out = ps_atomic_open(out_path, tmp, sizeof tmp, &err))) {
-        fprintf(stderr, "pagesift-features: %s\n", err.msg);
-        { rc = 3; goto out; }
-    }
-    if (out_path) {
-        r.out = out;
-        r.tmp = tmp;
-    }
-    if (!(r.csv = ps_block_csv_new(out, &co, &err))) {
-        fprintf(stderr, "pagesift-features: %s\n", err.msg);
-        if (out_path)
-            ps_atomic_abort(out, tmp);
-        { rc = 3; goto out; }
-    }
-    int bad = 0;
-    /* the arguments with the first list file, then any further list files */
-    if (optind < argc || n_lists)
-        bad |= do_source(&r, (const char *const *)argv + optind, (size_t)(argc - optind),
-                         n_lists ? lists[0] : NULL) != 0;
-    for (size_t i = 1; i < n_lists; i++)
-        bad |= do_source(&r, NULL, 0, lists[i]) != 0;
-    ps_progress_done(r.prog);
-    if (!r.quiet && r.skipped)
-        fprintf(stderr, "pagesift-features: %zu WARC records skipped (not HTML pages)\n", r.skipped);
-    if (ps_block_csv_finish(r.csv, &err)) {
-        fprintf(stderr, "pagesift-features: %s\n", err.msg);
-        if (out_path)
-            ps_atomic_abort(out, tmp);
-        { rc = 3; goto out; }
-    }
-    if (out_path && ps_atomic_commit(out, tmp, out_path, &err)) {
-        fprintf(stderr, "pagesift-features: %s\n", err.msg);
-        { rc = 3; goto out; }
-    }
-    if (!r.quiet)
-        summary(&r);
-    if (!r.quiet && r.store)
-        fprintf(stderr, "templates: %zu pages had a library, %zu leaves removed\n", r.templated,
-                r.removed);
-    rc = bad || r.failed ? 1 : 0;
+    if (learn && (rc = learn_templates(&r, (const char *const *)argv + optind, (size_t)(argc - optind), lists,
+                                       n_lists)) != 0)
+        goto out;
+    rc = write_csv(&r, &co, out_path, (const char *const *)argv + optind, (size_t)(argc - optind), lists, n_lists);
 out:
     ps_page_types_free(r.types);
     ps_template_store_free(r.store);

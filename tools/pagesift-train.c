@@ -613,10 +613,149 @@ static int parse_range(const char *s, double *a, double *b, double *step)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The long options without a short one. */
+enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP, O_UPGRADE,
+       O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_KEEPWORSE, O_PAGETYPES, O_FOLD, O_NOTFOLD, O_MAXPAGES };
+
+/* What the command line asks for. */
+typedef struct train_cli {
+    ps_train_options o;
+    const char *out, *features, *grid_csv, *grid_svg, *upgrade;
+    const char *update, *base_model, *site_of, *site_weights; /* site models */
+    int keep_worse, per_site, page_types, folds_given;
+    ps_fold page_fold;              /* --fold / --not-fold */
+    unsigned long long max_pages;
+    ps_train_group group;
+    int stamp;
+} train_cli;
+
+/* parse_option, parse_options: GO_ON to carry on, else the exit status */
+enum { GO_ON = -1 };
+
+/* One option @p c of the command line (its argument in optarg). */
+static int parse_option(train_cli *t, int c, char **argv)
 {
-    enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP, O_UPGRADE,
-           O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_KEEPWORSE, O_PAGETYPES, O_FOLD, O_NOTFOLD, O_MAXPAGES };
+    char *e;
+    switch (c) {
+    case 'o': t->out = optarg; break;
+    case 'f': t->features = optarg; break;
+    case 'b':
+        if (strcmp(optarg, "none") == 0) t->o.balance = PS_BALANCE_NONE;
+        else if (strcmp(optarg, "undersample") == 0) t->o.balance = PS_BALANCE_UNDERSAMPLE;
+        else if (strcmp(optarg, "weight") == 0) t->o.balance = PS_BALANCE_WEIGHT;
+        else {
+            fprintf(stderr, "pagesift-train: --balance: '%s' is not none, undersample or weight\n", optarg);
+            return 2;
+        }
+        break;
+    case 's':
+        t->o.seed = strtoull(optarg, &e, 10);
+        if (e == optarg || *e) {
+            fprintf(stderr, "pagesift-train: --seed: '%s' is not a number\n", optarg);
+            return 2;
+        }
+        break;
+    case 'k':
+        t->folds_given = 1;
+        t->o.folds = (int)strtol(optarg, &e, 10);
+        if (e == optarg || *e || t->o.folds < 2 || t->o.folds > 1000) {
+            fprintf(stderr, "pagesift-train: --folds: '%s' is not a number from 2 to 1000\n", optarg);
+            return 2;
+        }
+        break;
+    case 'g':
+        if (strcmp(optarg, "page") == 0) t->group = PS_GROUP_PAGE;
+        else if (strcmp(optarg, "site") == 0) t->group = PS_GROUP_SITE;
+        else {
+            fprintf(stderr, "pagesift-train: --group-by: '%s' is not page or site\n", optarg);
+            return 2;
+        }
+        break;
+    case O_SELECT:
+        if (strcmp(optarg, "f1") == 0) t->o.select_accuracy = 0;
+        else if (strcmp(optarg, "accuracy") == 0) t->o.select_accuracy = 1;
+        else {
+            fprintf(stderr, "pagesift-train: --select: '%s' is not f1 or accuracy\n", optarg);
+            return 2;
+        }
+        break;
+    case O_CRANGE:
+    case O_GRANGE:
+        if (parse_range(optarg, c == O_CRANGE ? &t->o.c_start : &t->o.g_start,
+                        c == O_CRANGE ? &t->o.c_stop : &t->o.g_stop, c == O_CRANGE ? &t->o.c_step : &t->o.g_step)) {
+            fprintf(stderr, "pagesift-train: %s: '%s' is not START:STOP:STEP (log2, STEP > 0)\n",
+                    c == O_CRANGE ? "--c-range" : "--gamma-range", optarg);
+            return 2;
+        }
+        break;
+    case O_SEARCH:
+        if (strcmp(optarg, "full") == 0) t->o.coarse_fine = 0;
+        else if (strcmp(optarg, "coarse-fine") == 0) t->o.coarse_fine = 1;
+        else {
+            fprintf(stderr, "pagesift-train: --search: '%s' is not full or coarse-fine\n", optarg);
+            return 2;
+        }
+        break;
+    case O_CVROWS:
+        t->o.cv_max_rows = strtoull(optarg, &e, 10);
+        if (e == optarg || *e) {
+            fprintf(stderr, "pagesift-train: --cv-rows: '%s' is not a number\n", optarg);
+            return 2;
+        }
+        break;
+    case O_CACHE:
+        t->o.cache_mb = strtod(optarg, &e);
+        if (e == optarg || *e || !(t->o.cache_mb >= 1)) {
+            fprintf(stderr, "pagesift-train: --cache: '%s' is not a size in MB (>= 1)\n", optarg);
+            return 2;
+        }
+        break;
+    case 'j':
+        t->o.threads = (int)strtol(optarg, &e, 10);
+        if (e == optarg || *e || t->o.threads < 1) {
+            fprintf(stderr, "pagesift-train: --threads: '%s' is not a positive number\n", optarg);
+            return 2;
+        }
+        break;
+    case O_GCSV: t->grid_csv = optarg; break;
+    case O_GSVG: t->grid_svg = optarg; break;
+    case O_STAMP: t->stamp = 1; break;
+    case O_UPGRADE: t->upgrade = optarg; break;
+    case O_PERSITE: t->per_site = 1; break;
+    case O_PAGETYPES: t->page_types = 1; break;
+    case O_MAXPAGES:
+        t->max_pages = strtoull(optarg, &e, 10);
+        if (e == optarg || *e) {
+            fprintf(stderr, "pagesift-train: --max-pages: '%s' is not a number\n", optarg);
+            return 2;
+        }
+        break;
+    case O_FOLD:
+    case O_NOTFOLD: {
+        ps_error fe = {0};
+        if (ps_fold_parse(optarg, &t->page_fold, &fe) != 0) {
+            fprintf(stderr, "pagesift-train: --%s: %s\n", c == O_FOLD ? "fold" : "not-fold", fe.msg);
+            return 2;
+        }
+        t->page_fold.complement = c == O_NOTFOLD;
+        break;
+    }
+    case O_UPDATE: t->update = optarg; break;
+    case 'm': t->base_model = optarg; break;
+    case O_SITEOF: t->site_of = optarg; break;
+    case O_SITEW: t->site_weights = optarg; break;
+    case O_KEEPWORSE: t->keep_worse = 1; break;
+    case 'q': t->o.quiet = 1; break;
+    case 'v': t->o.verbose = 1; break;
+    case 'h': usage(stdout); return 0;
+    case 'V': printf("pagesift-train %s\n", ps_version()); return 0;
+    default: return ps_cli_bad_option("pagesift-train", c, argv);
+    }
+    return GO_ON;
+}
+
+static int parse_options(train_cli *t, int argc, char **argv)
+{
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'},   {"features", required_argument, 0, 'f'},
         {"balance", required_argument, 0, 'b'},  {"seed", required_argument, 0, 's'},
@@ -634,220 +773,66 @@ int main(int argc, char **argv)
         {"max-pages", required_argument, 0, O_MAXPAGES},
         {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
-    ps_train_options o;
-    ps_train_options_init(&o);
-    const char *out = NULL, *features = "paper", *grid_csv = NULL, *grid_svg = NULL, *upgrade = NULL;
-    const char *update = NULL, *base_model = NULL, *site_of = NULL, *site_weights = NULL;
-    int keep_worse = 0;
-    int per_site = 0, page_types = 0, folds_given = 0;
-    ps_fold page_fold = {0};
-    unsigned long long max_pages = 0;
-    ps_train_group group = PS_GROUP_PAGE;
-    int stamp = 0, c;
-    char *e;
+    int c;
+    ps_train_options_init(&t->o);
+    t->features = "paper";
+    t->group = PS_GROUP_PAGE;
     ps_cli_report_as("pagesift-train"); /* the library's messages: "pagesift-train: ..." */
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:f:b:s:k:g:j:m:qvhV", opts, NULL)) != -1) {
-        switch (c) {
-        case 'o': out = optarg; break;
-        case 'f': features = optarg; break;
-        case 'b':
-            if (strcmp(optarg, "none") == 0) o.balance = PS_BALANCE_NONE;
-            else if (strcmp(optarg, "undersample") == 0) o.balance = PS_BALANCE_UNDERSAMPLE;
-            else if (strcmp(optarg, "weight") == 0) o.balance = PS_BALANCE_WEIGHT;
-            else {
-                fprintf(stderr, "pagesift-train: --balance: '%s' is not none, undersample or weight\n", optarg);
-                return 2;
-            }
-            break;
-        case 's':
-            o.seed = strtoull(optarg, &e, 10);
-            if (e == optarg || *e) {
-                fprintf(stderr, "pagesift-train: --seed: '%s' is not a number\n", optarg);
-                return 2;
-            }
-            break;
-        case 'k':
-            folds_given = 1;
-            o.folds = (int)strtol(optarg, &e, 10);
-            if (e == optarg || *e || o.folds < 2 || o.folds > 1000) {
-                fprintf(stderr, "pagesift-train: --folds: '%s' is not a number from 2 to 1000\n", optarg);
-                return 2;
-            }
-            break;
-        case 'g':
-            if (strcmp(optarg, "page") == 0) group = PS_GROUP_PAGE;
-            else if (strcmp(optarg, "site") == 0) group = PS_GROUP_SITE;
-            else {
-                fprintf(stderr, "pagesift-train: --group-by: '%s' is not page or site\n", optarg);
-                return 2;
-            }
-            break;
-        case O_SELECT:
-            if (strcmp(optarg, "f1") == 0) o.select_accuracy = 0;
-            else if (strcmp(optarg, "accuracy") == 0) o.select_accuracy = 1;
-            else {
-                fprintf(stderr, "pagesift-train: --select: '%s' is not f1 or accuracy\n", optarg);
-                return 2;
-            }
-            break;
-        case O_CRANGE:
-        case O_GRANGE:
-            if (parse_range(optarg, c == O_CRANGE ? &o.c_start : &o.g_start,
-                            c == O_CRANGE ? &o.c_stop : &o.g_stop, c == O_CRANGE ? &o.c_step : &o.g_step)) {
-                fprintf(stderr, "pagesift-train: %s: '%s' is not START:STOP:STEP (log2, STEP > 0)\n",
-                        c == O_CRANGE ? "--c-range" : "--gamma-range", optarg);
-                return 2;
-            }
-            break;
-        case O_SEARCH:
-            if (strcmp(optarg, "full") == 0) o.coarse_fine = 0;
-            else if (strcmp(optarg, "coarse-fine") == 0) o.coarse_fine = 1;
-            else {
-                fprintf(stderr, "pagesift-train: --search: '%s' is not full or coarse-fine\n", optarg);
-                return 2;
-            }
-            break;
-        case O_CVROWS:
-            o.cv_max_rows = strtoull(optarg, &e, 10);
-            if (e == optarg || *e) {
-                fprintf(stderr, "pagesift-train: --cv-rows: '%s' is not a number\n", optarg);
-                return 2;
-            }
-            break;
-        case O_CACHE:
-            o.cache_mb = strtod(optarg, &e);
-            if (e == optarg || *e || !(o.cache_mb >= 1)) {
-                fprintf(stderr, "pagesift-train: --cache: '%s' is not a size in MB (>= 1)\n", optarg);
-                return 2;
-            }
-            break;
-        case 'j':
-            o.threads = (int)strtol(optarg, &e, 10);
-            if (e == optarg || *e || o.threads < 1) {
-                fprintf(stderr, "pagesift-train: --threads: '%s' is not a positive number\n", optarg);
-                return 2;
-            }
-            break;
-        case O_GCSV: grid_csv = optarg; break;
-        case O_GSVG: grid_svg = optarg; break;
-        case O_STAMP: stamp = 1; break;
-        case O_UPGRADE: upgrade = optarg; break;
-        case O_PERSITE: per_site = 1; break;
-        case O_PAGETYPES: page_types = 1; break;
-        case O_MAXPAGES:
-            max_pages = strtoull(optarg, &e, 10);
-            if (e == optarg || *e) {
-                fprintf(stderr, "pagesift-train: --max-pages: '%s' is not a number\n", optarg);
-                return 2;
-            }
-            break;
-        case O_FOLD:
-        case O_NOTFOLD: {
-            ps_error fe = {0};
-            if (ps_fold_parse(optarg, &page_fold, &fe) != 0) {
-                fprintf(stderr, "pagesift-train: --%s: %s\n", c == O_FOLD ? "fold" : "not-fold", fe.msg);
-                return 2;
-            }
-            page_fold.complement = c == O_NOTFOLD;
-            break;
-        }
-        case O_UPDATE: update = optarg; break;
-        case 'm': base_model = optarg; break;
-        case O_SITEOF: site_of = optarg; break;
-        case O_SITEW: site_weights = optarg; break;
-        case O_KEEPWORSE: keep_worse = 1; break;
-        case 'q': o.quiet = 1; break;
-        case 'v': o.verbose = 1; break;
-        case 'h': usage(stdout); return 0;
-        case 'V': printf("pagesift-train %s\n", ps_version()); return 0;
-        default: return ps_cli_bad_option("pagesift-train", c, argv);
-        }
+        int rc = parse_option(t, c, argv);
+        if (rc != GO_ON)
+            return rc;
     }
-    if (page_fold.n && !page_types) {
-        fprintf(stderr, "pagesift-train: --fold and --not-fold go with --page-types\n");
+    return GO_ON;
+}
+
+/* --upgrade BUNDLE -o MODEL: re-save a bundle in the current format. */
+static int run_upgrade(const train_cli *t, int argc)
+{
+    if (!t->out || optind < argc) {
+        fprintf(stderr, "pagesift-train: --upgrade takes one bundle and -o MODEL, no CSV\n");
         return 2;
     }
-    if (page_types)
-        return train_page_types(out, argv + optind, (size_t)(argc - optind), &o, folds_given, base_model, &page_fold,
-                                (size_t)max_pages);
-    if (upgrade) {
-        if (!out || optind < argc) {
-            fprintf(stderr, "pagesift-train: --upgrade takes one bundle and -o MODEL, no CSV\n");
-            return 2;
-        }
-        ps_error uerr = {0};
-        if (ps_model_upgrade(upgrade, out, &uerr) != 0) {
-            fprintf(stderr, "pagesift-train: %s\n", uerr.msg);
-            return uerr.code == PS_ERR_IO ? 3 : 1;
-        }
-        if (!o.quiet)
-            fprintf(stderr, "pagesift-train: %s: re-saved as format %d with its checksum\n", out,
-                    PS_MODEL_FORMAT_VERSION);
-        return 0;
+    ps_error uerr = {0};
+    if (ps_model_upgrade(t->upgrade, t->out, &uerr) != 0) {
+        fprintf(stderr, "pagesift-train: %s\n", uerr.msg);
+        return uerr.code == PS_ERR_IO ? 3 : 1;
     }
-    if (per_site || update || site_of || site_weights || base_model || keep_worse) {
-        if (!per_site && !update) {
-            fprintf(stderr, "pagesift-train: -m, --site-of, --site-weights and --keep-worse are for site models: "
-                            "add --per-site -o DIR or --update DIR\n");
-            return 2;
-        }
-        if ((per_site && update) || (per_site && !out) || (update && out) || optind >= argc) {
-            fprintf(stderr, "pagesift-train: %s\n",
-                    optind >= argc ? "no CSV files"
-                                   : "site models go to one folder: --per-site -o DIR (new) or --update DIR");
-            return 2;
-        }
-        return train_sites(argv + optind, argc - optind, base_model, update ? update : out, update != NULL,
-                           site_of, site_weights, keep_worse, o.seed, o.quiet);
-    }
-    if (!out || optind >= argc) {
-        fprintf(stderr, "pagesift-train: %s\n", !out ? "no output model (-o MODEL)" : "no CSV files");
-        usage(stderr);
+    if (!t->o.quiet)
+        fprintf(stderr, "pagesift-train: %s: re-saved as format %d with its checksum\n", t->out,
+                PS_MODEL_FORMAT_VERSION);
+    return 0;
+}
+
+/* --per-site / --update: site models from the CSV files. */
+static int run_sites(const train_cli *t, int argc, char **argv)
+{
+    if (!t->per_site && !t->update) {
+        fprintf(stderr, "pagesift-train: -m, --site-of, --site-weights and --keep-worse are for site models: "
+                        "add --per-site -o DIR or --update DIR\n");
         return 2;
     }
-    ps_init();
-    double t0 = ps_clock(PS_CLOCK_WALL);
-    ps_error err = {0};
-    ps_train_data *d = ps_train_data_load((const char *const *)argv + optind, (size_t)(argc - optind),
-                                          features, group, &err);
-    if (!d) {
-        fprintf(stderr, "pagesift-train: %s\n", err.msg);
-        return err.code == PS_ERR_USAGE ? 2 : 1;
+    if ((t->per_site && t->update) || (t->per_site && !t->out) || (t->update && t->out) || optind >= argc) {
+        fprintf(stderr, "pagesift-train: %s\n",
+                optind >= argc ? "no CSV files"
+                               : "site models go to one folder: --per-site -o DIR (new) or --update DIR");
+        return 2;
     }
-    ps_train_data_info info;
-    ps_train_data_get_info(d, &info);
-    /* names inference cannot compute: allowed for experiments, but say so */
-    {
-        char *list = strdup(info.features), *unknown = calloc(1, strlen(info.features) + 1);
-        for (char *t = strtok(list, ","); list && unknown && t; t = strtok(NULL, ","))
-            if (ps_feature_lookup(t) < 0)
-                strcat(strcat(unknown, *unknown ? "," : ""), t);
-        if (unknown && *unknown && !o.quiet)
-            fprintf(stderr,
-                    "pagesift-train: warning: this pagesift does not compute %s; pagesift will "
-                    "refuse the model until it does\n",
-                    unknown);
-        free(list);
-        free(unknown);
-    }
-    printf("# data: %zu labelled rows (%zu content, %zu noise), %zu unlabelled skipped, %zu %s; "
-           "features %s; checksum fnv1a64:%016llx\n",
-           info.rows, info.content, info.noise, info.unlabelled, info.groups,
-           group == PS_GROUP_SITE ? "groups (sites)" : "pages", info.features,
-           (unsigned long long)info.checksum);
-    fflush(stdout);
-    ps_train_grid g;
-    if (ps_train_grid_search(d, &o, &g, &err)) {
-        fprintf(stderr, "pagesift-train: %s\n", err.msg);
-        ps_train_data_free(d);
-        return err.code == PS_ERR_USAGE ? 2 : 1;
-    }
+    return train_sites(argv + optind, argc - optind, t->base_model, t->update ? t->update : t->out, t->update != NULL,
+                       t->site_of, t->site_weights, t->keep_worse, t->o.seed, t->o.quiet);
+}
+
+/* The grid search's table, its choice and a warning when the choice is on
+ * the grid's edge. */
+static void print_grid(const train_cli *t, const ps_train_grid *gp)
+{
+    const ps_train_grid g = *gp;
     printf("# grid: %d-fold CV grouped by %s on %zu rows (%zu groups), balance %s, seed %llu, "
            "%zu of %zu points (%s search), %.1f s wall\n",
-           g.folds, group == PS_GROUP_SITE ? "site" : "page", g.cv_rows, g.cv_groups,
-           o.balance == PS_BALANCE_NONE ? "none" : o.balance == PS_BALANCE_WEIGHT ? "weight" : "undersample",
-           (unsigned long long)o.seed, g.evaluated, g.n_c * g.n_g, o.coarse_fine ? "coarse-fine" : "full",
+           g.folds, t->group == PS_GROUP_SITE ? "site" : "page", g.cv_rows, g.cv_groups,
+           t->o.balance == PS_BALANCE_NONE ? "none" : t->o.balance == PS_BALANCE_WEIGHT ? "weight" : "undersample",
+           (unsigned long long)t->o.seed, g.evaluated, g.n_c * g.n_g, t->o.coarse_fine ? "coarse-fine" : "full",
            g.wall_seconds);
     printf("%8s %10s %9s %9s %9s %9s %8s\n", "log2_C", "log2_gamma", "precision", "recall", "F1",
            "accuracy", "cpu_s");
@@ -861,7 +846,7 @@ int main(int argc, char **argv)
     printf("chosen: log2 C=%g, log2 gamma=%g (C=%g, gamma=%g): CV precision %.4f, recall %.4f, F1 %.4f, "
            "accuracy %.4f (content class, by %s)\n",
            best->log2c, best->log2g, exp2(best->log2c), exp2(best->log2g), best->precision, best->recall,
-           best->f1, best->accuracy, o.select_accuracy ? "accuracy" : "F1");
+           best->f1, best->accuracy, t->o.select_accuracy ? "accuracy" : "F1");
     fflush(stdout);
     /* A point on the edge of the grid: the best may lie beyond what was tried. */
     size_t bi = g.best / g.n_g, bj = g.best % g.n_g;
@@ -873,33 +858,78 @@ int main(int argc, char **argv)
     if (g_edge)
         fprintf(stderr, "pagesift-train: warning: the chosen log2 gamma=%g is the %s of the grid: "
                         "the best may lie beyond it; widen --gamma-range\n", best->log2g, g_edge);
+}
+
+/* The block classifier: the rows of the CSV files, the grid search, the
+ * final model. */
+static int run_grid(train_cli *t, int argc, char **argv)
+{
+    ps_init();
+    double t0 = ps_clock(PS_CLOCK_WALL);
+    ps_error err = {0};
+    ps_train_data *d = ps_train_data_load((const char *const *)argv + optind, (size_t)(argc - optind),
+                                          t->features, t->group, &err);
+    if (!d) {
+        fprintf(stderr, "pagesift-train: %s\n", err.msg);
+        return err.code == PS_ERR_USAGE ? 2 : 1;
+    }
+    ps_train_data_info info;
+    ps_train_data_get_info(d, &info);
+    /* names inference cannot compute: allowed for experiments, but say so */
+    {
+        char *list = strdup(info.features), *unknown = calloc(1, strlen(info.features) + 1);
+        for (char *t = strtok(list, ","); list && unknown && t; t = strtok(NULL, ","))
+            if (ps_feature_lookup(t) < 0)
+                strcat(strcat(unknown, *unknown ? "," : ""), t);
+        if (unknown && *unknown && !t->o.quiet)
+            fprintf(stderr,
+                    "pagesift-train: warning: this pagesift does not compute %s; pagesift will "
+                    "refuse the model until it does\n",
+                    unknown);
+        free(list);
+        free(unknown);
+    }
+    printf("# data: %zu labelled rows (%zu content, %zu noise), %zu unlabelled skipped, %zu %s; "
+           "features %s; checksum fnv1a64:%016llx\n",
+           info.rows, info.content, info.noise, info.unlabelled, info.groups,
+           t->group == PS_GROUP_SITE ? "groups (sites)" : "pages", info.features,
+           (unsigned long long)info.checksum);
+    fflush(stdout);
+    ps_train_grid g;
+    if (ps_train_grid_search(d, &t->o, &g, &err)) {
+        fprintf(stderr, "pagesift-train: %s\n", err.msg);
+        ps_train_data_free(d);
+        return err.code == PS_ERR_USAGE ? 2 : 1;
+    }
+    print_grid(t, &g);
+    const ps_train_point *best = &g.points[g.best];
     int rc = 0;
-    if (grid_csv && ps_train_write_grid_csv(&g, grid_csv, &err)) {
+    if (t->grid_csv && ps_train_write_grid_csv(&g, t->grid_csv, &err)) {
         fprintf(stderr, "pagesift-train: %s\n", err.msg);
         rc = 3;
     }
     char title[256];
     snprintf(title, sizeof title, "pagesift-train: CV F1 of the content class (%s)", info.features);
-    if (!rc && grid_svg && ps_train_write_grid_svg(&g, title, grid_svg, &err)) {
+    if (!rc && t->grid_svg && ps_train_write_grid_svg(&g, title, t->grid_svg, &err)) {
         fprintf(stderr, "pagesift-train: %s\n", err.msg);
         rc = 3;
     }
     double t1 = ps_clock(PS_CLOCK_WALL);
-    if (!o.quiet)
+    if (!t->o.quiet)
         fprintf(stderr, "pagesift-train: training the final model on all %zu rows...\n", info.rows);
-    ps_model *m = rc ? NULL : ps_train_final(d, &o, best->log2c, best->log2g, &g, stamp, &err);
+    ps_model *m = rc ? NULL : ps_train_final(d, &t->o, best->log2c, best->log2g, &g, t->stamp, &err);
     if (!rc && !m) {
         fprintf(stderr, "pagesift-train: %s\n", err.msg);
         rc = 1;
     }
-    if (m && ps_model_save(m, out, &err)) {
+    if (m && ps_model_save(m, t->out, &err)) {
         fprintf(stderr, "pagesift-train: %s\n", err.msg);
         rc = 3;
     }
     if (m && !rc) {
         struct stat st;
-        long long size = stat(out, &st) == 0 ? (long long)st.st_size : -1;
-        printf("model: %s (%s support vectors, %s+%s training rows, %lld bytes)\n", out,
+        long long size = stat(t->out, &st) == 0 ? (long long)st.st_size : -1;
+        printf("model: %s (%s support vectors, %s+%s training rows, %lld bytes)\n", t->out,
                ps_model_info(m, "support_vectors"), ps_model_info(m, "train_rows_content"),
                ps_model_info(m, "train_rows_noise"), size);
         printf("time: grid %.1f s, final model %.1f s, total %.1f s wall\n", g.wall_seconds, ps_clock(PS_CLOCK_WALL) - t1,
@@ -909,4 +939,29 @@ int main(int argc, char **argv)
     ps_train_grid_free(&g);
     ps_train_data_free(d);
     return rc;
+}
+
+int main(int argc, char **argv)
+{
+    train_cli t = {0};
+    int rc = parse_options(&t, argc, argv);
+    if (rc != GO_ON)
+        return rc;
+    if (t.page_fold.n && !t.page_types) {
+        fprintf(stderr, "pagesift-train: --fold and --not-fold go with --page-types\n");
+        return 2;
+    }
+    if (t.page_types)
+        return train_page_types(t.out, argv + optind, (size_t)(argc - optind), &t.o, t.folds_given, t.base_model,
+                                &t.page_fold, (size_t)t.max_pages);
+    if (t.upgrade)
+        return run_upgrade(&t, argc);
+    if (t.per_site || t.update || t.site_of || t.site_weights || t.base_model || t.keep_worse)
+        return run_sites(&t, argc, argv);
+    if (!t.out || optind >= argc) {
+        fprintf(stderr, "pagesift-train: %s\n", !t.out ? "no output model (-o MODEL)" : "no CSV files");
+        usage(stderr);
+        return 2;
+    }
+    return run_grid(&t, argc, argv);
 }

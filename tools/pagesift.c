@@ -376,11 +376,209 @@ static int has_outputs(const char *dir)
     return found;
 }
 
-/* The method options main() builds (--options and the flags that set
- * options): kept for the whole run. */
-static ps_buf optbuf;
+/* What the command line asks for: the options as parsed and checked, then
+ * the extractor and the source set up from them. */
+typedef struct cli_run {
+    const char *format, *method, *list, *favor;
+    ps_extractor_config xc;
+    ps_batch_config bc;
+    ps_source_options so;
+    ps_fetch_options fo;
+    int learn, verbose, comments, no_tables;
+    long jobs;
+    char **args;      /* the inputs named on the command line */
+    size_t n_args;
+    int fetch_inputs; /* URLs to fetch: --urls, --sitemap, --feed */
+    int n_stdin;      /* inputs read from standard input */
+    int single;       /* one page in: its text out, no headers */
+    ps_error err;
+    ps_extractor *ex;
+    ps_source *src;
+} cli_run;
 
-int main(int argc, char **argv)
+/* parse_option, parse_options, check_options, prepare: GO_ON to carry on,
+ * else the exit status of the run */
+enum { GO_ON = -1 };
+
+/* --sitemap and --feed URLs; static: reachable until exit (the leak
+ * checker of the sanitizer build) */
+static const char **sitemaps, **feeds;
+
+/* One option @p c of the command line (its argument in optarg). */
+static int parse_option(cli_run *r, int c, char **argv)
+{
+    switch (c) {
+    case 'f': r->format = optarg; break;
+    case 'o': r->bc.output_dir = optarg; break;
+    case 'm': r->method = optarg; break;
+    case 'M': r->xc.model_path = optarg; break;
+    case 'T': r->xc.templates_dir = optarg; break;
+    case OPT_LEARN: r->learn = 1; break;
+    case OPT_OPTIONS: r->xc.options = optarg; break;
+    case OPT_SITE_RULE:
+        if (strcmp(optarg, "host") == 0)
+            r->bc.site_rule = PS_SITE_HOST;
+        else if (strcmp(optarg, "host+path1") == 0)
+            r->bc.site_rule = PS_SITE_HOST_PATH1;
+        else {
+            fprintf(stderr, "pagesift: --site-rule: '%s' is not host or host+path1\n", optarg);
+            return 2;
+        }
+        break;
+    case 'l': r->list = optarg; break;
+    case OPT_JSONL: r->so.jsonl_stdin = 1; break;
+    case 'j': {
+        char *end;
+        r->jobs = strtol(optarg, &end, 10);
+        if (*end || r->jobs < 1 || r->jobs > 1024) {
+            fprintf(stderr, "pagesift: --jobs: '%s' is not a number from 1 to 1024\n", optarg);
+            return 2;
+        }
+        break;
+    }
+    case OPT_UNORDERED: r->bc.unordered = 1; break;
+    case OPT_LINKS: r->bc.render_flags |= PS_RENDER_LINKS; break;
+    case OPT_IMAGES: r->bc.render_flags |= PS_RENDER_IMAGES; break;
+    case OPT_WITH_METADATA: r->bc.render_flags |= PS_RENDER_METADATA; break;
+    case OPT_MAX_BYTES:
+        if (parse_size(optarg, &r->bc.max_bytes) != 0) {
+            fprintf(stderr, "pagesift: --max-bytes: '%s' is not a size (e.g. 8M)\n", optarg);
+            return 2;
+        }
+        break;
+    case OPT_PAGE_TIMEOUT: {
+        char *end;
+        errno = 0;
+        double t = strtod(optarg, &end);
+        if (errno || end == optarg || *end || !(t >= 0 && t <= 86400)) {
+            fprintf(stderr, "pagesift: --page-timeout: '%s' is not a number of seconds from 0 to 86400\n",
+                    optarg);
+            return 2;
+        }
+        r->bc.page_timeout = t;
+        break;
+    }
+    case OPT_LANG: {
+        /* comma-separated language codes: letters, 2 to 3 of them */
+        int ok = *optarg != '\0';
+        for (const char *p = optarg; ok && *p;) {
+            size_t k = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+            ok = k >= 2 && k <= 3 && (p[k] == '\0' || (p[k] == ',' && p[k + 1]));
+            p += k + (p[k] == ',');
+        }
+        if (!ok) {
+            fprintf(stderr, "pagesift: --lang: '%s' is not a comma-separated list of language codes "
+                            "(e.g. de,en)\n", optarg);
+            return 2;
+        }
+        r->bc.langs = optarg;
+        break;
+    }
+    case OPT_DEDUP: r->bc.dedup = 1; break;
+    case OPT_DEDUP_DISTANCE: {
+        char *end;
+        long d = strtol(optarg, &end, 10);
+        if (!*optarg || *end || d < 0 || d > 8) {
+            fprintf(stderr, "pagesift: --dedup-distance: '%s' is not a number from 0 to 8\n", optarg);
+            return 2;
+        }
+        r->bc.dedup = 1;
+        r->bc.dedup_distance = d ? (int)d : PS_DEDUP_EXACT;
+        break;
+    }
+    case OPT_SKIP_EXISTING: r->bc.skip_existing = 1; break;
+    case OPT_FAIL_FAST: r->bc.fail_fast = 1; break;
+    case OPT_URLS: r->fo.urls_file = optarg; break;
+    case OPT_USER_AGENT: r->fo.user_agent = optarg; break;
+    case OPT_CONTACT: r->fo.contact = optarg; break;
+    case OPT_IGNORE_ROBOTS: r->fo.ignore_robots = 1; break;
+    case OPT_WARC_OUT: r->fo.warc_out = optarg; break;
+    case OPT_SITEMAP:
+    case OPT_FEED:
+        if (!ps_is_url_arg(optarg)) {
+            fprintf(stderr, "pagesift: %s: '%s' is not an http:// or https:// URL\n",
+                    c == OPT_SITEMAP ? "--sitemap" : "--feed", optarg);
+            return 2;
+        }
+        if (c == OPT_SITEMAP)
+            sitemaps[r->fo.n_sitemaps++] = optarg;
+        else
+            feeds[r->fo.n_feeds++] = optarg;
+        break;
+    case OPT_LASTMOD_SINCE: {
+        int y, m, d;
+        char tail;
+        if (sscanf(optarg, "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3 || strlen(optarg) != 10 || m < 1 ||
+            m > 12 || d < 1 || d > 31) {
+            fprintf(stderr, "pagesift: --lastmod-since: '%s' is not a date YYYY-MM-DD\n", optarg);
+            return 2;
+        }
+        r->fo.lastmod_since = optarg;
+        break;
+    }
+    case OPT_PER_HOST:
+    case OPT_MAX_CONN:
+    case OPT_RETRIES: {
+        char *end;
+        long v = strtol(optarg, &end, 10);
+        long lo = c == OPT_RETRIES ? 0 : 1, hi = c == OPT_RETRIES ? 20 : c == OPT_PER_HOST ? 64 : 4096;
+        const char *name = c == OPT_RETRIES ? "--retries" : c == OPT_PER_HOST ? "--per-host" : "--max-connections";
+        if (*end || end == optarg || v < lo || v > hi) {
+            fprintf(stderr, "pagesift: %s: '%s' is not a number from %ld to %ld\n", name, optarg, lo, hi);
+            return 2;
+        }
+        if (c == OPT_RETRIES)
+            r->fo.retries = v ? (int)v : -1;
+        else if (c == OPT_PER_HOST)
+            r->fo.per_host = (unsigned)v;
+        else
+            r->fo.max_connections = (unsigned)v;
+        break;
+    }
+    case OPT_DELAY:
+    case OPT_CONNECT_TIMEOUT:
+    case OPT_TIMEOUT: {
+        double t = parse_seconds(optarg, 3600);
+        const char *name = c == OPT_DELAY ? "--delay" : c == OPT_TIMEOUT ? "--timeout" : "--connect-timeout";
+        if (t < 0 || (c != OPT_DELAY && t == 0)) {
+            fprintf(stderr, "pagesift: %s: '%s' is not a number of seconds from %s to 3600\n", name, optarg,
+                    c == OPT_DELAY ? "0" : "more than 0");
+            return 2;
+        }
+        if (c == OPT_DELAY)
+            r->fo.delay = t > 0 ? t : -1;
+        else if (c == OPT_TIMEOUT)
+            r->fo.timeout = t;
+        else
+            r->fo.connect_timeout = t;
+        break;
+    }
+    case 'q': r->bc.quiet = 1; break;
+    case 'v': r->verbose = 1; break;
+    case OPT_WITH_COMMENTS: r->comments = 0; break;
+    case OPT_NO_TABLES: r->no_tables = 1; break;
+    case OPT_NO_COMMENTS: r->comments = 1; break;
+    case OPT_FAVOR: r->favor = optarg; break;
+    case OPT_MODELS: r->xc.site_models_dir = optarg; break;
+    case OPT_PAGE_TYPES: r->xc.page_types_path = strcmp(optarg, "none") == 0 ? "" : optarg; break;
+    case OPT_MODELS_CAP: {
+        char *end;
+        double mb = strtod(optarg, &end);
+        if (*end || !(mb >= 1 && mb <= 1e6)) {
+            fprintf(stderr, "pagesift: --models-cap: '%s' is not a size in MB from 1 to 1000000\n", optarg);
+            return 2;
+        }
+        r->xc.site_models_cap = (size_t)(mb * 1048576.0);
+        break;
+    }
+    case 'h': usage(stdout); return 0;
+    case 'V': printf("pagesift %s\n", ps_version()); return 0;
+    default: return ps_cli_bad_option("pagesift", c, argv);
+    }
+    return GO_ON;
+}
+
+static int parse_options(cli_run *r, int argc, char **argv)
 {
     static const struct option opts[] = {
         {"format", required_argument, 0, 'f'},   {"output-dir", required_argument, 0, 'o'},
@@ -424,431 +622,292 @@ int main(int argc, char **argv)
         {"no-tables", no_argument, 0, OPT_NO_TABLES},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
-    const char *format = NULL, *method = NULL, *list = NULL;
-    ps_extractor_config xc = {0};
-    ps_batch_config bc = {0};
-    bc.page_timeout = 30;
-    ps_source_options so = {0};
-    ps_fetch_options fo = {0};
-    /* static: reachable until exit (the leak checker of the sanitizer build) */
-    static const char **sitemaps, **feeds;
+    r->bc.page_timeout = 30;
     sitemaps = calloc((size_t)argc + 1, sizeof *sitemaps);
     feeds = calloc((size_t)argc + 1, sizeof *feeds);
     if (!sitemaps || !feeds) {
         fprintf(stderr, "pagesift: out of memory\n");
         return 3;
     }
-    fo.sitemaps = sitemaps;
-    fo.feeds = feeds;
-    int learn = 0, verbose = 0, comments = -1, no_tables = 0;
-    const char *favor = NULL;
-    long jobs = 0;
+    r->fo.sitemaps = sitemaps;
+    r->fo.feeds = feeds;
+    r->comments = -1;
     int c;
     ps_cli_report_as("pagesift"); /* the library's messages: "pagesift: ..." */
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":f:o:m:M:T:l:j:qvhV", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f': format = optarg; break;
-        case 'o': bc.output_dir = optarg; break;
-        case 'm': method = optarg; break;
-        case 'M': xc.model_path = optarg; break;
-        case 'T': xc.templates_dir = optarg; break;
-        case OPT_LEARN: learn = 1; break;
-        case OPT_OPTIONS: xc.options = optarg; break;
-        case OPT_SITE_RULE:
-            if (strcmp(optarg, "host") == 0)
-                bc.site_rule = PS_SITE_HOST;
-            else if (strcmp(optarg, "host+path1") == 0)
-                bc.site_rule = PS_SITE_HOST_PATH1;
-            else {
-                fprintf(stderr, "pagesift: --site-rule: '%s' is not host or host+path1\n", optarg);
-                return 2;
-            }
-            break;
-        case 'l': list = optarg; break;
-        case OPT_JSONL: so.jsonl_stdin = 1; break;
-        case 'j': {
-            char *end;
-            jobs = strtol(optarg, &end, 10);
-            if (*end || jobs < 1 || jobs > 1024) {
-                fprintf(stderr, "pagesift: --jobs: '%s' is not a number from 1 to 1024\n", optarg);
-                return 2;
-            }
-            break;
-        }
-        case OPT_UNORDERED: bc.unordered = 1; break;
-        case OPT_LINKS: bc.render_flags |= PS_RENDER_LINKS; break;
-        case OPT_IMAGES: bc.render_flags |= PS_RENDER_IMAGES; break;
-        case OPT_WITH_METADATA: bc.render_flags |= PS_RENDER_METADATA; break;
-        case OPT_MAX_BYTES:
-            if (parse_size(optarg, &bc.max_bytes) != 0) {
-                fprintf(stderr, "pagesift: --max-bytes: '%s' is not a size (e.g. 8M)\n", optarg);
-                return 2;
-            }
-            break;
-        case OPT_PAGE_TIMEOUT: {
-            char *end;
-            errno = 0;
-            double t = strtod(optarg, &end);
-            if (errno || end == optarg || *end || !(t >= 0 && t <= 86400)) {
-                fprintf(stderr, "pagesift: --page-timeout: '%s' is not a number of seconds from 0 to 86400\n",
-                        optarg);
-                return 2;
-            }
-            bc.page_timeout = t;
-            break;
-        }
-        case OPT_LANG: {
-            /* comma-separated language codes: letters, 2 to 3 of them */
-            int ok = *optarg != '\0';
-            for (const char *p = optarg; ok && *p;) {
-                size_t k = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
-                ok = k >= 2 && k <= 3 && (p[k] == '\0' || (p[k] == ',' && p[k + 1]));
-                p += k + (p[k] == ',');
-            }
-            if (!ok) {
-                fprintf(stderr, "pagesift: --lang: '%s' is not a comma-separated list of language codes "
-                                "(e.g. de,en)\n", optarg);
-                return 2;
-            }
-            bc.langs = optarg;
-            break;
-        }
-        case OPT_DEDUP: bc.dedup = 1; break;
-        case OPT_DEDUP_DISTANCE: {
-            char *end;
-            long d = strtol(optarg, &end, 10);
-            if (!*optarg || *end || d < 0 || d > 8) {
-                fprintf(stderr, "pagesift: --dedup-distance: '%s' is not a number from 0 to 8\n", optarg);
-                return 2;
-            }
-            bc.dedup = 1;
-            bc.dedup_distance = d ? (int)d : PS_DEDUP_EXACT;
-            break;
-        }
-        case OPT_SKIP_EXISTING: bc.skip_existing = 1; break;
-        case OPT_FAIL_FAST: bc.fail_fast = 1; break;
-        case OPT_URLS: fo.urls_file = optarg; break;
-        case OPT_USER_AGENT: fo.user_agent = optarg; break;
-        case OPT_CONTACT: fo.contact = optarg; break;
-        case OPT_IGNORE_ROBOTS: fo.ignore_robots = 1; break;
-        case OPT_WARC_OUT: fo.warc_out = optarg; break;
-        case OPT_SITEMAP:
-        case OPT_FEED:
-            if (!ps_is_url_arg(optarg)) {
-                fprintf(stderr, "pagesift: %s: '%s' is not an http:// or https:// URL\n",
-                        c == OPT_SITEMAP ? "--sitemap" : "--feed", optarg);
-                return 2;
-            }
-            if (c == OPT_SITEMAP)
-                sitemaps[fo.n_sitemaps++] = optarg;
-            else
-                feeds[fo.n_feeds++] = optarg;
-            break;
-        case OPT_LASTMOD_SINCE: {
-            int y, m, d;
-            char tail;
-            if (sscanf(optarg, "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3 || strlen(optarg) != 10 || m < 1 ||
-                m > 12 || d < 1 || d > 31) {
-                fprintf(stderr, "pagesift: --lastmod-since: '%s' is not a date YYYY-MM-DD\n", optarg);
-                return 2;
-            }
-            fo.lastmod_since = optarg;
-            break;
-        }
-        case OPT_PER_HOST:
-        case OPT_MAX_CONN:
-        case OPT_RETRIES: {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            long lo = c == OPT_RETRIES ? 0 : 1, hi = c == OPT_RETRIES ? 20 : c == OPT_PER_HOST ? 64 : 4096;
-            const char *name = c == OPT_RETRIES ? "--retries" : c == OPT_PER_HOST ? "--per-host" : "--max-connections";
-            if (*end || end == optarg || v < lo || v > hi) {
-                fprintf(stderr, "pagesift: %s: '%s' is not a number from %ld to %ld\n", name, optarg, lo, hi);
-                return 2;
-            }
-            if (c == OPT_RETRIES)
-                fo.retries = v ? (int)v : -1;
-            else if (c == OPT_PER_HOST)
-                fo.per_host = (unsigned)v;
-            else
-                fo.max_connections = (unsigned)v;
-            break;
-        }
-        case OPT_DELAY:
-        case OPT_CONNECT_TIMEOUT:
-        case OPT_TIMEOUT: {
-            double t = parse_seconds(optarg, 3600);
-            const char *name = c == OPT_DELAY ? "--delay" : c == OPT_TIMEOUT ? "--timeout" : "--connect-timeout";
-            if (t < 0 || (c != OPT_DELAY && t == 0)) {
-                fprintf(stderr, "pagesift: %s: '%s' is not a number of seconds from %s to 3600\n", name, optarg,
-                        c == OPT_DELAY ? "0" : "more than 0");
-                return 2;
-            }
-            if (c == OPT_DELAY)
-                fo.delay = t > 0 ? t : -1;
-            else if (c == OPT_TIMEOUT)
-                fo.timeout = t;
-            else
-                fo.connect_timeout = t;
-            break;
-        }
-        case 'q': bc.quiet = 1; break;
-        case 'v': verbose = 1; break;
-        case OPT_WITH_COMMENTS: comments = 0; break;
-        case OPT_NO_TABLES: no_tables = 1; break;
-        case OPT_NO_COMMENTS: comments = 1; break;
-        case OPT_FAVOR: favor = optarg; break;
-        case OPT_MODELS: xc.site_models_dir = optarg; break;
-        case OPT_PAGE_TYPES: xc.page_types_path = strcmp(optarg, "none") == 0 ? "" : optarg; break;
-        case OPT_MODELS_CAP: {
-            char *end;
-            double mb = strtod(optarg, &end);
-            if (*end || !(mb >= 1 && mb <= 1e6)) {
-                fprintf(stderr, "pagesift: --models-cap: '%s' is not a size in MB from 1 to 1000000\n", optarg);
-                return 2;
-            }
-            xc.site_models_cap = (size_t)(mb * 1048576.0);
-            break;
-        }
-        case 'h': usage(stdout); return 0;
-        case 'V': printf("pagesift %s\n", ps_version()); return 0;
-        default: return ps_cli_bad_option("pagesift", c, argv);
-        }
+        int rc = parse_option(r, c, argv);
+        if (rc != GO_ON)
+            return rc;
     }
-    if (method && strcmp(method, "help") == 0) {
+    return GO_ON;
+}
+
+/* The method options check_options builds (--options and the flags that
+ * set options): kept for the whole run. */
+static ps_buf optbuf;
+
+/* The options together: what goes with what, the inputs, the method. */
+static int check_options(cli_run *r, int argc, char **argv)
+{
+    if (r->method && strcmp(r->method, "help") == 0) {
         list_methods(stdout);
         return 0;
     }
-    if (format && strcmp(format, "help") == 0) {
+    if (r->format && strcmp(r->format, "help") == 0) {
         list_formats(stdout);
         return 0;
     }
-    bc.format = format ? ps_format_find(format) : ps_format_find("text");
-    if (bc.format < 0) {
-        fprintf(stderr, "pagesift: --format: '%s' is not an output format\n", format);
+    r->bc.format = r->format ? ps_format_find(r->format) : ps_format_find("text");
+    if (r->bc.format < 0) {
+        fprintf(stderr, "pagesift: --format: '%s' is not an output format\n", r->format);
         list_formats(stderr);
         return 2;
     }
     /* --with-comments / --no-comments, --no-tables and --favor: options of
      * the passes, after --options's (a buffer that grows: a long --options
      * was cut before, "option 'thresho' is not of the form key=value") */
-    if (favor && strcmp(favor, "precision") != 0 && strcmp(favor, "recall") != 0 &&
-        strcmp(favor, "balanced") != 0) {
-        fprintf(stderr, "pagesift: --favor: '%s' is not precision, recall or balanced\n", favor);
+    if (r->favor && strcmp(r->favor, "precision") != 0 && strcmp(r->favor, "recall") != 0 &&
+        strcmp(r->favor, "balanced") != 0) {
+        fprintf(stderr, "pagesift: --favor: '%s' is not precision, recall or balanced\n", r->favor);
         return 2;
     }
-    const char *sep = xc.options && *xc.options ? "," : "";
-    if ((xc.options && ps_buf_printf(&optbuf, "%s", xc.options) != 0) ||
-        (comments >= 0 && ps_buf_printf(&optbuf, "%scomments=%d", sep, comments) != 0) ||
-        (no_tables && ps_buf_printf(&optbuf, "%sno_tables=1", optbuf.len ? "," : "") != 0) ||
-        (favor && ps_buf_printf(&optbuf, "%sfavor=%s", optbuf.len ? "," : "", favor) != 0)) {
+    const char *sep = r->xc.options && *r->xc.options ? "," : "";
+    if ((r->xc.options && ps_buf_printf(&optbuf, "%s", r->xc.options) != 0) ||
+        (r->comments >= 0 && ps_buf_printf(&optbuf, "%scomments=%d", sep, r->comments) != 0) ||
+        (r->no_tables && ps_buf_printf(&optbuf, "%sno_tables=1", optbuf.len ? "," : "") != 0) ||
+        (r->favor && ps_buf_printf(&optbuf, "%sfavor=%s", optbuf.len ? "," : "", r->favor) != 0)) {
         fprintf(stderr, "pagesift: out of memory\n");
         return 1;
     }
     if (optbuf.len)
-        xc.options = optbuf.data;
-    char **args = argv + optind;
-    size_t n_args = (size_t)(argc - optind);
-    int fetch_inputs = fo.urls_file || fo.n_sitemaps || fo.n_feeds;
-    if (fo.lastmod_since && !fo.n_sitemaps) {
+        r->xc.options = optbuf.data;
+    r->args = argv + optind;
+    r->n_args = (size_t)(argc - optind);
+    r->fetch_inputs = r->fo.urls_file || r->fo.n_sitemaps || r->fo.n_feeds;
+    if (r->fo.lastmod_since && !r->fo.n_sitemaps) {
         fprintf(stderr, "pagesift: --lastmod-since goes with --sitemap\n");
         return 2;
     }
-    int n_stdin = n_args == 0 && !list && !fetch_inputs;
-    for (size_t i = 0; i < n_args; i++)
-        n_stdin += strcmp(args[i], "-") == 0;
-    n_stdin += fo.urls_file && strcmp(fo.urls_file, "-") == 0;
-    if (n_args == 0 && !list && !fetch_inputs && isatty(STDIN_FILENO)) {
+    r->n_stdin = r->n_args == 0 && !r->list && !r->fetch_inputs;
+    for (size_t i = 0; i < r->n_args; i++)
+        r->n_stdin += strcmp(r->args[i], "-") == 0;
+    r->n_stdin += r->fo.urls_file && strcmp(r->fo.urls_file, "-") == 0;
+    if (r->n_args == 0 && !r->list && !r->fetch_inputs && isatty(STDIN_FILENO)) {
         fprintf(stderr, "pagesift: no input: give a page, a folder or a WARC file, or pipe one "
                         "in; try --help\n");
         return 2;
     }
-    if (n_stdin > 1) {
+    if (r->n_stdin > 1) {
         fprintf(stderr, "pagesift: standard input ('-', also --urls -) can be given once\n");
         return 2;
     }
     int n_urls = 0;
-    for (size_t i = 0; i < n_args; i++)
-        n_urls += ps_is_url_arg(args[i]);
-    if (fo.warc_out && !n_urls && !fetch_inputs) {
+    for (size_t i = 0; i < r->n_args; i++)
+        n_urls += ps_is_url_arg(r->args[i]);
+    if (r->fo.warc_out && !n_urls && !r->fetch_inputs) {
         fprintf(stderr, "pagesift: --warc-out keeps what is fetched: give URLs (or --urls)\n");
         return 2;
     }
-    if (bc.dedup && bc.unordered) {
+    if (r->bc.dedup && r->bc.unordered) {
         fprintf(stderr, "pagesift: --dedup keeps the first copy of a page in input order: not with "
                         "--unordered\n");
         return 2;
     }
-    if (bc.skip_existing && !bc.output_dir) {
+    if (r->bc.skip_existing && !r->bc.output_dir) {
         fprintf(stderr, "pagesift: --skip-existing goes with --output-dir\n");
         return 2;
     }
-    if (learn && xc.templates_dir) {
+    if (r->learn && r->xc.templates_dir) {
         fprintf(stderr, "pagesift: --learn-templates and --templates exclude each other\n");
         return 2;
     }
-    if (learn && n_stdin) {
+    if (r->learn && r->n_stdin) {
         fprintf(stderr, "pagesift: --learn-templates reads the inputs twice: give files, "
                         "folders, WARC files or --list, not standard input\n");
         return 2;
     }
-    if (!method)
-        method = xc.templates_dir || learn ? "template-svm" : "svm";
-    if (learn && strcmp(method, "template-svm") != 0) {
+    if (!r->method)
+        r->method = r->xc.templates_dir || r->learn ? "template-svm" : "svm";
+    if (r->learn && strcmp(r->method, "template-svm") != 0) {
         fprintf(stderr, "pagesift: --learn-templates goes with --method template-svm\n");
         return 2;
     }
-    so.max_bytes = bc.max_bytes;
-    bc.workers = jobs ? (unsigned)jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-    if (bc.workers < 1)
-        bc.workers = 1;
+    r->so.max_bytes = r->bc.max_bytes;
+    r->bc.workers = r->jobs ? (unsigned)r->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    if (r->bc.workers < 1)
+        r->bc.workers = 1;
+    return GO_ON;
+}
 
-    ps_init();
-    ps_error err = {0};
-    if (xc.site_models_dir) {
-        const char *mm = method ? method : (learn || xc.templates_dir) ? "template-svm" : "svm";
-        if (strcmp(mm, "svm") != 0 && strcmp(mm, "template-svm") != 0) {
-            fprintf(stderr, "pagesift: --models: site models are for the svm and template-svm methods, not %s\n", mm);
+/* Every setup error comes before any page is read: the library, the
+ * extractor (or the model, to learn templates first), the output folder,
+ * the source, the batch's settings and the signals. */
+static int prepare(cli_run *r)
+{
+    if (r->xc.site_models_dir) {
+        if (strcmp(r->method, "svm") != 0 && strcmp(r->method, "template-svm") != 0) {
+            fprintf(stderr, "pagesift: --models: site models are for the svm and template-svm methods, not %s\n", r->method);
             return 2;
         }
         struct stat mst;
-        if (stat(xc.site_models_dir, &mst) != 0 || !S_ISDIR(mst.st_mode)) {
-            fprintf(stderr, "pagesift: --models: %s is not a folder of site models\n", xc.site_models_dir);
+        if (stat(r->xc.site_models_dir, &mst) != 0 || !S_ISDIR(mst.st_mode)) {
+            fprintf(stderr, "pagesift: --models: %s is not a folder of site models\n", r->xc.site_models_dir);
             return 3;
         }
     }
     /* Every setup error comes before any page is read. */
-    ps_extractor *ex = NULL;
-    if (learn) {
+    if (r->learn) {
         /* the extractor needs the learnt libraries: check the model now */
-        ps_model *m = ps_model_load(xc.model_path ? xc.model_path : ps_model_default_path(), &err);
+        ps_model *m = ps_model_load(r->xc.model_path ? r->xc.model_path : ps_model_default_path(), &r->err);
         if (!m) {
-            fprintf(stderr, "pagesift: %s\n", err.msg);
-            ps_cli_model_hint("pagesift", xc.model_path);
+            fprintf(stderr, "pagesift: %s\n", r->err.msg);
+            ps_cli_model_hint("pagesift", r->xc.model_path);
             return 3;
         }
         ps_model_free(m);
-        bc.learn_templates = 1;
-        bc.method = method;
-        bc.extractor_config = &xc;
+        r->bc.learn_templates = 1;
+        r->bc.method = r->method;
+        r->bc.extractor_config = &r->xc;
     } else {
-        if (strcmp(method, "template-svm") == 0 && !xc.templates_dir) {
+        if (strcmp(r->method, "template-svm") == 0 && !r->xc.templates_dir) {
             fprintf(stderr, "pagesift: template-svm needs template libraries (--templates DIR or "
                             "--learn-templates); use --method svm for the SVM alone\n");
             return 2;
         }
-        ex = ps_extractor_new(method, &xc, &err);
-        if (!ex) {
-            fprintf(stderr, "pagesift: %s\n", err.msg);
-            if (err.code == PS_ERR_USAGE && !method_known(method))
+        r->ex = ps_extractor_new(r->method, &r->xc, &r->err);
+        if (!r->ex) {
+            fprintf(stderr, "pagesift: %s\n", r->err.msg);
+            if (r->err.code == PS_ERR_USAGE && !method_known(r->method))
                 list_methods(stderr);
-            if (err.code != PS_ERR_USAGE)
-                ps_cli_model_hint("pagesift", xc.model_path);
-            return err.code == PS_ERR_USAGE ? 2 : 3;
+            if (r->err.code != PS_ERR_USAGE)
+                ps_cli_model_hint("pagesift", r->xc.model_path);
+            return r->err.code == PS_ERR_USAGE ? 2 : 3;
         }
     }
-    if (bc.output_dir && ps_batch_prepare_output_dir(bc.output_dir, &err) != 0) {
-        fprintf(stderr, "pagesift: %s\n", err.msg);
-        ps_extractor_free(ex);
+    if (r->bc.output_dir && ps_batch_prepare_output_dir(r->bc.output_dir, &r->err) != 0) {
+        fprintf(stderr, "pagesift: %s\n", r->err.msg);
+        ps_extractor_free(r->ex);
         return 3;
     }
-    fo.interrupt = &fetch_stop;
-    if (bc.skip_existing) {
-        fo.have_output = have_output;
-        fo.have_output_ctx = &bc;
+    r->fo.interrupt = &fetch_stop;
+    if (r->bc.skip_existing) {
+        r->fo.have_output = have_output;
+        r->fo.have_output_ctx = &r->bc;
     }
-    ps_source *src = open_source(args, n_args, list, &so, &fo, fetch_inputs, &err);
-    if (!src) {
-        fprintf(stderr, "pagesift: %s\n", err.msg);
-        ps_extractor_free(ex);
+    r->src = open_source(r->args, r->n_args, r->list, &r->so, &r->fo, r->fetch_inputs, &r->err);
+    if (!r->src) {
+        fprintf(stderr, "pagesift: %s\n", r->err.msg);
+        ps_extractor_free(r->ex);
         return 3;
     }
-    int single = !list && !so.jsonl_stdin && !fetch_inputs && n_args <= 1 &&
-                 (n_args == 0 || !is_collection(args[0]));
-    if (!format && !single && !bc.output_dir && !isatty(STDOUT_FILENO))
-        bc.format = ps_format_find("jsonl");
-    bc.out = stdout;
-    bc.text_headers = !single;
-    bc.total_hint = ps_source_total_hint(src);
-    bc.total_bytes = ps_source_total_bytes(src);
-    bc.verbose = verbose;
-    bc.extractor = ex;
-    bc.interrupt = &got_signal;
-    signal_quiet = bc.quiet;
+    r->single = !r->list && !r->so.jsonl_stdin && !r->fetch_inputs && r->n_args <= 1 &&
+                 (r->n_args == 0 || !is_collection(r->args[0]));
+    if (!r->format && !r->single && !r->bc.output_dir && !isatty(STDOUT_FILENO))
+        r->bc.format = ps_format_find("jsonl");
+    r->bc.out = stdout;
+    r->bc.text_headers = !r->single;
+    r->bc.total_hint = ps_source_total_hint(r->src);
+    r->bc.total_bytes = ps_source_total_bytes(r->src);
+    r->bc.verbose = r->verbose;
+    r->bc.extractor = r->ex;
+    r->bc.interrupt = &got_signal;
+    signal_quiet = r->bc.quiet;
     signal_tty = isatty(STDERR_FILENO);
     catch_signals();
+    return GO_ON;
+}
 
-    double t0 = ps_clock(PS_CLOCK_WALL);
-    ps_batch_counts n = {0};
-    int rc = ps_batch_run(&bc, src, &n, &err);
-    double dt = ps_clock(PS_CLOCK_WALL) - t0;
-    ps_source_free(src);
-    ps_extractor_free(ex);
+/* The summary on standard error and the exit status of a run that gave
+ * @p rc and the counts @p counts in @p dt seconds. */
+static int report(const cli_run *r, int rc, const ps_batch_counts *counts, double dt)
+{
+    ps_batch_counts n = *counts;
     if (rc != 0) {
-        fprintf(stderr, "pagesift: %s\n", err.msg);
+        fprintf(stderr, "pagesift: %s\n", r->err.msg);
         if (n.setup_failed)
             return 3;
     }
     char filtered[96] = "";
-    if (bc.langs)
+    if (r->bc.langs)
         snprintf(filtered, sizeof filtered, ", %zu filtered", n.filtered);
-    if (bc.dedup)
+    if (r->bc.dedup)
         snprintf(filtered + strlen(filtered), sizeof filtered - strlen(filtered), ", %zu duplicates",
                  n.duplicates);
-    if (bc.dedup && verbose && !bc.quiet)
+    if (r->bc.dedup && r->verbose && !r->bc.quiet)
         fprintf(stderr, "pagesift: --dedup: %zu pages kept in the index, %.1f MB of memory\n", n.dedup_kept,
                 n.dedup_memory / 1e6);
-    if (!bc.quiet && !(single && n.read == 1))
+    if (!r->bc.quiet && !(r->single && n.read == 1))
         fprintf(stderr,
                 "pagesift: %zu records read: %zu extracted, %zu empty, %zu failed, %zu skipped%s "
                 "(%.2f s, %.1f pages/s, %.2f MB/s, %s, %u thread%s)\n",
                 n.read, n.extracted, n.empty, n.failed, n.skipped, filtered, dt,
                 dt > 0 ? (double)n.read / dt : 0.0, dt > 0 ? (double)n.bytes / dt / 1e6 : 0.0,
-                method, bc.workers, bc.workers == 1 ? "" : "s");
+                r->method, r->bc.workers, r->bc.workers == 1 ? "" : "s");
     if (got_signal) {
-        if (!bc.quiet) {
+        if (!r->bc.quiet) {
             const char *name = got_signal == SIGINT ? "SIGINT" : "SIGTERM";
             if (!n.interrupted)
                 fprintf(stderr, "pagesift: %s came after the last page: the run is complete\n", name);
-            else if (learn && n.read == 0)
+            else if (r->learn && n.read == 0)
                 fprintf(stderr, "pagesift: interrupted by %s while learning the templates (the first "
                                 "pass): no page extracted\n", name);
             else if (n.abandoned)
                 fprintf(stderr, "pagesift: interrupted by %s: %zu page%s read but not extracted "
                                 "abandoned (no record)%s\n", name, n.abandoned,
                         n.abandoned == 1 ? "" : "s",
-                        bc.output_dir ? "; the same command with --skip-existing completes the run"
+                        r->bc.output_dir ? "; the same command with --skip-existing completes the run"
                                       : "");
             else
                 fprintf(stderr, "pagesift: interrupted by %s: no page in flight was abandoned%s\n", name,
-                        bc.output_dir ? "; the same command with --skip-existing completes the run"
+                        r->bc.output_dir ? "; the same command with --skip-existing completes the run"
                                       : "");
         }
         return 128 + got_signal;
     }
-    if (rc == 0 && single && n.read == 1 && n.empty == 1 && !bc.quiet)
+    if (rc == 0 && r->single && n.read == 1 && n.empty == 1 && !r->bc.quiet)
         fprintf(stderr, "pagesift: %s: no main text found (the result is empty)\n",
-                n_args ? args[0] : "standard input");
-    if (rc == 0 && single && n.read == 1 && n.filtered == 1 && !bc.quiet)
+                r->n_args ? r->args[0] : "standard input");
+    if (rc == 0 && r->single && n.read == 1 && n.filtered == 1 && !r->bc.quiet)
         fprintf(stderr, "pagesift: %s: not in a language of --lang %s (filtered)\n",
-                n_args ? args[0] : "standard input", bc.langs);
-    if (rc == 0 && n.read == n.skipped && n.skipped && bc.skip_existing &&
-        has_outputs(bc.output_dir)) { /* a finished run, resumed: nothing left */
-        if (!bc.quiet)
+                r->n_args ? r->args[0] : "standard input", r->bc.langs);
+    if (rc == 0 && n.read == n.skipped && n.skipped && r->bc.skip_existing &&
+        has_outputs(r->bc.output_dir)) { /* a finished run, resumed: nothing left */
+        if (!r->bc.quiet)
             fprintf(stderr, "pagesift: nothing left to do: every page's output is in %s already "
-                            "(--skip-existing; %zu record%s skipped)\n", bc.output_dir, n.skipped,
+                            "(--skip-existing; %zu record%s skipped)\n", r->bc.output_dir, n.skipped,
                     n.skipped == 1 ? "" : "s");
         return 0;
     }
-    if (rc == 0 && n.read == n.skipped && !n_stdin) { /* no page at all */
+    if (rc == 0 && n.read == n.skipped && !r->n_stdin) { /* no page at all */
         if (n.skipped)
             fprintf(stderr, "pagesift: no page in the input: %zu file%s or record%s skipped as "
                             "not HTML%s\n", n.skipped, n.skipped == 1 ? "" : "s",
-                    n.skipped == 1 ? "" : "s", verbose ? "" : " (-v names them)");
+                    n.skipped == 1 ? "" : "s", r->verbose ? "" : " (-v names them)");
         else
             fprintf(stderr, "pagesift: no page in the input (an empty folder?)\n");
         return 2;
     }
     return rc != 0 || n.failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    cli_run r = {0};
+    int rc = parse_options(&r, argc, argv);
+    if (rc == GO_ON)
+        rc = check_options(&r, argc, argv);
+    if (rc == GO_ON) {
+        ps_init();
+        rc = prepare(&r);
+    }
+    if (rc != GO_ON)
+        return rc;
+    double t0 = ps_clock(PS_CLOCK_WALL);
+    ps_batch_counts n = {0};
+    rc = ps_batch_run(&r.bc, r.src, &n, &r.err);
+    double dt = ps_clock(PS_CLOCK_WALL) - t0;
+    ps_source_free(r.src);
+    ps_extractor_free(r.ex);
+    return report(&r, rc, &n, dt);
 }

@@ -61,6 +61,9 @@ PS_EXPORT int ps_page_block_features(const ps_page *page, const int *ids, size_t
  *  (ps_page_block_features does not compute them: they need first-stage
  *  scores, ps_context_features does). */
 #define PS_CONTEXT_FEATURE_ID 1000
+/** Context features read first-stage scores clipped to [-PS_CONTEXT_CLIP,
+ *  PS_CONTEXT_CLIP]: beyond the margin a decision value says nothing more. */
+#define PS_CONTEXT_CLIP 3.0
 /** Name of context feature @p k ("c_self", ...), NULL past the last. */
 PS_EXPORT const char *ps_context_feature_name(size_t k);
 /** Index of a context feature's name, or -1. */

@@ -63,7 +63,7 @@ PS_EXPORT ps_model *ps_model_parse(const char *text, size_t len, const char *nam
  *  would; NULL with err->code 0 when none follows, NULL with err set when
  *  one follows but cannot be read. */
 PS_EXPORT ps_model *ps_model_next_stage(const ps_model *m, ps_error *err);
-/** The gate of a stacked model's second stage @p second (features/context.c): the lowest
+/** The gate of a stacked model's second stage @p second (train/model_stack.c): the lowest
  *  first-stage score (c_self) among its labelled training rows.  A block the
  *  first stage scores lower is not judged again (it keeps its first-stage
  *  score); -3 (no gate) when it was trained on every row. */

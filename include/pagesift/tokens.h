@@ -1,6 +1,6 @@
 /*
  * pagesift/tokens.h — the tokenizers the metrics and the gold labels cut
- * texts with (eval/tokens.c): the benchmark-compatible one (ps_tokenize),
+ * texts with (common/tokens.c): the benchmark-compatible one (ps_tokenize),
  * Python's \w+ runs exactly and ICU's word breaks.
  */
 #ifndef PAGESIFT_TOKENS_H

@@ -1,4 +1,4 @@
-/* eval/tokens.c — the tokenizers of the metrics.  ps_tokenize is the
+/* common/tokens.c — the tokenizers of the metrics.  ps_tokenize is the
  * benchmark-compatible one: \w+ runs as Python's re module finds them (the
  * article-extraction benchmark's _tokenize), with each CJK ideograph and
  * kana as a token of its own, so that a Chinese sentence is many tokens and
@@ -15,7 +15,7 @@
 
 #include "common/util.h"
 #include "pagesift.h"
-#include "pagesift/eval.h"
+#include "pagesift/tokens.h"
 
 static int is_cjk(UChar32 c)
 {

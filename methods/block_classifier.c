@@ -1,0 +1,25 @@
+/* methods/block_classifier.c — opening a model bundle as the block
+ * classifier kind it holds (methods/block_classifier.h).  It sits above the
+ * kinds (methods/classifier_svm.c, classifier_stack.c, which builds on the
+ * SVM's), so that no kind calls back into another. */
+#include "methods/block_classifier.h"
+
+ps_block_classifier *ps_block_classifier_open(const char *path, ps_error *err)
+{
+    /* the kind by the bundle: an SVM, and a stack when a second stage's
+     * bundle follows the first's end line (methods/classifier_stack.c) */
+    ps_block_classifier *c = ps_svm_classifier_open(path, err);
+    if (!c)
+        return NULL;
+    ps_error e2 = {0};
+    ps_model *second = ps_model_next_stage(ps_svm_classifier_model(c), &e2);
+    if (second)
+        return ps_block_classifier_stack(c, second, path, err);
+    if (e2.code) {
+        if (err)
+            *err = e2;
+        ps_block_classifier_free(c);
+        return NULL;
+    }
+    return c;
+}

@@ -93,18 +93,39 @@ void ps_page_types_free(ps_page_types *m)
 /* The RBF kernel values K(x, sv_i) of the l support vectors into
  * out[1 + i].value (x: nd values).  Per support vector libsvm's sum: the
  * squared differences in feature order, in double, then exp(-gamma * sum). */
+typedef double rbf_v2 __attribute__((vector_size(16))); /* two lanes: two support vectors */
+
 static void rbf_values(const ps_page_types *m, const double *x, struct svm_node *out)
 {
     const size_t nd = m->nd, l = (size_t)m->svm->l;
     const double gamma = m->svm->param.gamma;
     for (size_t c = 0; c * RBF_CHUNK < l; c++) {
         const double *sv = m->svd + c * nd * RBF_CHUNK;
-        double sum[RBF_CHUNK] = {0};
-        for (size_t k = 0; k < nd; k++, sv += RBF_CHUNK)
-            for (size_t j = 0; j < RBF_CHUNK; j++) {
-                double d = x[k] - sv[j];
-                sum[j] += d * d;
-            }
+        /* the chunk's 8 sums in registers, lane by lane the scalar
+         * d = x - y; sum += d * d (no fused multiply-add: -ffp-contract is
+         * off in ISO C, and the baseline x86-64 has none) */
+        rbf_v2 s0 = {0, 0}, s1 = s0, s2 = s0, s3 = s0;
+        for (size_t k = 0; k < nd; k++, sv += RBF_CHUNK) {
+            const rbf_v2 xk = {x[k], x[k]};
+            rbf_v2 v0, v1, v2, v3, d;
+            memcpy(&v0, sv, sizeof v0);
+            memcpy(&v1, sv + 2, sizeof v1);
+            memcpy(&v2, sv + 4, sizeof v2);
+            memcpy(&v3, sv + 6, sizeof v3);
+            d = xk - v0;
+            s0 += d * d;
+            d = xk - v1;
+            s1 += d * d;
+            d = xk - v2;
+            s2 += d * d;
+            d = xk - v3;
+            s3 += d * d;
+        }
+        double sum[RBF_CHUNK];
+        memcpy(sum, &s0, sizeof s0);
+        memcpy(sum + 2, &s1, sizeof s1);
+        memcpy(sum + 4, &s2, sizeof s2);
+        memcpy(sum + 6, &s3, sizeof s3);
         for (size_t j = 0; j < RBF_CHUNK && c * RBF_CHUNK + j < l; j++)
             out[1 + c * RBF_CHUNK + j].value = exp(-gamma * sum[j]);
     }

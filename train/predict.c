@@ -39,8 +39,9 @@
  * With AVX-512, four rows at a time (chunk_rows4): each support vector of
  * the chunk is loaded into a register once for the four rows, where the
  * compiler made a load for every row and vector (a memory operand of each
- * subtraction), and that load was the bottleneck: 16 independent
- * multiply-add chains instead of 4.  Each row's distances are the same
+ * subtraction), and the loads rather than the multiply-adds bounded the
+ * loop (what the experiments of docs/EXTRACTION.md point to): 16
+ * independent multiply-add chains instead of 4.  Each row's distances are the same
  * subtractions and fused multiply-adds in the same order, and its
  * exponentials and weighted sum the same code (chunk_sum), so the bits are
  * the ones the one-row loop gives (tests/test_train.c compares tiles with

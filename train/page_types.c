@@ -137,6 +137,8 @@ static void rbf_values(const ps_page_types *m, const double *x, struct svm_node 
 static int pre_kernel(ps_page_types *m)
 {
     const struct svm_model *sm = m->svm;
+    if (sm->param.kernel_type != RBF || sm->l < 1 || !sm->SV)
+        return 0; /* libsvm's kernel */
     const size_t l = (size_t)sm->l, nc = (l + RBF_CHUNK - 1) / RBF_CHUNK;
     size_t nd = m->n_signals;
     for (size_t i = 0; i < l; i++)
@@ -146,7 +148,7 @@ static int pre_kernel(ps_page_types *m)
             if ((size_t)p->index > nd)
                 nd = (size_t)p->index;
         }
-    if (sm->param.kernel_type != RBF || nd > 1024)
+    if (nd > 1024)
         return 0;
     m->nd = nd;
     m->svd = calloc(nc * nd * RBF_CHUNK + 1, sizeof *m->svd);

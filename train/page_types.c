@@ -90,10 +90,11 @@ void ps_page_types_free(ps_page_types *m)
     free(m);
 }
 
+typedef double rbf_v2 __attribute__((vector_size(16))); /* two lanes: two support vectors */
+
 /* The RBF kernel values K(x, sv_i) of the l support vectors into
  * out[1 + i].value (x: nd values).  Per support vector libsvm's sum: the
  * squared differences in feature order, in double, then exp(-gamma * sum). */
-typedef double rbf_v2 __attribute__((vector_size(16))); /* two lanes: two support vectors */
 
 static void rbf_values(const ps_page_types *m, const double *x, struct svm_node *out)
 {
@@ -176,8 +177,8 @@ static int pre_kernel(ps_page_types *m)
     m->pre.free_sv = 0;
     xn[0] = (struct svm_node){.index = 0, .value = 0};
     xn[l + 1] = (struct svm_node){.index = -1, .value = 0};
-    /* the check: all 0, all 1, a ramp, each support vector of the first
-     * chunk's and the last's (distance 0: exp(-0) = 1) */
+    /* the check: all 0, all 1, a ramp, the first support vector and the
+     * last (each at distance 0 from itself: exp(-0) = 1) */
     int same = 1;
     for (size_t t = 0; t < 3 + 2 && same; t++) {
         const struct svm_node *v = t == 3 ? sm->SV[0] : t == 4 ? sm->SV[l - 1] : NULL;

@@ -2,8 +2,11 @@
  * small hand-written pages, and the page-type classifier (train/
  * page_types.c): trained on a generated data set of product and article
  * pages, it tells new ones apart; a damaged bundle is refused; the
- * probabilities reach the block features x_type_*. */
+ * probabilities reach the block features x_type_*; the shipped model's
+ * probabilities are libsvm's own, to the bit (its kernel is computed in
+ * train/page_types.c). */
 #define _GNU_SOURCE
+#include <libsvm/svm.h>
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -239,6 +242,107 @@ static void test_train_classify_refuse(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The value of bundle header line @p key (a copy), or NULL. */
+static char *bundle_value(const char *text, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (strncmp(p, key, kl) == 0 && p[kl] == ' ')
+            return strndup(p + kl + 1, strcspn(p + kl + 1, "\n"));
+    return NULL;
+}
+
+/* The shipped page-type model on the test pages and generated ones: the
+ * probabilities ps_page_types_classify gives (the kernel values computed
+ * in train/page_types.c, the rest by libsvm) are the bits of libsvm's own
+ * svm_predict_probability on the embedded model with its sparse kernel. */
+static void test_shipped_model_is_libsvm(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/models/page-types.model", PS_SOURCE_DIR);
+    ps_error err = {0};
+    ps_page_types *m = ps_page_types_load(path, &err);
+    if (!m)
+        fail_msg("%s", err.msg);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    assert_true(len > 0 && len < sizeof text - 1);
+    text[len] = 0;
+    /* libsvm's model from the bundle's embedded text */
+    char *nb = bundle_value(text, "libsvm-model-bytes");
+    assert_non_null(nb);
+    const char *body = strstr(text, "\nlibsvm-model-bytes ");
+    body = strchr(body + 1, '\n') + 1;
+    char tmp[] = "/tmp/pagesift-test-libsvm-XXXXXX";
+    int fd = mkstemp(tmp);
+    assert_true(fd >= 0);
+    size_t n = strtoul(nb, NULL, 10);
+    assert_int_equal(write(fd, body, n), (ssize_t)n);
+    close(fd);
+    struct svm_model *sm = svm_load_model(tmp);
+    unlink(tmp);
+    assert_non_null(sm);
+    int k = svm_get_nr_class(sm), lab[64];
+    assert_true(k == (int)ps_page_types_count(m) && k <= 64);
+    svm_get_labels(sm, lab);
+    /* the scaling of train/page_types.c */
+    char *sig_list = bundle_value(text, "signals"), *smin = bundle_value(text, "scale_min"),
+         *smax = bundle_value(text, "scale_max");
+    assert_true(sig_list && smin && smax);
+    int ids[64];
+    double shift[64], factor[64];
+    size_t ns = 0;
+    char *sp = smin, *xp = smax;
+    for (char *tok = strtok(sig_list, ","); tok; tok = strtok(NULL, ","), ns++) {
+        assert_true(ns < 64);
+        assert_true((ids[ns] = ps_page_signal_lookup(tok)) >= 0);
+        shift[ns] = strtod(sp, &sp);
+        double mx = strtod(xp, &xp);
+        factor[ns] = mx > shift[ns] ? 1.0 / (mx - shift[ns]) : 0.0;
+    }
+    const char *files[] = {"article", "forum", "listing", "product"};
+    size_t checked = 0;
+    for (int i = 0; i < 4 + 2 * 12; i++) {
+        ps_page *pg;
+        if (i < 4) {
+            snprintf(path, sizeof path, "%s/page_types/%s.html", PS_TEST_DATA, files[i]);
+            pg = ps_page_load_file(path, NULL, &err);
+        } else {
+            static char html[4096];
+            if (i % 2)
+                product_page(html, sizeof html, i);
+            else
+                article_page(html, sizeof html, i);
+            pg = parse_url(html, i % 2 ? "https://shop.example/p/1" : "https://news.example/2024/05/story");
+        }
+        assert_non_null(pg);
+        double s[64], p[64], q[64];
+        struct svm_node nodes[65];
+        assert_true(ps_page_signal_count() <= 64);
+        assert_int_equal(ps_page_signals(pg, s), 0);
+        for (size_t j = 0; j < ns; j++)
+            nodes[j] = (struct svm_node){.index = (int)j + 1, .value = (s[ids[j]] - shift[j]) * factor[j]};
+        nodes[ns].index = -1;
+        svm_predict_probability(sm, nodes, q);
+        assert_true(ps_page_types_classify(m, pg, p, &err) >= 0);
+        for (int c = 0; c < k; c++)
+            assert_memory_equal(&p[lab[c]], &q[c], sizeof(double));
+        checked++;
+        ps_page_free(pg);
+    }
+    assert_int_equal(checked, 28);
+    free(nb);
+    free(sig_list);
+    free(smin);
+    free(smax);
+    svm_free_and_destroy_model(&sm);
+    ps_page_types_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_signals_elements_and_text),
         cmocka_unit_test(test_signals_repeated_group),
         cmocka_unit_test(test_train_classify_refuse),
+        cmocka_unit_test(test_shipped_model_is_libsvm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,15 +36,47 @@
  * classified alone (ps_model_predict) or in a tile, so both give the same
  * bits.  No allocation per call, no shared mutable state.
  *
+ * With AVX-512, four rows at a time (chunk_rows4): each support vector of
+ * the chunk is loaded into a register once for the four rows, where the
+ * compiler made a load for every row and vector (a memory operand of each
+ * subtraction), and the loads rather than the multiply-adds bounded the
+ * loop (what the experiments of docs/EXTRACTION.md point to): 16
+ * independent multiply-add chains instead of 4.  Each row's distances are the same
+ * subtractions and fused multiply-adds in the same order, and its
+ * exponentials and weighted sum the same code (chunk_sum), so the bits are
+ * the ones the one-row loop gives (tests/test_train.c compares tiles with
+ * rows one at a time, bit for bit).  The 9 606 rows of 60 dragnet pages
+ * (both stages), AMD EPYC: about a quarter less CPU in the kernel
+ * (docs/EXTRACTION.md, Speed).  AVX2 has 16 registers, as many as one
+ * row's chunk takes: one row at a time there.
+ *
  * CMake compiles this one file with -O3 -ffast-math for that.  fast-math
  * assumes finite numbers: no NaN/Inf test may live
  * in this file (features are finite ratios of counts; the model's numbers
  * are checked finite when it is parsed, in model.c). */
 #include <math.h>
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define PS_PREDICT_X86 1
+#include <immintrin.h>
+#endif
+
 #include "train/model_internal.h"
 
 #define PS_PREDICT_TILE 32
+
+/* A chunk's 64 squared distances d2 (overwritten) exponentiated and
+ * weighted, added to *sum: the one code for every row, so the same bits. */
+static inline __attribute__((always_inline)) void chunk_sum(float *d2, const double *coef, float g,
+                                                            double *sum)
+{
+    for (size_t j = 0; j < PS_SV_CHUNK; j++)
+        d2[j] = expf(g * d2[j]);
+    double s = *sum;
+    for (size_t j = 0; j < PS_SV_CHUNK; j++)
+        s += coef[j] * d2[j];
+    *sum = s;
+}
 
 /* One row against one chunk: the chunk's weighted kernel values added to
  * *sum.  Inlined into each clone below. */
@@ -62,13 +94,49 @@ static inline __attribute__((always_inline)) void chunk_row(const float *sv, con
             d2[j] += d * d;
         }
     }
-    for (size_t j = 0; j < PS_SV_CHUNK; j++)
-        d2[j] = expf(g * d2[j]);
-    double s = *sum;
-    for (size_t j = 0; j < PS_SV_CHUNK; j++)
-        s += coef[j] * d2[j];
-    *sum = s;
+    chunk_sum(d2, coef, g, sum);
 }
+
+#ifdef PS_PREDICT_X86
+/* Four rows (xs: 4 rows of n) against one chunk with AVX-512: what
+ * chunk_row does for each, bit for bit (d2 += d * d is the fused
+ * multiply-add the AVX-512 version of chunk_row is compiled to), with each
+ * support vector loaded once for the four rows.  The empty asm keeps the
+ * four loads in registers: without it gcc folds them into the 16
+ * subtractions again. */
+__attribute__((target("avx512f"))) static inline void chunk_rows4(const float *sv, const double *coef,
+                                                                  const float *xs, size_t n, float g,
+                                                                  double *sum)
+{
+    __m512 acc[4][4];
+    for (int r = 0; r < 4; r++)
+        for (int v = 0; v < 4; v++)
+            acc[r][v] = _mm512_setzero_ps();
+    for (size_t k = 0; k < n; k++, sv += PS_SV_CHUNK) {
+        __m512 s0 = _mm512_loadu_ps(sv), s1 = _mm512_loadu_ps(sv + 16), s2 = _mm512_loadu_ps(sv + 32),
+               s3 = _mm512_loadu_ps(sv + 48);
+        __asm__("" : "+v"(s0), "+v"(s1), "+v"(s2), "+v"(s3));
+        for (int r = 0; r < 4; r++) {
+            const __m512 xk = _mm512_set1_ps(xs[(size_t)r * n + k]);
+            __m512 d;
+            d = _mm512_sub_ps(xk, s0);
+            acc[r][0] = _mm512_fmadd_ps(d, d, acc[r][0]);
+            d = _mm512_sub_ps(xk, s1);
+            acc[r][1] = _mm512_fmadd_ps(d, d, acc[r][1]);
+            d = _mm512_sub_ps(xk, s2);
+            acc[r][2] = _mm512_fmadd_ps(d, d, acc[r][2]);
+            d = _mm512_sub_ps(xk, s3);
+            acc[r][3] = _mm512_fmadd_ps(d, d, acc[r][3]);
+        }
+    }
+    for (int r = 0; r < 4; r++) {
+        float d2[PS_SV_CHUNK];
+        for (int v = 0; v < 4; v++)
+            _mm512_storeu_ps(d2 + 16 * v, acc[r][v]);
+        chunk_sum(d2, coef, g, &sum[r]);
+    }
+}
+#endif
 
 /* A per-site model read from a delta bundle (train/site_models.c): the
  * tiles of ps_model_predict_many below and the same per-chunk code
@@ -125,24 +193,11 @@ static void predict_many_delta(const ps_model *m, const double *x, size_t stride
     }
 }
 
-/* One build runs everywhere: gcc makes three versions and picks one at load
- * time by the CPU.  AVX-512 (16 floats a step, fused multiply-add, glibc's
- * AVX-512 expf) where the CPU has it: on an Intel Xeon with it, -j 1 over
- * dragnet takes 8 % less CPU (docs/EXTRACTION.md, Speed); AVX2 (8 floats a
- * step, glibc's AVX2 expf) otherwise where it can; SSE2 everywhere else.
- * The versions round differently in the last bits (the fused
- * multiply-add): the shipped models of issue 14's eighth and ninth rounds
- * gave the same texts with AVX2 and AVX-512 on all seven data sets. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
-void ps_model_predict_many(const ps_model *m, const double *x, size_t stride, const uint32_t *rows,
-                           size_t n_rows, uint8_t *content, double *score)
+/* The tiles of a whole model; rows4: four rows at a time (AVX-512 only). */
+static inline __attribute__((always_inline)) void predict_tiles(const ps_model *m, const double *x, size_t stride,
+                                                                const uint32_t *rows, size_t n_rows,
+                                                                uint8_t *content, double *score, int rows4)
 {
-    if (m->delta_base) { /* a site model sharing its base's support vectors */
-        predict_many_delta(m, x, stride, rows, n_rows, content, score);
-        return;
-    }
     float xs[PS_PREDICT_TILE * PS_MODEL_MAX_FEATURES];
     double sum[PS_PREDICT_TILE];
     const size_t n = m->n_active; /* the features left out add 0 */
@@ -160,7 +215,14 @@ void ps_model_predict_many(const ps_model *m, const double *x, size_t stride, co
         const float *sv = m->svt;
         for (size_t c = 0; c < m->n_chunks; c++, sv += n * PS_SV_CHUNK) {
             const double *coef = m->coefp + c * PS_SV_CHUNK;
-            for (size_t r = 0; r < nr; r++)
+            size_t r = 0;
+#ifdef PS_PREDICT_X86
+            for (; rows4 && r + 4 <= nr; r += 4)
+                chunk_rows4(sv, coef, xs + r * n, n, g, &sum[r]);
+#else
+            (void)rows4;
+#endif
+            for (; r < nr; r++)
                 chunk_row(sv, coef, xs + r * n, n, g, &sum[r]);
         }
         for (size_t r = 0; r < nr; r++) {
@@ -171,6 +233,51 @@ void ps_model_predict_many(const ps_model *m, const double *x, size_t stride, co
                 score[r0 + r] = m->content_first ? dec : -dec;
         }
     }
+}
+
+/* One build runs everywhere: three versions, one picked by the CPU at run
+ * time.  AVX-512 (16 floats a step, fused multiply-add, glibc's AVX-512
+ * expf, four rows at a time) where the CPU has it: on an Intel Xeon with it,
+ * -j 1 over dragnet took 8 % less CPU than with AVX2 (docs/EXTRACTION.md,
+ * Speed); AVX2 (8 floats a step, glibc's AVX2 expf) otherwise where it can;
+ * SSE2 everywhere else.  The versions round differently in the last bits
+ * (the fused multiply-add): the shipped models of issue 14's eighth and
+ * ninth rounds gave the same texts with AVX2 and AVX-512 on all seven data
+ * sets.  The AVX-512 version is a function of its own (target "avx512f",
+ * chosen by __builtin_cpu_supports, as the target_clones resolver chooses:
+ * the CPU and the OS's saving of its registers), the other two gcc's
+ * clones. */
+#ifdef PS_PREDICT_X86
+__attribute__((target("avx512f"))) static void predict_avx512(const ps_model *m, const double *x, size_t stride,
+                                                               const uint32_t *rows, size_t n_rows,
+                                                               uint8_t *content, double *score)
+{
+    predict_tiles(m, x, stride, rows, n_rows, content, score, 1);
+}
+
+__attribute__((target_clones("avx2", "default"))) static void
+predict_other(const ps_model *m, const double *x, size_t stride, const uint32_t *rows, size_t n_rows,
+              uint8_t *content, double *score)
+{
+    predict_tiles(m, x, stride, rows, n_rows, content, score, 0);
+}
+#endif
+
+void ps_model_predict_many(const ps_model *m, const double *x, size_t stride, const uint32_t *rows,
+                           size_t n_rows, uint8_t *content, double *score)
+{
+    if (m->delta_base) { /* a site model sharing its base's support vectors */
+        predict_many_delta(m, x, stride, rows, n_rows, content, score);
+        return;
+    }
+#ifdef PS_PREDICT_X86
+    if (__builtin_cpu_supports("avx512f"))
+        predict_avx512(m, x, stride, rows, n_rows, content, score);
+    else
+        predict_other(m, x, stride, rows, n_rows, content, score);
+#else
+    predict_tiles(m, x, stride, rows, n_rows, content, score, 0);
+#endif
 }
 
 int ps_model_predict(const ps_model *m, const double *x, double *score)

@@ -37,61 +37,6 @@ void ps_init(void)
     pthread_once(&init_once, init_libs);
 }
 
-/* ---- text helpers ------------------------------------------------------- */
-
-static int is_ws(const unsigned char *s, size_t i, size_t n, size_t *w)
-{
-    unsigned char c = s[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-        *w = 1;
-        return 1;
-    }
-    if (c == 0xC2 && i + 1 < n && s[i + 1] == 0xA0) { /* U+00A0 no-break space */
-        *w = 2;
-        return 1;
-    }
-    if (c == 0xE3 && i + 2 < n && s[i + 1] == 0x80 && s[i + 2] == 0x80) { /* U+3000 */
-        *w = 3;
-        return 1;
-    }
-    return 0;
-}
-
-size_t ps_collapse_ws(ps_buf *b, const char *str, size_t n, int *lead, int *trail)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    size_t i = 0, w;
-    int pending = 0;
-    *lead = *trail = 0;
-    /* the result is never longer than the input: room for it once, then
-     * bytes are copied as they are scanned (no call per word) */
-    if (n == 0 || ps_buf_reserve(b, n))
-        return 0;
-    unsigned char *out = (unsigned char *)b->data + b->len, *d = out;
-    while (i < n && is_ws(s, i, n, &w)) {
-        *lead = 1;
-        i += w;
-    }
-    while (i < n) {
-        if (is_ws(s, i, n, &w)) {
-            pending = 1;
-            i += w;
-            continue;
-        }
-        if (pending) {
-            *d++ = ' ';
-            pending = 0;
-        }
-        *d++ = s[i++];
-        while (i < n && s[i] > ' ' && s[i] != 0xC2 && s[i] != 0xE3)
-            *d++ = s[i++];
-    }
-    *trail = pending;
-    b->len += (size_t)(d - out);
-    b->data[b->len] = '\0';
-    return (size_t)(d - out);
-}
-
 /* ---- junk before the markup --------------------------------------------- */
 
 /* Skip what stands before <!doctype or <html when it is not part of the page:

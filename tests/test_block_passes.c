@@ -494,6 +494,29 @@ static void test_groups_decided_together(void **state)
     ps_page_free(pg);
 }
 
+/* The posts pass (share 0.3) over the page @p fmt with @p head in its
+ * <head>, every block with text scored -1.2 and none kept before: whether
+ * the block at @p path is kept after it. */
+static int posts_kept(const char *fmt, const char *head, const char *path)
+{
+    char html[4096];
+    snprintf(html, sizeof html, fmt, head);
+    ps_page *pg = parse_str(html);
+    assert_non_null(pg);
+    size_t n;
+    const ps_block *b = ps_page_blocks(pg, &n);
+    uint8_t keep[16] = {0};
+    double score[16];
+    assert_true(n <= 16);
+    for (size_t i = 0; i < n; i++)
+        score[i] = b[i].own.text_chars ? -1.2 : NAN;
+    ps_block_passes p = with("posts", 0.3);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    int kept = keep[find(b, n, path)];
+    ps_page_free(pg);
+    return kept;
+}
+
 /* posts: on a thread, the largest repeated post structure (one shape, the
  * same tags for the element and its two parents, >= 3 blocks, >= `value` of
  * the scored text) is content whole, whatever the classifier said of each post; the same
@@ -557,51 +580,21 @@ static void test_posts_kept_whole(void **state)
     }
     /* replies nested in replies (Slashdot, Reddit-like): one structure at
      * every depth */
-    {
-        char nested[4096];
-        snprintf(nested, sizeof nested,
-                 "<html><head>%s</head><body><div class=thread><div class=c><div class=body>"
-                 "Should the kernel move to a newer language at all?</div><div class=kids>"
-                 "<div class=c><div class=body>Only for new drivers.</div><div class=kids>"
-                 "<div class=c><div class=body>Drivers are most of the code.</div></div>"
-                 "</div></div></div></div></div></body></html>",
-                 ld);
-        ps_page *pg = parse_str(nested);
-        assert_non_null(pg);
-        size_t n;
-        const ps_block *b = ps_page_blocks(pg, &n);
-        uint8_t keep[16] = {0};
-        double score[16];
-        assert_true(n <= 16);
-        for (size_t i = 0; i < n; i++)
-            score[i] = b[i].own.text_chars ? -1.2 : NAN;
-        ps_block_passes p = with("posts", 0.3);
-        assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
-        assert_int_equal(keep[find(b, n, "html/body/div[1]/div[1]/div[1]")], 1);
-        assert_int_equal(keep[find(b, n, "html/body/div[1]/div[1]/div[2]/div[1]/div[1]")], 1);
-        assert_int_equal(keep[find(b, n, "html/body/div[1]/div[1]/div[2]/div[1]/div[2]/div[1]/div[1]")], 1);
-        ps_page_free(pg);
-    }
+    static const char *const nested =
+        "<html><head>%s</head><body><div class=thread><div class=c><div class=body>"
+        "Should the kernel move to a newer language at all?</div><div class=kids>"
+        "<div class=c><div class=body>Only for new drivers.</div><div class=kids>"
+        "<div class=c><div class=body>Drivers are most of the code.</div></div>"
+        "</div></div></div></div></div></body></html>";
+    assert_int_equal(posts_kept(nested, ld, "html/body/div[1]/div[1]/div[1]"), 1);
+    assert_int_equal(posts_kept(nested, ld, "html/body/div[1]/div[1]/div[2]/div[1]/div[1]"), 1);
+    assert_int_equal(posts_kept(nested, ld, "html/body/div[1]/div[1]/div[2]/div[1]/div[2]/div[1]/div[1]"), 1);
     /* only two posts: not a repeated structure */
-    char html[4096];
-    snprintf(html, sizeof html,
-             "<html><head>%s</head><body><div class=thread>"
-             "<div class=message><div class=bbWrapper>The first post, long enough.</div></div>"
-             "<div class=message><div class=bbWrapper>The only reply.</div></div></div></body></html>",
-             ld);
-    ps_page *pg = parse_str(html);
-    assert_non_null(pg);
-    size_t n;
-    const ps_block *b = ps_page_blocks(pg, &n);
-    uint8_t keep[16] = {0};
-    double score[16];
-    assert_true(n <= 16);
-    for (size_t i = 0; i < n; i++)
-        score[i] = b[i].own.text_chars ? -1.2 : NAN;
-    ps_block_passes p = with("posts", 0.3);
-    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
-    assert_int_equal(keep[find(b, n, "html/body/div[1]/div[2]/div[1]")], 0);
-    ps_page_free(pg);
+    static const char *const two =
+        "<html><head>%s</head><body><div class=thread>"
+        "<div class=message><div class=bbWrapper>The first post, long enough.</div></div>"
+        "<div class=message><div class=bbWrapper>The only reply.</div></div></div></body></html>";
+    assert_int_equal(posts_kept(two, ld, "html/body/div[1]/div[2]/div[1]"), 0);
 }
 
 static void test_headline_from_given_features(void **state)

@@ -75,13 +75,17 @@
  *   0.915); l3s-gn1 +0.002, readability -0.001 (a short last line at the
  *   article's end, a photo credit before a list).
  *
+ * repeats (minimum characters, default 20; 0 = off): a content block that
+ *   repeats the text of an earlier one in another context (a quoted post,
+ *   a copy of the page per screen size) becomes noise (pass_repeats below).
+ *
  * focus + headline, template-svm held out (docs/QUALITY.md): token F1 +0.004
  * dragnet, +0.015 l3s-gn1, +0.001 cleaneval, +0.005 cleanportaleval, +0.004
  * netease.
  *
  * The chain (ps_block_pass_table, at the end of this file) runs them in the
- * order comments, reviews, facets, no_tables, groups, posts, fallback, fill, focus,
- * headline, in O(blocks) (posts: O(blocks log blocks)) with one scratch
+ * order comments, reviews, facets, no_tables, groups, posts, fallback, fill,
+ * repeats, focus, headline, in O(blocks) (posts, repeats: O(blocks log blocks)) with one scratch
  * array per page.  A new pass: a function of the ps_block_pass_fn
  * signature above the table, with a comment saying what it does and what it
  * was measured to give, and its row where it must run. */
@@ -91,6 +95,7 @@
 #include <string.h>
 
 #include "methods/block_passes.h"
+#include "common/util.h"
 #include "extract/class_words.h"
 #include "extract/page_signals.h"
 #include "pagesift/features.h"
@@ -513,6 +518,78 @@ static int pass_fill(ps_pass_ctx *c, double margin)
     return 0;
 }
 
+/* repeats: a content block whose own text, at least `value` characters,
+ * is the text of a content block before it becomes noise, unless the two
+ * stand in the same context — the same shapes (ps_block_shape) on the whole
+ * way up to the root.  What a page says twice in two contexts is a copy: a
+ * forum post quoted in a reply (blockquote), a site builder's layout
+ * rendered once per screen size (Framer's "ssr-variant hidden-..."), a
+ * product's description in a desktop and a mobile block.  The same text in
+ * the same context is the page's own (a table's repeated rows, the same
+ * step in two lists of one manual) and stays.  The first occurrence is the
+ * one kept.  Chosen on folds 1-3 of wcxb-dev (site-grouped): 20 characters
+ * (40, 80, 160 gave less); wcxb-dev's CV forum 0.768 -> 0.787, product
+ * 0.661 -> 0.673, collection, listing, service and article up,
+ * documentation 0.929 -> 0.927 (a guide's summary cards repeat its chapters' first
+ * lines); the seven other sets within their spreads (docs/QUALITY.md, "Page
+ * types, sixth round"). */
+typedef struct repeat_member {
+    uint64_t text;    /* hash of the block's own text and its length */
+    uint32_t block;
+} repeat_member;
+
+static int repeat_member_cmp(const void *a, const void *b)
+{
+    const repeat_member *x = a, *y = b;
+    if (x->text != y->text)
+        return x->text < y->text ? -1 : 1;
+    return x->block < y->block ? -1 : x->block > y->block;
+}
+
+static int pass_repeats(ps_pass_ctx *c, double min_chars)
+{
+    size_t nl;
+    const ps_leaf *l = ps_page_leaves(c->page, &nl);
+    uint64_t *text = malloc((c->n + 1) * sizeof *text);
+    uint64_t *context = malloc((c->n + 1) * sizeof *context);
+    uint32_t *chars = calloc(c->n + 1, sizeof *chars);
+    repeat_member *m = malloc((c->n + 1) * sizeof *m);
+    if (!text || !context || !chars || !m) {
+        free(text), free(context), free(chars), free(m);
+        return -1;
+    }
+    /* a block's own text: its leaves in document order, each ended by a
+     * separator; its context: the shapes from the root down to it (blocks
+     * come in pre-order, parents first) */
+    for (size_t i = 0; i < c->n; i++) {
+        const uint64_t shape = ps_block_shape(&c->blocks[i]);
+        const int32_t up = c->blocks[i].parent;
+        text[i] = ps_hash64("", 1);
+        context[i] = up >= 0 ? ps_hash64_update(context[up], &shape, sizeof shape) : ps_hash64(&shape, sizeof shape);
+    }
+    for (size_t j = 0; j < nl; j++) {
+        if (l[j].removed || l[j].block < 0 || !c->keep[l[j].block])
+            continue;
+        const size_t b = (size_t)l[j].block;
+        text[b] = ps_hash64_update(ps_hash64_update(text[b], l[j].text, l[j].bytes), "", 1);
+        chars[b] += l[j].chars;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->keep[i] && chars[i] >= min_chars)
+            m[k++] = (repeat_member){text[i] ^ chars[i], (uint32_t)i};
+    qsort(m, k, sizeof *m, repeat_member_cmp);
+    for (size_t i = 0; i < k;) {
+        size_t j = i + 1;
+        for (; j < k && m[j].text == m[i].text; j++)
+            if (context[m[j].block] != context[m[i].block])
+                c->keep[m[j].block] = 0;
+        i = j;
+    }
+    free(text), free(context), free(chars), free(m);
+    return 0;
+}
+
 /* focus: content only inside the deepest block holding >= share of it. */
 static int pass_focus(ps_pass_ctx *c, double share)
 {
@@ -563,6 +640,7 @@ const ps_block_pass ps_block_pass_table[] = {
     {"fill", pass_fill, PS_OPT_DOUBLE, 1.0, 0, 100},
     {"fill_chars", NULL, PS_OPT_DOUBLE, 0, 0, 1e6}, /* fill's parameter */
     {"fill_lead", NULL, PS_OPT_DOUBLE, 100, 0, 1e6}, /* fill's parameter */
+    {"repeats", pass_repeats, PS_OPT_DOUBLE, 20, 0, 1e6},
     {"focus", pass_focus, PS_OPT_DOUBLE, 0, 0, 1},
     {"headline", pass_headline, PS_OPT_SWITCH, 1, 0, 1},
     {NULL, NULL, PS_OPT_DOUBLE, 0, 0, 0},

@@ -5,7 +5,8 @@
  * first content block and not an unrelated one; fallback keeps the
  * best-scored block of a page the SVM would leave empty; fill takes near
  * misses inside the content, short ones only when content follows
- * (fill_lead); posts keeps a thread's repeated posts whole. */
+ * (fill_lead); posts keeps a thread's repeated posts whole; repeats drops
+ * what a page says again in another context. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -451,6 +452,63 @@ static void test_facets_dropped(void **state)
     }
 }
 
+/* repeats: a content block saying again what a content block before it
+ * said, in another context (a quote of the post above, the mobile copy of
+ * a desktop block), becomes noise; the same text in the same context (a
+ * step repeated in one list), text under the pass's length, and a repeat of
+ * a block that is not content stay. */
+static void test_repeats_dropped(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body>"
+                            "<div class=post><div class=body>The boiler stops after ten minutes, any idea "
+                            "why?</div></div>"
+                            "<div class=post><blockquote><div class=quote>The boiler stops after ten minutes, "
+                            "any idea why?</div></blockquote><div class=body>Check the pressure gauge "
+                            "first.</div></div>"
+                            "<div class='variant hide-mobile'><div>Free delivery on every order over 50 "
+                            "euros.</div></div><div class='variant hide-desktop'><div>Free delivery on every "
+                            "order over 50 euros.</div></div>"
+                            "<div class=steps><div class=step>Press Enter to close the dialog box.</div>"
+                            "<div class=step>Press Enter to close the dialog box.</div></div>"
+                            "<div class=a><div>Share this post</div></div><div class=b><div>Share this "
+                            "post</div></div>"
+                            "</body></html>");
+    assert_non_null(pg);
+    size_t n;
+    const ps_block *b = ps_page_blocks(pg, &n);
+    assert_true(n <= 32);
+    const size_t post = find(b, n, "html/body/div[1]/div[1]");
+    const size_t quote = find(b, n, "html/body/div[2]/blockquote[1]/div[1]");
+    const size_t reply = find(b, n, "html/body/div[2]/div[1]");
+    const size_t desktop = find(b, n, "html/body/div[3]/div[1]"), mobile = find(b, n, "html/body/div[4]/div[1]");
+    const size_t step1 = find(b, n, "html/body/div[5]/div[1]"), step2 = find(b, n, "html/body/div[5]/div[2]");
+    const size_t share2 = find(b, n, "html/body/div[7]/div[1]");
+    uint8_t keep[32];
+    memset(keep, 1, sizeof keep);
+    ps_block_passes p = with("repeats", 20);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
+    assert_int_equal(keep[post], 1);
+    assert_int_equal(keep[quote], 0);
+    assert_int_equal(keep[reply], 1);
+    assert_int_equal(keep[desktop], 1);
+    assert_int_equal(keep[mobile], 0);
+    assert_int_equal(keep[step1], 1); /* one list: the same context */
+    assert_int_equal(keep[step2], 1);
+    assert_int_equal(keep[share2], 1); /* 15 characters: under the length */
+    /* the post itself left out: its quote is the first occurrence kept */
+    memset(keep, 1, sizeof keep);
+    keep[post] = 0;
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
+    assert_int_equal(keep[quote], 1);
+    /* off */
+    memset(keep, 1, sizeof keep);
+    set(&p, "repeats", 0);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, NULL), 0);
+    assert_int_equal(keep[quote] + keep[mobile], 2);
+    ps_page_free(pg);
+}
+
 /* groups: siblings of one shape (digits in their class left out) are
  * decided together by the mean of their scores; a shape with fewer members
  * than the pass's value, and blocks of another shape, are left alone. */
@@ -680,6 +738,7 @@ int main(void)
         cmocka_unit_test(test_thread_replies_kept),
         cmocka_unit_test(test_product_reviews_dropped),
         cmocka_unit_test(test_facets_dropped),
+        cmocka_unit_test(test_repeats_dropped),
         cmocka_unit_test(test_groups_decided_together),
         cmocka_unit_test(test_posts_kept_whole),
         cmocka_unit_test(test_table),

@@ -6,7 +6,8 @@
  * best-scored block of a page the SVM would leave empty; fill takes near
  * misses inside the content, short ones only when content follows
  * (fill_lead); posts keeps a thread's repeated posts whole; repeats drops
- * what a page says again in another context. */
+ * what a page says again in another context; whole keeps every block of a
+ * page whose result would be nearly empty. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -509,6 +510,50 @@ static void test_repeats_dropped(void **state)
     ps_page_free(pg);
 }
 
+/* whole: a result of fewer characters than the pass's value (here a
+ * headline) is the classifier missing the page: every block with text
+ * becomes content; a result of more stays as it is, and so does the page
+ * with the pass off. */
+static void test_whole_page_when_nearly_empty(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body><div class=head>Hardware catalogs</div>"
+                            "<div class=list><div>A catalog of screws and bolts, 1903 edition, with plates.</div>"
+                            "<div>Price list of the Acme Tool Company, spring 1911, illustrated.</div></div>"
+                            "<div class=empty></div></body></html>");
+    assert_non_null(pg);
+    size_t n;
+    const ps_block *b = ps_page_blocks(pg, &n);
+    assert_true(n <= 16);
+    const size_t head = find(b, n, "html/body/div[1]"), item1 = find(b, n, "html/body/div[2]/div[1]");
+    const size_t item2 = find(b, n, "html/body/div[2]/div[2]");
+    double score[16];
+    for (size_t i = 0; i < n; i++)
+        score[i] = b[i].own.text_chars ? -1.0 : NAN;
+    score[head] = 1.0;
+    uint8_t keep[16] = {0};
+    keep[head] = 1; /* 17 characters */
+    ps_block_passes p = with("whole", 120);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    assert_int_equal(keep[head] + keep[item1] + keep[item2], 3);
+    for (size_t i = 0; i < n; i++)
+        if (!b[i].own.text_chars)
+            assert_int_equal(keep[i], 0); /* blocks without text stay out */
+    /* more than the value kept: unchanged */
+    memset(keep, 0, sizeof keep);
+    keep[head] = keep[item1] = 1;
+    set(&p, "whole", 40);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    assert_int_equal(keep[item2], 0);
+    /* off */
+    memset(keep, 0, sizeof keep);
+    keep[head] = 1;
+    set(&p, "whole", 0);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    assert_int_equal(keep[item1] + keep[item2], 0);
+    ps_page_free(pg);
+}
+
 /* groups: siblings of one shape (digits in their class left out) are
  * decided together by the mean of their scores; a shape with fewer members
  * than the pass's value, and blocks of another shape, are left alone. */
@@ -739,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_product_reviews_dropped),
         cmocka_unit_test(test_facets_dropped),
         cmocka_unit_test(test_repeats_dropped),
+        cmocka_unit_test(test_whole_page_when_nearly_empty),
         cmocka_unit_test(test_groups_decided_together),
         cmocka_unit_test(test_posts_kept_whole),
         cmocka_unit_test(test_table),

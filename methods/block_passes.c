@@ -42,8 +42,8 @@
  * fill (margin, default 1.0): inside the container of the content (the
  *   deepest block holding >= 0.85 of the content characters, body when none
  *   does), blocks the SVM scored above -margin become content when at most
- *   half their own text is link text and the comments pass would not drop
- *   them.  The SVM judges each block alone, and the paragraphs of pages
+ *   half their own text is link text (or they are cards: FILL_CARD) and the
+ *   comments pass would not drop them.  The SVM judges each block alone, and the paragraphs of pages
  *   unlike its training pages (a list of applications with descriptions, a
  *   statistics bulletin in one long div) hover just below zero while the
  *   page's best paragraphs are kept; link lists and text outside the
@@ -484,12 +484,29 @@ static int pass_fallback(ps_pass_ctx *c, double on)
 }
 
 /* fill: inside the container of the content (FILL_SHARE), blocks scored
- * above -margin whose own text is at most FILL_LINKS link text, holds at
- * least fill_chars characters (the row after fill) and is not in a comment
- * container, become content; one shorter than fill_lead characters
- * without sub-blocks only when the next block with text is content. */
+ * above -margin whose own text is at most FILL_LINKS link text (or is a
+ * card, link_list), holds at least fill_chars characters (the row after
+ * fill) and is not in a comment container, become content; one shorter
+ * than fill_lead characters without sub-blocks only when the next block
+ * with text is content. */
 #define FILL_SHARE 0.85
 #define FILL_LINKS 0.5
+
+/* A block of at least FILL_CARD characters whose text sits in one link is a
+ * card — a service's or a listing's tile whose title and description are
+ * one <a> — not a list of links, and the fill may take it.  Chosen on
+ * wcxb-dev's folds 1-3 (site-grouped; 100, 150 gave less); wcxb-dev's CV
+ * listing 0.721 -> 0.729, service 0.839 -> 0.841, no other type or set
+ * moved (docs/QUALITY.md, "Page types, sixth round").  Any length with
+ * any number of links took a BBC page's navigation bars (l3s-gn1 -0.002). */
+#define FILL_CARD 200
+
+/* Whether @p b's own text is mostly link text and not a card (FILL_CARD). */
+static int link_list(const ps_block *b)
+{
+    return b->own.link_chars > FILL_LINKS * b->own.text_chars &&
+           !(b->own.text_chars >= FILL_CARD && b->own.links <= 1);
+}
 static int pass_fill(ps_pass_ctx *c, double margin)
 {
     if (!c->score)
@@ -508,7 +525,7 @@ static int pass_fill(ps_pass_ctx *c, double margin)
      * the fill has just taken */
     for (size_t i = end; i-- > cur;) {
         if (c->keep[i] || (c->in_comments && c->in_comments[i]) || isnan(c->score[i]) ||
-            c->score[i] <= -margin || b[i].own.link_chars > FILL_LINKS * b[i].own.text_chars ||
+            c->score[i] <= -margin || link_list(&b[i]) ||
             b[i].own.text_chars < min_chars)
             continue;
         if (b[i].own.text_chars < lead_chars && b[i].n_children == 0) {

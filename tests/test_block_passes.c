@@ -200,6 +200,52 @@ static void test_fill_joins_near_misses_inside_the_content(void **state)
     ps_page_free(pg);
 }
 
+/* fill and cards: a block whose text of at least 200 characters sits in
+ * one link (a tile whose title and description are one <a>) is not a link
+ * list, and the fill takes it; a bar of many links of the same length, and
+ * a short one-link tile, stay out. */
+static void test_fill_takes_cards(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str(
+        "<html><body><div id=main><div>We help companies move their accounting to the cloud, from the first "
+        "audit of what they run today to the day the old servers are switched off.</div>"
+        "<div class=card><a href=/audit><div>Cloud audit: a two-week review of every system you run, what it "
+        "costs, who uses it and what it would take to move it, with a written plan and a fixed price for each "
+        "step that follows, signed off by your own finance team.</div></a></div>"
+        "<div class=bar><a href=/1>Audit and planning</a> | <a href=/2>Migration services</a> | <a href=/3>"
+        "Managed cloud</a> | <a href=/4>Security reviews</a> | <a href=/5>Training for teams</a> | <a href=/6>"
+        "Pricing and plans</a> | <a href=/7>Case studies</a> | <a href=/8>Partners and resellers</a> | "
+        "<a href=/9>About the company</a> | <a href=/10>Careers</a> | <a href=/11>Contact us</a> | <a href=/12>Newsroom</a> | "
+        "<a href=/13>Investor relations</a></div>"
+        "<div class=card><a href=/more><div>Read more about our work</div></a></div>"
+        "<div>Every move is run by one team from start to end, and the people who planned it stay with you "
+        "for the first year after the switch.</div>"
+        "</div></body></html>");
+    assert_non_null(pg);
+    size_t n;
+    const ps_block *b = ps_page_blocks(pg, &n);
+    assert_true(n <= 16);
+    const size_t intro = find(b, n, "html/body/div[1]/div[1]");
+    const size_t card = find(b, n, "html/body/div[1]/div[2]/a[1]/div[1]");
+    const size_t bar = find(b, n, "html/body/div[1]/div[3]");
+    const size_t small = find(b, n, "html/body/div[1]/div[4]/a[1]/div[1]");
+    const size_t outro = find(b, n, "html/body/div[1]/div[5]");
+    assert_true(b[card].own.text_chars >= 200 && b[bar].own.text_chars >= 200);
+    double score[16];
+    uint8_t keep[16] = {0};
+    for (size_t i = 0; i < n; i++)
+        score[i] = b[i].own.text_chars ? -0.3 : NAN;
+    score[intro] = score[outro] = 1.0;
+    keep[intro] = keep[outro] = 1; /* the content's block: div#main */
+    ps_block_passes p = with("fill", 1.0);
+    assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+    assert_int_equal(keep[card], 1);
+    assert_int_equal(keep[bar], 0);
+    assert_int_equal(keep[small], 0);
+    ps_page_free(pg);
+}
+
 /* fill_lead: a short block the fill would take is taken only when the next
  * block with text is content: a subheading before a paragraph (also one the
  * fill itself takes), not a "Read also" line before a list of other
@@ -778,6 +824,7 @@ int main(void)
         cmocka_unit_test(test_fallback_keeps_best_scored),
         cmocka_unit_test(test_fill_joins_near_misses_inside_the_content),
         cmocka_unit_test(test_fill_lead_needs_content_after),
+        cmocka_unit_test(test_fill_takes_cards),
         cmocka_unit_test(test_headline_from_given_features),
         cmocka_unit_test(test_comments_dropped),
         cmocka_unit_test(test_thread_replies_kept),

@@ -42,6 +42,16 @@ static int lang_wanted(const char *langs, const char *lang)
     return 0;
 }
 
+/* Bounds on pages' bytes in the pipeline (docs/EXTRACTION.md, "Threads and
+ * memory"): read ahead and waiting for a worker at most QUEUED (a run of
+ * large pages is not read far ahead of the workers), and being worked at
+ * once at most WORKING, or one page alone whatever its size (a page takes
+ * 5-40 times its bytes while it is worked: two 2 MB pages at once were
+ * most of the peak of a run over every data set).  Pages of the usual
+ * sizes (a median of 65 KB over the eight data sets) meet neither. */
+#define BATCH_QUEUED_BYTES ((size_t)4 << 20)
+#define BATCH_WORKING_BYTES ((size_t)2 << 20)
+
 typedef struct batch_job {
     ps_input in;
     uint64_t pos;      /* input bytes read when it was (progress by bytes) */
@@ -537,6 +547,14 @@ static int dedup_page(batch_ctx *c, batch_job *j, int *indexed, ps_error *err)
     return found < 0 ? -1 : 0;
 }
 
+/* The bytes a read job holds until a worker takes it: its page. */
+static size_t batch_job_bytes(void *vctx, const void *vjob)
+{
+    (void)vctx;
+    const batch_job *j = vjob;
+    return j->in.data ? j->in.len : 0;
+}
+
 static int batch_write(void *vctx, void *vjob, ps_error *err)
 {
     batch_ctx *c = vctx;
@@ -853,8 +871,13 @@ static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *rea
         .read = batch_read,
         .work = batch_work,
         .write = batch_write,
+        .job_bytes = batch_job_bytes,
     };
     ps_pipeline_opts po = {0};
+    /* pages read ahead and waiting for a worker: at most this many bytes
+     * (and one page whatever its size), not the raw bytes of 4N+2 pages */
+    po.queued_bytes = BATCH_QUEUED_BYTES;
+    po.working_bytes = BATCH_WORKING_BYTES;
     po.workers = cfg->workers ? cfg->workers : 1;
     if (ps_extractor_is_stateful(cfg->extractor))
         po.workers = 1; /* in input order, one page at a time */

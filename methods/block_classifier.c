@@ -13,8 +13,13 @@ ps_block_classifier *ps_block_classifier_open(const char *path, ps_error *err)
         return NULL;
     ps_error e2 = {0};
     ps_model *second = ps_model_next_stage(ps_svm_classifier_model(c), &e2);
-    if (second)
+    /* a classifier only predicts: the bundles' text (as large as the file,
+     * and the second stage's again) is not kept for the run */
+    ps_svm_classifier_drop_text(c);
+    if (second) {
+        ps_model_drop_text(second);
         return ps_block_classifier_stack(c, second, path, err);
+    }
     if (e2.code) {
         if (err)
             *err = e2;

@@ -92,6 +92,8 @@ const ps_model *ps_block_classifier_svm_model(const ps_block_classifier *c);
 ps_block_classifier *ps_svm_classifier_open(const char *path, ps_error *err);
 /** @p c's bundle when it is an "svm" classifier, else NULL. */
 const ps_model *ps_svm_classifier_model(const ps_block_classifier *c);
+/* Its model's bundle text freed (ps_model_drop_text): prediction only. */
+void ps_svm_classifier_drop_text(ps_block_classifier *c);
 
 /** Score in->blocks with the SVM @p m (raw rows in its feature order), as
  *  the "svm" kind does: identical rows of the page scored once. */

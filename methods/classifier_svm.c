@@ -97,6 +97,12 @@ const ps_model *ps_svm_classifier_model(const ps_block_classifier *c)
     return c && c->score == svm_score ? ((const svm_classifier *)c)->model : NULL;
 }
 
+void ps_svm_classifier_drop_text(ps_block_classifier *c)
+{
+    if (c && c->score == svm_score)
+        ps_model_drop_text(((svm_classifier *)c)->model);
+}
+
 /* The model's block_tags key ("body,section,div,p"), when it has one: lower-
  * case tag names, body among them (the root block is always body). */
 static int model_block_tags(svm_classifier *s, const char *path, ps_error *err)

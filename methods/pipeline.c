@@ -24,6 +24,9 @@ typedef struct pipe_state {
     size_t refill;       /* the writer wakes a waiting reader when this many are free */
     size_t *work_q;      /* FIFO ring of read jobs */
     size_t work_head, work_n;
+    size_t *bytes_of;    /* job_bytes of each job when it was read */
+    size_t queued, queued_max; /* bytes of the jobs in work_q; its bound (0: none) */
+    size_t working, working_max; /* bytes of the jobs being worked; its bound (0: none) */
     size_t *done_q;      /* unordered: FIFO ring; ordered: slot seq % cap */
     size_t done_head, done_n;
     unsigned char *done_set; /* ordered: slot filled */
@@ -75,7 +78,8 @@ static void *reader_main(void *arg)
     pipe_state *s = arg;
     for (;;) {
         pthread_mutex_lock(&s->m);
-        while (!s->stop && !interrupted(s) && s->free_n == 0)
+        while (!s->stop && !interrupted(s) &&
+               (s->free_n == 0 || (s->queued_max && s->work_n > 0 && s->queued >= s->queued_max)))
             pthread_cond_wait(&s->c_free, &s->m);
         if (s->stop || interrupted(s)) {
             s->eof = 1;
@@ -92,8 +96,11 @@ static void *reader_main(void *arg)
         ps_error e = {0};
         int r = s->ops->read(s->ops->ctx, job, &e);
 
+        size_t nb = r == 1 && s->ops->job_bytes ? s->ops->job_bytes(s->ops->ctx, job) : 0;
         pthread_mutex_lock(&s->m);
         if (r == 1) {
+            s->bytes_of[j] = nb;
+            s->queued += nb;
             s->seq_of[j] = s->n_read++;
             s->work_q[(s->work_head + s->work_n++) % s->cap] = j;
             pthread_cond_signal(&s->c_work);
@@ -111,13 +118,21 @@ static void *reader_main(void *arg)
     }
 }
 
+/* May a worker take the job at the head of work_q: the bytes being worked
+ * with it stay within working_max, or no job is being worked. */
+static int admitted(const pipe_state *s)
+{
+    return !s->working_max || s->busy == 0 ||
+           s->working + s->bytes_of[s->work_q[s->work_head]] <= s->working_max;
+}
+
 static void *worker_main(void *arg)
 {
     pipe_state *s = arg;
     pthread_mutex_lock(&s->m);
     unsigned me = s->next_worker++;
     for (;;) {
-        while (!s->stop && !interrupted(s) && s->work_n == 0 && !s->eof)
+        while (!s->stop && !interrupted(s) && (s->work_n == 0 ? !s->eof : !admitted(s)))
             pthread_cond_wait(&s->c_work, &s->m);
         if (s->stop || interrupted(s) || s->work_n == 0)
             break;
@@ -125,12 +140,21 @@ static void *worker_main(void *arg)
         s->work_head = (s->work_head + 1) % s->cap;
         s->work_n--;
         s->busy++;
+        s->working += s->bytes_of[j];
+        if (s->queued_max) {
+            s->queued -= s->bytes_of[j];
+            if (s->queued < s->queued_max) /* the reader may wait on the bytes */
+                pthread_cond_signal(&s->c_free);
+        }
         pthread_mutex_unlock(&s->m);
 
         s->ops->work(s->ops->ctx, me, job_at(s, j));
 
         pthread_mutex_lock(&s->m);
         s->busy--;
+        s->working -= s->bytes_of[j];
+        if (s->working_max && s->work_n > 0) /* a worker may wait to be admitted */
+            pthread_cond_broadcast(&s->c_work);
         if (s->ordered) {
             size_t slot = s->seq_of[j] % s->cap;
             s->done_q[slot] = j;
@@ -229,9 +253,12 @@ int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
     s.work_q = calloc(cap, sizeof *s.work_q);
     s.done_q = calloc(cap, sizeof *s.done_q);
     s.done_set = calloc(cap, 1);
+    s.bytes_of = calloc(cap, sizeof *s.bytes_of);
+    s.queued_max = ops->job_bytes ? opts->queued_bytes : 0;
+    s.working_max = ops->job_bytes ? opts->working_bytes : 0;
     pthread_t *workers = calloc(nw, sizeof *workers);
     int rc = 0;
-    if (!s.mem || !s.seq_of || !s.free_idx || !s.work_q || !s.done_q || !s.done_set || !workers) {
+    if (!s.mem || !s.seq_of || !s.free_idx || !s.work_q || !s.done_q || !s.done_set || !s.bytes_of || !workers) {
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto out;
     }
@@ -311,6 +338,7 @@ out:
     free(s.work_q);
     free(s.done_q);
     free(s.done_set);
+    free(s.bytes_of);
     free(workers);
     return rc;
 }

@@ -712,12 +712,90 @@ static void test_pipeline_bounded_and_ordered(void **state)
     (void)state;
     count_ctx c = {.n = 2000, .in_order = 1};
     pthread_mutex_init(&c.m, NULL);
-    ps_pipeline_ops ops = {&c, sizeof(size_t), count_read, count_work, count_write};
+    ps_pipeline_ops ops = {&c, sizeof(size_t), count_read, count_work, count_write, NULL};
     ps_pipeline_opts o = {.workers = 3, .ordered = 1, .in_flight = 8};
     assert_int_equal(ps_pipeline_run(&ops, &o, NULL, NULL), 0);
     assert_int_equal(c.written, 2000);
     assert_true(c.in_order);
     assert_true(c.max_live <= 8);
+    pthread_mutex_destroy(&c.m);
+}
+
+/* The byte bounds: a job's bytes are its number's (jobs 10, 20, ... are
+ * "large": 1000 bytes, the others 1); with working_bytes 1000 a large job
+ * is never worked beside another job, and with queued_bytes 1500 the jobs
+ * read and not yet taken never hold more than 1500 bytes plus the one that
+ * crossed it. */
+typedef struct bytes_ctx {
+    size_t n, next;
+    pthread_mutex_t m;
+    size_t working, max_working, queued, max_queued;
+} bytes_ctx;
+
+static size_t bytes_of(size_t k)
+{
+    return k % 10 == 0 ? 1000 : 1;
+}
+
+static int bytes_read(void *vctx, void *job, ps_error *err)
+{
+    (void)err;
+    bytes_ctx *c = vctx;
+    if (c->next == c->n)
+        return 0;
+    size_t k = c->next++;
+    *(size_t *)job = k;
+    pthread_mutex_lock(&c->m);
+    c->queued += bytes_of(k);
+    if (c->queued > c->max_queued)
+        c->max_queued = c->queued;
+    pthread_mutex_unlock(&c->m);
+    return 1;
+}
+
+static void bytes_work(void *vctx, unsigned w, void *job)
+{
+    (void)w;
+    bytes_ctx *c = vctx;
+    size_t b = bytes_of(*(size_t *)job);
+    pthread_mutex_lock(&c->m);
+    c->queued -= b;
+    c->working += b;
+    if (c->working > c->max_working)
+        c->max_working = c->working;
+    pthread_mutex_unlock(&c->m);
+    usleep(b > 1 ? 2000 : 100);
+    pthread_mutex_lock(&c->m);
+    c->working -= b;
+    pthread_mutex_unlock(&c->m);
+}
+
+static int bytes_write(void *vctx, void *job, ps_error *err)
+{
+    (void)vctx;
+    (void)job;
+    (void)err;
+    return 0;
+}
+
+static size_t bytes_job_bytes(void *vctx, const void *job)
+{
+    (void)vctx;
+    return bytes_of(*(const size_t *)job);
+}
+
+static void test_pipeline_byte_bounds(void **state)
+{
+    (void)state;
+    bytes_ctx c = {.n = 400};
+    pthread_mutex_init(&c.m, NULL);
+    ps_pipeline_ops ops = {&c, sizeof(size_t), bytes_read, bytes_work, bytes_write, bytes_job_bytes};
+    ps_pipeline_opts o = {.workers = 3, .ordered = 1, .queued_bytes = 1500, .working_bytes = 1000};
+    assert_int_equal(ps_pipeline_run(&ops, &o, NULL, NULL), 0);
+    assert_int_equal(c.next, 400);
+    assert_true(c.max_working <= 1000); /* a large job alone */
+    assert_true(c.max_working >= 2);    /* small ones side by side */
+    assert_true(c.max_queued < 1500 + 1000);
     pthread_mutex_destroy(&c.m);
 }
 
@@ -826,7 +904,7 @@ static void test_pipeline_interrupt(void **state)
         pthread_mutex_init(&c.m, NULL);
         intr_flag = 0;
         discarded = 0;
-        ps_pipeline_ops ops = {&c, sizeof(size_t), count_read, count_work, count_write_raise};
+        ps_pipeline_ops ops = {&c, sizeof(size_t), count_read, count_work, count_write_raise, NULL};
         ps_pipeline_opts o = {.workers = 3, .ordered = ordered, .in_flight = 8,
                               .interrupt = &intr_flag};
         assert_int_equal(ps_pipeline_run(&ops, &o, count_discard, NULL), 1);
@@ -930,6 +1008,7 @@ int main(void)
         cmocka_unit_test(test_partial_write_no_glued_records),
         cmocka_unit_test(test_skip_existing_leaves_live_runs_temps),
         cmocka_unit_test(test_skip_existing_beside_a_live_run),
+        cmocka_unit_test(test_pipeline_byte_bounds),
         cmocka_unit_test(test_learn_pass_equals_sequential_build),
         cmocka_unit_test(test_unknown_method_is_usage_error),
         cmocka_unit_test(test_messages_through_print_function),

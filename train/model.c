@@ -636,6 +636,17 @@ ps_model *ps_model_next_stage(const ps_model *m, ps_error *err)
     return next;
 }
 
+void ps_model_drop_text(ps_model *m)
+{
+    if (!m)
+        return;
+    free(m->bundle);
+    m->bundle = NULL;
+    m->bundle_len = m->end_off = 0;
+    m->svm_text = NULL;
+    m->svm_len = 0;
+}
+
 ps_model *ps_model_load(const char *path, ps_error *err)
 {
     size_t len;
@@ -649,6 +660,9 @@ ps_model *ps_model_load(const char *path, ps_error *err)
 
 int ps_model_save(const ps_model *m, const char *path, ps_error *err)
 {
+    if (!m->bundle)
+        return ps_set_error(err, PS_ERR_USAGE, "%s: its text was dropped (ps_model_drop_text): cannot be saved",
+                            m->name);
     return ps_write_file_atomic(path, m->bundle, m->bundle_len, err);
 }
 
@@ -731,6 +745,8 @@ char *ps_svm_model_to_text(const void *svm_model, size_t *len, ps_error *err)
 
 int ps_model_libsvm_decision(ps_model *m, const double *x, double *dec)
 {
+    if (!m->libsvm && !m->svm_text)
+        return -1;
     if (!m->libsvm) {
         char tmp[4096];
         if (temp_path(tmp, sizeof tmp))

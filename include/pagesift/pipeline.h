@@ -37,6 +37,9 @@ typedef struct ps_pipeline_ops {
     /** The calling thread, one job at a time; in read order when ordered.
      *  0 ok, -1 fatal (err set): the run stops. */
     int (*write)(void *ctx, void *job, ps_error *err);
+    /** NULL, or the bytes a job read holds until a worker takes it (its
+     *  input): with opts->queued_bytes, what the reader may read ahead. */
+    size_t (*job_bytes)(void *ctx, const void *job);
 } ps_pipeline_ops;
 
 typedef struct ps_pipeline_opts {
@@ -49,6 +52,16 @@ typedef struct ps_pipeline_opts {
      *  was never worked) and the run returns 1; the rest are discarded.  The
      *  writer looks at it at least every 100 ms. */
     const volatile sig_atomic_t *interrupt;
+    /** With ops->job_bytes: the reader reads no further while the jobs
+     *  waiting for a worker hold this many bytes or more (0: no bound but
+     *  in_flight), so a run of large pages is not read far ahead of the
+     *  workers; one job may always wait. */
+    size_t queued_bytes;
+    /** With ops->job_bytes: a worker takes the next job only while the jobs
+     *  being worked hold at most this many bytes with it, or when no other
+     *  is being worked (0: no bound): two large pages are not worked at
+     *  once, whose memory is a multiple of their bytes. */
+    size_t working_bytes;
 } ps_pipeline_opts;
 
 /** Run until the reader reports the end and every job is written.  Returns

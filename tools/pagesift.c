@@ -14,9 +14,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 #include "pagesift.h"
 #include "pagesift/batch.h"
@@ -896,18 +893,6 @@ static int report(const cli_run *r, int rc, const ps_batch_counts *counts, doubl
 
 int main(int argc, char **argv)
 {
-#ifdef __GLIBC__
-    /* glibc's malloc raises its mmap threshold to the size of each large
-     * block freed (up to 32 MB), so after one large page every block of a
-     * page comes from the threads' heaps, which keep the memory: over every
-     * data set at -j 2 the peak RSS was 93 MB instead of 61-62.  Fixed
-     * thresholds (which also stop that adjustment): blocks of 256 KB and more
-     * are mapped and given back when freed, and a heap keeps at most 2 MB
-     * free at its top.  The price is system time (pages mapped afresh):
-     * docs/EXTRACTION.md, "Memory of a run". */
-    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
-    mallopt(M_TRIM_THRESHOLD, 2 * 1024 * 1024);
-#endif
     cli_run r = {0};
     int rc = parse_options(&r, argc, argv);
     if (rc == GO_ON)

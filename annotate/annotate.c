@@ -541,11 +541,6 @@ fail:
     return NULL;
 }
 
-const char *const *ps_annotate_block_tags(const ps_annotate *a)
-{
-    return a->tags;
-}
-
 void ps_annotate_free(ps_annotate *a)
 {
     if (!a)

@@ -2,7 +2,7 @@
  * method runs over a data set, template libraries are learnt from its pages
  * (unlabelled: only the pages, never the gold, as a batch run over a crawl
  * would) by the learn pass of `pagesift --learn-templates`
- * (methods/learn_pass.c: the pages in index order, the builder's default
+ * (batch/learn_pass.c: the pages in index order, the builder's default
  * parameters), written to a temporary folder and given to
  * the method as its templates_dir.  Which libraries are applied is the one
  * rule of training and inference, ps_template_applies (sites of >=
@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "eval/per_site.h"
-#include "methods/batch.h"
+#include "batch/batch.h"
 
 void ps_eval_site_of(const ps_dataset_page *p, char *out, size_t cap)
 {

@@ -141,7 +141,7 @@ static void do_page(shared *sh, size_t i)
     free(gold);
 }
 
-/* The pages run on the engine of the batch (methods/pipeline.c): the reader
+/* The pages run on the engine of the batch (batch/pipeline.c): the reader
  * hands out page indices in index order, the workers do the page step and
  * the scoring, the writer counts.  One extractor is shared by the workers,
  * as in a pagesift run; a stateful method gets one worker. */

@@ -76,7 +76,7 @@ typedef struct ps_template_store ps_template_store;
 typedef struct ps_snippets ps_snippets;
 
 /* ------------------------------------------------------------------------ */
-/* Main text in one call (methods/sift.c)                                    */
+/* Main text in one call (batch/sift.c)                                      */
 /* ------------------------------------------------------------------------ */
 
 /**
@@ -388,7 +388,7 @@ PS_EXPORT void ps_source_free(ps_source *src);
 PS_EXPORT void ps_input_site(const ps_input *in, ps_site_rule rule, char *out, size_t cap);
 
 /* ------------------------------------------------------------------------ */
-/* An input parsed and extracted: the page step (methods/extractor.c)        */
+/* An input parsed and extracted: the page step (batch/extractor.c)          */
 /* ------------------------------------------------------------------------ */
 
 /** How the page step reads an input.  Zero-initialise. */

@@ -13,7 +13,7 @@
  *   no set lost with (0.7 cost netease and dragnet 0.01) with the single-
  *   stage model.  The stacked model (issue 14) judges a block with its
  *   neighbours' scores, and focus then cut more article than noise: held
- *   out (docs/QUALITY.md), focus off gave trafilatura-eval 0.912 -> 0.925
+ *   out (docs/research/QUALITY.md), focus off gave trafilatura-eval 0.912 -> 0.925
  *   under 5-fold CV (recall 0.911 -> 0.943) and the mean of the seven sets
  *   0.9279 -> 0.9300, so it is off by default; focus=X turns it on.
  * headline (on/off): among the blocks before the first content block, the
@@ -48,12 +48,12 @@
  *   statistics bulletin in one long div) hover just below zero while the
  *   page's best paragraphs are kept; link lists and text outside the
  *   article's block stay out.  Held out, mean of five training seeds
- *   (docs/QUALITY.md): cleaneval +0.019, readability +0.016,
+ *   (docs/research/QUALITY.md): cleaneval +0.019, readability +0.016,
  *   cleanportaleval +0.005, dragnet +0.002, l3s-gn1 and netease -0.003.
  *   fill_chars (default 0: any length), a row of its own after fill: the
  *   fill takes only blocks of at least that many characters.  What the fill
  *   adds on modern pages is half captions, credits and "read also" headings
- *   (trafilatura-eval, docs/QUALITY.md section 00000); fill_chars=100 raised
+ *   (trafilatura-eval, docs/research/QUALITY.md section 00000); fill_chars=100 raised
  *   trafilatura-eval's precision under CV from 0.908 to 0.926, but the
  *   older gold sets keep such short lines (cleaneval its dates and table
  *   cells, readability its photo credits) and the mean of the seven held-out
@@ -69,7 +69,7 @@
  *   / "Related Coverage" line into the teaser list after it, which is
  *   noise.  The short lines the older gold sets keep inside the article
  *   (cleaneval's dates and table cells) mostly stand before more article.
- *   Held out, with the same models over three seeds (docs/QUALITY.md
+ *   Held out, with the same models over three seeds (docs/research/QUALITY.md
  *   section 000000): the mean of the seven sets +0.0006, +0.0003, +0.0006,
  *   trafilatura-eval under 5-fold CV 0.925 -> 0.926 (precision 0.908 ->
  *   0.915); l3s-gn1 +0.002, readability -0.001 (a short last line at the
@@ -82,7 +82,7 @@
  *   fewer characters, every block with text becomes content (pass_whole
  *   below).
  *
- * focus + headline, template-svm held out (docs/QUALITY.md): token F1 +0.004
+ * focus + headline, template-svm held out (docs/research/QUALITY.md): token F1 +0.004
  * dragnet, +0.015 l3s-gn1, +0.001 cleaneval, +0.005 cleanportaleval, +0.004
  * netease.
  *
@@ -182,7 +182,7 @@ static double param(const ps_pass_ctx *c, const char *key)
 /* The page-type classifier's probability of a forum thread from which the
  * comments pass leaves a page's replies to the classifier (wcxb-dev under
  * site-grouped CV: forums 0.726 -> 0.739, no other type or set moved;
- * docs/QUALITY.md, "Page types, third round"). */
+ * docs/research/QUALITY.md, "Page types, third round"). */
 #define THREAD_PROB 0.5
 
 /* Whether the page is a thread, whose posts are its content: its JSON-LD
@@ -235,7 +235,7 @@ static uint8_t *left_out_flags(ps_pass_ctx *c)
 }
 
 /* The page-type classifier's probability of a product page from which the
- * reviews pass drops the customer reviews (docs/QUALITY.md, "Page types,
+ * reviews pass drops the customer reviews (docs/research/QUALITY.md, "Page types,
  * third round"). */
 #define PRODUCT_PROB 0.5
 
@@ -278,7 +278,7 @@ static int pass_reviews(ps_pass_ctx *c, double on)
  * after it leave them out (c->in_comments): a grid's filter lists (brands,
  * prices, sizes with their counts) are long lists of short links the fill
  * took in with the items.  wcxb-dev's collections under site-grouped CV
- * 0.696 -> 0.701, no other type or set moved (docs/QUALITY.md, "Page
+ * 0.696 -> 0.701, no other type or set moved (docs/research/QUALITY.md, "Page
  * types, fifth round"). */
 static int facet_words(const ps_block *b)
 {
@@ -381,7 +381,7 @@ static int pass_groups(ps_pass_ctx *c, double min_size)
  * woodworkingtalk thread kept 21 % of its posts).  Blocks a pass before left
  * out (reviews, tables) are not members.  wcxb-dev's forums under
  * site-grouped CV 0.752 -> 0.768, no other type or set moved
- * (docs/QUALITY.md, "Page types, fifth round"). */
+ * (docs/research/QUALITY.md, "Page types, fifth round"). */
 typedef struct post_member {
     uint64_t key; /* post_key: shape and place */
     uint32_t block;
@@ -497,7 +497,7 @@ static int pass_fallback(ps_pass_ctx *c, double on)
  * one <a> — not a list of links, and the fill may take it.  Chosen on
  * wcxb-dev's folds 1-3 (site-grouped; 100, 150 gave less); wcxb-dev's CV
  * listing 0.721 -> 0.729, service 0.839 -> 0.841, no other type or set
- * moved (docs/QUALITY.md, "Page types, sixth round").  Any length with
+ * moved (docs/research/QUALITY.md, "Page types, sixth round").  Any length with
  * any number of links took a BBC page's navigation bars (l3s-gn1 -0.002). */
 #define FILL_CARD 200
 
@@ -551,7 +551,7 @@ static int pass_fill(ps_pass_ctx *c, double margin)
  * (40, 80, 160 gave less); wcxb-dev's CV forum 0.768 -> 0.787, product
  * 0.661 -> 0.673, collection, listing, service and article up,
  * documentation 0.929 -> 0.927 (a guide's summary cards repeat its chapters' first
- * lines); the seven other sets within their spreads (docs/QUALITY.md, "Page
+ * lines); the seven other sets within their spreads (docs/research/QUALITY.md, "Page
  * types, sixth round"). */
 typedef struct repeat_member {
     uint64_t text;    /* hash of the block's own text and its length */
@@ -622,7 +622,7 @@ static int pass_repeats(ps_pass_ctx *c, double min_chars)
  * listing 0.707 -> 0.721, forum 0.787 -> 0.796, collection 0.705 -> 0.714,
  * product 0.673 -> 0.677, 6 of the 7 pages it touched better; readability
  * +0.009, cleaneval +0.002, the other sets within their spreads
- * (docs/QUALITY.md, "Page types, sixth round").  Last in the chain, so a
+ * (docs/research/QUALITY.md, "Page types, sixth round").  Last in the chain, so a
  * headline the pass before kept counts. */
 static int pass_whole(ps_pass_ctx *c, double min_chars)
 {
@@ -678,7 +678,7 @@ static int pass_headline(ps_pass_ctx *c, double on)
 
 /* The chain, in run order: key (= option key), function, option type,
  * default (0 = off), range.  Defaults: measured leave-one-set-out,
- * docs/QUALITY.md. */
+ * docs/research/QUALITY.md. */
 const ps_block_pass ps_block_pass_table[] = {
     {"comments", pass_comments, PS_OPT_SWITCH, 1, 0, 1},
     {"reviews", pass_reviews, PS_OPT_SWITCH, 1, 0, 1},

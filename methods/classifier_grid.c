@@ -14,7 +14,7 @@
  *    is the mean of the two models' scores.  The mean and not the grid
  *    model alone: articles the classifier takes for grids lose less
  *    (wcxb-dev under CV: articles 0.952 with the mean, 0.947 with the grid
- *    model alone; docs/QUALITY.md, "Page types, third round").
+ *    model alone; docs/research/QUALITY.md, "Page types, third round").
  *  - the rescue: on any other page where the blocks the base scores above
  *    0 hold less than the rescue share of the page's text (after the
  *    template step), a block's score is the larger of the base's and that

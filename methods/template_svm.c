@@ -36,7 +36,7 @@
  * guarded rule then removes 0.78 % of the gold leaf text over the 100 sites
  * with >= 5 pages (0.99 % over the 39 with >= 10; docs/TEMPLATES.md), and
  * held out dragnet scores 0.909 against 0.900 with 10, l3s-gn1 equal
- * (docs/QUALITY.md).
+ * (docs/research/QUALITY.md).
  * Options (--options): min_pages=N — for experiments only, apply a library
  * built from at least N pages instead (0 = the library's own N1, one full
  * batch); the model was trained with the rule above, so another N is a
@@ -64,7 +64,7 @@
  * content, keep blocks scored above -X that are not mostly links; keep the
  * title-like heading before the first content block; keep the best-scored
  * block of a page that would come out empty; drop content inside comment
- * containers), measured leave-one-set-out in docs/QUALITY.md.  Every row of
+ * containers), measured leave-one-set-out in docs/research/QUALITY.md.  Every row of
  * ps_block_pass_table is an option of its key, with the row's default.
  *
  * The model's block_tags key (when present; body, section, div otherwise)
@@ -92,19 +92,19 @@
 
 /* --favor precision / recall (option favor=): the decision threshold on the
  * SVM's score and the fill pass's margin, chosen on held-out figures
- * (docs/QUALITY.md). */
+ * (docs/research/QUALITY.md). */
 #define FAVOR_PRECISION_THRESHOLD 0.3
 #define FAVOR_PRECISION_FILL 0.5
 #define FAVOR_RECALL_THRESHOLD -0.3
 #define FAVOR_RECALL_FILL 1.5
 /* The JSON-LD fallback's share (option article_body; article_body_fallback
- * below), set before it was measured: held out (docs/QUALITY.md section
+ * below), set before it was measured: held out (docs/research/QUALITY.md section
  * 000) it left the gold sets unchanged and gave trafilatura-eval +0.001
  * (held out and under 5-fold cross-validation). */
 #define ARTICLE_BODY_SHARE 0.5
 /* The grid rule (options grid_shift, grid_gate; classify() below): chosen
  * on wcxb-dev under site-grouped 5-fold CV and the seven other sets held
- * out (docs/QUALITY.md, "Page types", second and third rounds): wcxb-dev
+ * out (docs/research/QUALITY.md, "Page types", second and third rounds): wcxb-dev
  * 0.835 -> 0.846, every other set within its seed spread; on the scores
  * rather than the threshold, 0.851 -> 0.853. */
 #define GRID_SHIFT 0.75
@@ -113,7 +113,7 @@
  * companion bundle NAME.grid.model of a model NAME.model, averaged in on
  * pages whose grid-kind probability is at least GRID_MODEL_GATE; chosen on
  * wcxb-dev under site-grouped CV and the seven other sets held out among
- * the gates 0.5, 0.6, 0.7, 0.8 (docs/QUALITY.md, "Page types, third
+ * the gates 0.5, 0.6, 0.7, 0.8 (docs/research/QUALITY.md, "Page types, third
  * round"): wcxb-dev 0.855 -> 0.861 (listing 0.603 -> 0.662, collection
  * 0.663 -> 0.693), every other set within its seed spread.  Forum threads
  * joined the grid kinds in the fourth round (forum 0.739 -> 0.752); the
@@ -187,7 +187,7 @@ static int parse_options(tsvm *t, const char *method, const char *opts, ps_error
     if (ps_method_parse_options(method, opts, table, n, err) != 0)
         return -1;
     /* favor: the SVM's threshold and the fill's margin together, unless
-     * given one by one (values: docs/QUALITY.md, the favor table) */
+     * given one by one (values: docs/research/QUALITY.md, the favor table) */
     static const double favor_threshold[] = {0.0, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_THRESHOLD};
     const double favor_fill[] = {fill_default, FAVOR_PRECISION_FILL, FAVOR_RECALL_FILL};
     t->threshold = isnan(threshold) ? favor_threshold[favor] : threshold;

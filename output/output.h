@@ -2,7 +2,7 @@
  * gets.  Each format is one file of output/ that defines one
  * ps_output_format (its name, file extension, flags and render function)
  * and one row of the format table (output/formats.c).  The batch
- * (methods/batch.c), the CLI, the completion and Python read that table
+ * (batch/batch.c), the CLI, the completion and Python read that table
  * through ps_format_name / ps_format_find (include/pagesift/batch.h); none
  * of them names a format. */
 #ifndef PS_OUTPUT_H

@@ -1,4 +1,4 @@
-/* tests/test_dedup.c — --dedup's fingerprints and index (methods/dedup.c):
+/* tests/test_dedup.c — --dedup's fingerprints and index (batch/dedup.c):
  * what counts as the same words, how far a changed sentence moves the
  * SimHash, that every kept page within the distance is found whichever
  * bits differ (the probed buckets), the earliest nearest one, undo, and
@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "methods/dedup.h"
+#include "batch/dedup.h"
 #include "pagesift/batch.h"
 #include "test_util.h"
 

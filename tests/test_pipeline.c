@@ -16,7 +16,7 @@
 
 #include <jansson.h>
 
-#include "methods/batch.h"
+#include "batch/batch.h"
 #include "pagesift/pipeline.h"
 #include "pagesift/page.h"
 #include "tests/test_util.h"

@@ -1,6 +1,6 @@
 /* pagesift — extract the main text of web pages: one page, or a collection
  * (files, folders, stdin) on all cores, in any output format of the
- * library's format table (--format help).  The work is in the library (ps_batch_run, methods/batch.c);
+ * library's format table (--format help).  The work is in the library (ps_batch_run, batch/batch.c);
  * this is option parsing, setup errors and the summary. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>

@@ -39,8 +39,6 @@ typedef struct ps_annotate ps_annotate;
  *  empty or a workspace).  Loads the model, template libraries and resume
  *  file.  NULL with err set (PS_ERR_IO for the folder, the loaders' codes). */
 PS_LAB_EXPORT ps_annotate *ps_annotate_new(const char *dir, const ps_annotate_options *opt, ps_error *err);
-/** The block tags pages are parsed with (the model's when it has some). */
-PS_LAB_EXPORT const char *const *ps_annotate_block_tags(const ps_annotate *a);
 /** Add one page (@p in as ps_source_next filled it, status PS_OK): its HTML
  *  file (sanitised, every CSV block marked, CSP), its block data and CSV
  *  rows.  Returns 0, or -1 with err set: PS_ERR_IO means the workspace

@@ -281,7 +281,7 @@ PS_EXPORT char *ps_page_text(const ps_page *page, const uint8_t *keep_block, siz
 PS_EXPORT char *ps_page_text_leaves(const ps_page *page, const uint8_t *keep_leaf,
                           size_t *len);
 
-/* ---- the page step up to the method (methods/extractor.c) ---------------- */
+/* ---- the page step up to the method (batch/extractor.c) ------------------ */
 
 /** The page step up to the method, a page ready for features (the block
  *  CSV, annotation, per-site rows): work out the input's site (ps_input_site

@@ -1,5 +1,5 @@
 /* pagesift/pipeline.h — a bounded, threaded producer/consumer pipeline
- * (methods/pipeline.c): one reader thread, N worker threads, one writer
+ * (batch/pipeline.c): one reader thread, N worker threads, one writer
  * (the calling thread), output in input order or as finished.  The batch
  * runs on it, and so do programs that drive runs of their own (the
  * evaluation); and the batch's template learning over a reader of inputs.
@@ -74,7 +74,7 @@ typedef struct ps_pipeline_opts {
 PS_EXPORT int ps_pipeline_run(const ps_pipeline_ops *ops, const ps_pipeline_opts *opts,
                               void (*discard)(void *ctx, void *job), ps_error *err);
 
-/* ---- template learning over a reader (methods/learn_pass.c) ------------- */
+/* ---- template learning over a reader (batch/learn_pass.c) --------------- */
 
 /** A reader of inputs: fill @p in with the next one.  1 got one, 0 end, -1
  *  fatal (the run stops, err set).  Called from one thread (not the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/research/quality-search.sh — the recipe search of issue 9, end to end and
-# reproducible (figures in docs/QUALITY.md section 1): block CSVs for four
+# reproducible (figures in docs/research/QUALITY.md section 1): block CSVs for four
 # block variants, leave-one-set-out training and scoring of each feature set
 # and balance (the second passes are measured on the real pipeline:
 # scripts/research/quality-protocol.sh).

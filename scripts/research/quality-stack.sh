@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/research/quality-stack.sh — one configuration of the recipe under
-# issue 14's protocol, for choosing between configurations (docs/QUALITY.md):
+# issue 14's protocol, for choosing between configurations (docs/research/QUALITY.md):
 # leave-one-set-out over the seven sets (each set scored by
 # scripts/train-default-model on the other six) and trafilatura-eval by
 # 5-fold site-grouped cross-validation (scripts/eval-traf-folds), every

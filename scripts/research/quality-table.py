@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""scripts/research/quality-table.py - the table of docs/QUALITY.md section 1 from
+"""scripts/research/quality-table.py - the table of docs/research/QUALITY.md section 1 from
 the work folder of scripts/research/quality-search.sh: leave-one-set-out token F1
 (block-level proxy, scripts/research/quality-score.py) per variant and set.  (The
 second-pass table of section 2 came from Python copies of the passes, removed in

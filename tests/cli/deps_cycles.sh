@@ -40,7 +40,7 @@ allowed=(
     # none: every cycle the script found is broken (docs/ARCHITECTURE.md)
 )
 
-folders=(common extract templates features train methods output eval annotate tools)
+folders=(common extract templates features train methods output batch eval annotate tools)
 
 # include edges: "include FROM TO HEADER"
 for dir in "${folders[@]}"; do

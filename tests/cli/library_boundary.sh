@@ -80,7 +80,7 @@ lab_files=$(sed -n '/^set(PS_LAB_FILES/,/)/p' "$src/CMakeLists.txt" | grep -oE '
 [[ -n $lab_files ]] || fail "could not read PS_LAB_FILES of CMakeLists.txt"
 pattern=$( (sed 's/^/include\/pagesift\//' "$t/lab_headers"; echo include/pagesift/lab.h) | sed 's/\./\\./g' | paste -sd'|')
 xml=$(pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
-for dir in common extract templates features train methods output; do
+for dir in common extract templates features train methods output batch; do
     for f in "$src/$dir"/*.c "$src/$dir"/*.cc; do
         [[ -e $f ]] || continue
         rel=${f#$src/}

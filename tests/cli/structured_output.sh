@@ -20,7 +20,7 @@ cmark "$tmp/a.md" > "$tmp/a.cm.html" || fail "cmark rejects the Markdown"
 cmark-gfm -e table "$tmp/a.md" > "$tmp/a.html" || fail "cmark-gfm rejects the Markdown"
 diff -u "$data/article.expected.html" "$tmp/a.html" || fail "Markdown renders to other HTML than expected"
 # (the shipped model of issue 34's round drops the nested list's two short items and the two-line
-# code block: docs/QUALITY.md, "Page types"; this page checks the formats on what it keeps)
+# code block: docs/research/QUALITY.md, "Page types"; this page checks the formats on what it keeps)
 for s in "<h1>Rivers" "<h2>Measured flows</h2>" "<blockquote>" "<ol>"; do
     grep -qF "$s" "$tmp/a.cm.html" || fail "CommonMark rendering lacks $s"
 done

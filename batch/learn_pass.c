@@ -1,4 +1,4 @@
-/* methods/learn_pass.c — the first pass of `pagesift --learn-templates`:
+/* batch/learn_pass.c — the first pass of `pagesift --learn-templates`:
  * the paper's setting, where a site's template library comes from the
  * collection being cleaned (METHODS.md §1.1).  Pages are read and parsed on
  * the worker threads; the calling thread adds them to the template builder
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/progress.h"
-#include "methods/batch.h"
+#include "batch/batch.h"
 #include "pagesift/pipeline.h"
 #include "pagesift/page.h"
 

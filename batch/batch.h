@@ -1,4 +1,4 @@
-/* methods/batch.h — batch extraction (declared in the public
+/* batch/batch.h — batch extraction (declared in the public
  * include/pagesift/batch.h) and its internal piece: the one-pass entry over
  * a reader callback (the learning pass over one is pagesift/pipeline.h's).
  * The records it writes are made by the output formats (output/output.h). */

@@ -1,4 +1,4 @@
-/* methods/sift.c — the one-call API (pagesift.h, "Main text in one call"):
+/* batch/sift.c — the one-call API (pagesift.h, "Main text in one call"):
  * HTML bytes in, text, title and the page's metadata out.  A sifter is an extractor of the
  * default single-page pipeline (svm: no site templates for a lone page)
  * plus the page step that parses with the extractor's block tags; ps_sift

@@ -1,4 +1,4 @@
-/* methods/dedup.h — duplicate pages of a batch (pagesift --dedup,
+/* batch/dedup.h — duplicate pages of a batch (pagesift --dedup,
  * docs/EXTRACTION.md "Duplicates"): a page whose main text is the same as
  * that of a page already written (its words, case folded, punctuation and
  * spacing aside), or nearly the same (a 64-bit SimHash over word

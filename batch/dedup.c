@@ -1,4 +1,4 @@
-/* methods/dedup.c — duplicate pages of a batch (methods/dedup.h): the
+/* batch/dedup.c — duplicate pages of a batch (batch/dedup.h): the
  * fingerprints of a text, and the index of the kept pages.
  *
  * Fingerprints.  The text is cut into words (ICU's letters, digits and
@@ -41,7 +41,7 @@
 #include <xxhash.h>
 
 #include "common/util.h"
-#include "methods/dedup.h"
+#include "batch/dedup.h"
 
 /* ---- fingerprints --------------------------------------------------------- */
 

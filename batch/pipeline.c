@@ -1,4 +1,4 @@
-/* methods/pipeline.c — the threaded batch engine of pagesift/pipeline.h:
+/* batch/pipeline.c — the threaded batch engine of pagesift/pipeline.h:
  * a reader thread, N workers, the writer in the calling thread, a fixed pool
  * of jobs passed between them through three small index queues under one
  * mutex (held only to move an index, never while a page is read, extracted

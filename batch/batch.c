@@ -1,8 +1,8 @@
-/* methods/batch.c — batch extraction (methods/batch.h): the per-page work
+/* batch/batch.c — batch extraction (batch/batch.h): the per-page work
  * (parse, site key, extract, the record in the output format of
  * output/formats.c's table) on the worker threads, and the writer (stream
  * or one file per page, counts, progress) on the calling thread, over the
- * engine of methods/pipeline.c. */
+ * engine of batch/pipeline.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "common/progress.h"
-#include "methods/batch.h"
-#include "methods/dedup.h"
+#include "batch/batch.h"
+#include "batch/dedup.h"
 #include "pagesift/inputs.h"
 #include "pagesift/pipeline.h"
 
@@ -90,7 +90,7 @@ typedef struct batch_ctx {
     ps_progress *prog;
     int torn;          /* the stream ends inside a record that could not be taken back */
     const char *run_id; /* output_dir: this run's mark in its temporary files' names */
-    ps_dedup *dedup;   /* --dedup: the kept pages (methods/dedup.h) */
+    ps_dedup *dedup;   /* --dedup: the kept pages (batch/dedup.h) */
 } batch_ctx;
 
 /* ---- unique output names ------------------------------------------------ */

@@ -1,4 +1,4 @@
-/* methods/extractor.c — the public extraction API (ps_extractor, ps_extract)
+/* batch/extractor.c — the public extraction API (ps_extractor, ps_extract)
  * over the method interface of methods/method.h: finds a method by name in
  * the registry, sets it up once, and hands its per-page output back as a
  * ps_extraction. */

@@ -382,14 +382,16 @@ static int pass_groups(ps_pass_ctx *c, double min_size)
  * out (reviews, tables) are not members.  wcxb-dev's forums under
  * site-grouped CV 0.752 -> 0.768, no other type or set moved
  * (docs/research/QUALITY.md, "Page types, fifth round"). */
-typedef struct post_member {
-    uint64_t key; /* post_key: shape and place */
+/* A block with a key (posts: post_key; repeats: its text's hash), sorted by
+ * key, then in document order: the members of one key form a run. */
+typedef struct keyed_block {
+    uint64_t key;
     uint32_t block;
-} post_member;
+} keyed_block;
 
-static int post_member_cmp(const void *a, const void *b)
+static int keyed_block_cmp(const void *a, const void *b)
 {
-    const post_member *x = a, *y = b;
+    const keyed_block *x = a, *y = b;
     if (x->key != y->key)
         return x->key < y->key ? -1 : 1;
     return x->block < y->block ? -1 : x->block > y->block;
@@ -432,17 +434,17 @@ static int pass_posts(ps_pass_ctx *c, double share)
 {
     if (!c->score || !thread_page(c->page))
         return 0;
-    post_member *m = malloc((c->n + 1) * sizeof *m);
+    keyed_block *m = malloc((c->n + 1) * sizeof *m);
     if (!m)
         return -1;
     size_t k = 0;
     double total = 0;
     for (size_t i = 0; i < c->n; i++)
         if (!isnan(c->score[i]) && !(c->in_comments && c->in_comments[i])) {
-            m[k++] = (post_member){post_key(&c->blocks[i]), (uint32_t)i};
+            m[k++] = (keyed_block){post_key(&c->blocks[i]), (uint32_t)i};
             total += c->blocks[i].own.text_chars;
         }
-    qsort(m, k, sizeof *m, post_member_cmp);
+    qsort(m, k, sizeof *m, keyed_block_cmp);
     size_t first = 0, end = 0;
     double best = 0;
     for (size_t i = 0; i < k;) {
@@ -553,19 +555,6 @@ static int pass_fill(ps_pass_ctx *c, double margin)
  * documentation 0.929 -> 0.927 (a guide's summary cards repeat its chapters' first
  * lines); the seven other sets within their spreads (docs/research/QUALITY.md, "Page
  * types, sixth round"). */
-typedef struct repeat_member {
-    uint64_t text;    /* hash of the block's own text and its length */
-    uint32_t block;
-} repeat_member;
-
-static int repeat_member_cmp(const void *a, const void *b)
-{
-    const repeat_member *x = a, *y = b;
-    if (x->text != y->text)
-        return x->text < y->text ? -1 : 1;
-    return x->block < y->block ? -1 : x->block > y->block;
-}
-
 static int pass_repeats(ps_pass_ctx *c, double min_chars)
 {
     size_t nl;
@@ -573,7 +562,7 @@ static int pass_repeats(ps_pass_ctx *c, double min_chars)
     uint64_t *text = malloc((c->n + 1) * sizeof *text);
     uint64_t *context = malloc((c->n + 1) * sizeof *context);
     uint32_t *chars = calloc(c->n + 1, sizeof *chars);
-    repeat_member *m = malloc((c->n + 1) * sizeof *m);
+    keyed_block *m = malloc((c->n + 1) * sizeof *m);
     if (!text || !context || !chars || !m) {
         free(text), free(context), free(chars), free(m);
         return -1;
@@ -597,11 +586,11 @@ static int pass_repeats(ps_pass_ctx *c, double min_chars)
     size_t k = 0;
     for (size_t i = 0; i < c->n; i++)
         if (c->keep[i] && chars[i] >= min_chars)
-            m[k++] = (repeat_member){text[i] ^ chars[i], (uint32_t)i};
-    qsort(m, k, sizeof *m, repeat_member_cmp);
+            m[k++] = (keyed_block){text[i] ^ chars[i], (uint32_t)i}; /* text and length */
+    qsort(m, k, sizeof *m, keyed_block_cmp);
     for (size_t i = 0; i < k;) {
         size_t j = i + 1;
-        for (; j < k && m[j].text == m[i].text; j++)
+        for (; j < k && m[j].key == m[i].key; j++)
             if (context[m[j].block] != context[m[i].block])
                 c->keep[m[j].block] = 0;
         i = j;

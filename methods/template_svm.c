@@ -167,7 +167,7 @@ static int parse_options(tsvm *t, const char *method, const char *opts, ps_error
     double *fill = ps_block_passes_at(&t->passes, "fill");
     const double fill_default = *fill;
     *fill = NAN; /* given or not: favor sets it when not */
-    ps_method_opt table[9 + PS_BLOCK_PASSES_MAX] = {
+    const ps_method_opt own[] = {
         {"favor", PS_OPT_CHOICE, &favor, 0, 0, favors},
         {"threshold", PS_OPT_DOUBLE, &threshold, -10, 10, NULL},
         {"min_pages", PS_OPT_INT, &t->min_pages, 0, 1e9, NULL},
@@ -179,7 +179,11 @@ static int parse_options(tsvm *t, const char *method, const char *opts, ps_error
         {"grid_model_gate", PS_OPT_DOUBLE, &t->grid_model_gate, 0, 3, NULL},
         {"grid_rescue", PS_OPT_DOUBLE, &t->grid_rescue, 0, 1, NULL},
     };
-    size_t n = 9;
+    /* the method's own options, then one a pass: counted from the list, so
+     * that an option added above cannot be overwritten by the passes */
+    ps_method_opt table[sizeof own / sizeof *own + PS_BLOCK_PASSES_MAX];
+    size_t n = sizeof own / sizeof *own;
+    memcpy(table, own, sizeof own);
     for (size_t i = 0; ps_block_pass_table[i].key; i++) {
         const ps_block_pass *r = &ps_block_pass_table[i];
         table[n++] = (ps_method_opt){r->key, r->type, &t->passes.value[i], r->min, r->max, NULL};

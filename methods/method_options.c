@@ -12,7 +12,13 @@ static int known_keys(char *out, size_t cap, const ps_method_opt *opts, size_t n
 {
     size_t at = 0;
     out[0] = '\0';
-    for (size_t i = 0; i < n && at + 1 < cap; i++) {
+    for (size_t i = 0; i < n; i++) {
+        /* whole names only: one that does not fit (with room for ", ...")
+         * ends the list with "..." */
+        if (at + 2 + strlen(opts[i].key) + 5 >= cap) {
+            snprintf(out + at, cap - at, "%s...", i ? ", " : "");
+            break;
+        }
         int w = snprintf(out + at, cap - at, "%s%s", i ? ", " : "", opts[i].key);
         if (w < 0)
             return -1;
@@ -103,7 +109,7 @@ int ps_method_parse_options(const char *method, const char *options, const ps_me
             if (!strcmp(opts[i].key, item))
                 o = &opts[i];
         if (!o) {
-            char keys[256];
+            char keys[400];
             known_keys(keys, sizeof keys, opts, n_opts);
             rc = ps_set_error(err, PS_ERR_USAGE, "%s: unknown option '%s' (known: %s)", method, item, keys);
             break;

@@ -21,7 +21,7 @@
 #include "extract/class_words.h"
 
 enum { N_ = PS_CW_NOISE, C_ = PS_CW_CONTENT, M_ = PS_CW_COMMENT, P_ = PS_CW_CAPTION, D_ = PS_CW_DIALOG,
-       R_ = PS_CW_REVEAL, V_ = PS_CW_REVIEW, F_ = PS_CW_FACET };
+       R_ = PS_CW_REVEAL, V_ = PS_CW_REVIEW, F_ = PS_CW_FACET, U_ = PS_CW_PROFILE };
 
 typedef struct {
     const char *w;
@@ -61,7 +61,21 @@ static word WORDS[] = {
     {"refine", F_},      {"refinement", F_},    {"refinements", F_},
     {"yotpo", V_},       {"okendo", V_},        {"judgeme", V_},      {"trustpilot", V_},
     {"bazaarvoice", V_},
+    /* a forum post's author panel and signature, the names of the common
+     * forum programs' (phpBB postprofile, vBulletin userinfo, XenForo
+     * message-userDetails / -userExtras, MyBB author_information, IPS
+     * cAuthorPane, Stack Exchange user-info / post-signature); two tokens
+     * in a row are looked up together for this group only (PROFILE_PAIRS) */
+    {"signature", U_},   {"signatures", U_},    {"postprofile", U_},  {"userinfo", U_},
+    {"userdetails", U_}, {"userextras", U_},    {"usertitle", U_},    {"userstats", U_},
+    {"authorinfo", U_},  {"authorinformation", U_}, {"authorstatistics", U_}, {"authorpane", U_},
+    {"posterinfo", U_},  {"memberinfo", U_},
 };
+
+/* The groups a word made of two tokens in a row may give ("user-info",
+ * "userDetails" -> userinfo, userdetails): the profile words only, so the
+ * other groups, which the block features read, see whole tokens as before. */
+#define PROFILE_PAIRS PS_CW_PROFILE
 
 #define N_WORDS (sizeof WORDS / sizeof WORDS[0])
 
@@ -73,13 +87,17 @@ static int entry_cmp(const void *a, const void *b)
 static pthread_once_t sorted_once = PTHREAD_ONCE_INIT;
 static size_t wlen[N_WORDS];    /* strlen of each word, after sorting */
 static unsigned char first[27]; /* words starting with 'a' + c: first[c] .. first[c + 1] */
+static unsigned char pair_first[26]; /* 1: a PROFILE_PAIRS word starts with 'a' + c */
 
 static void sort_words(void)
 {
     qsort(WORDS, N_WORDS, sizeof *WORDS, entry_cmp);
     ps_first_letter_runs(WORDS, N_WORDS, sizeof *WORDS, first);
-    for (size_t i = 0; i < N_WORDS; i++)
+    for (size_t i = 0; i < N_WORDS; i++) {
         wlen[i] = strlen(WORDS[i].w);
+        if (WORDS[i].bits & PROFILE_PAIRS)
+            pair_first[WORDS[i].w[0] - 'a'] = 1;
+    }
 }
 
 static unsigned lookup(const char *tok, size_t n)
@@ -98,14 +116,26 @@ unsigned ps_class_words(const char *s, size_t n)
     pthread_once(&sorted_once, sort_words);
     unsigned bits = 0;
     char tok[24];
-    size_t k = 0, len = 0; /* len: the token's real length (may exceed tok) */
+    char pair[48]; /* the token before this one, then this one: PROFILE_PAIRS */
+    size_t k = 0, len = 0, prev = 0; /* len: the token's real length (may exceed tok); prev: the
+                                        length of the whole token before (0: none) */
     for (size_t i = 0; i <= n; i++) {
         char c = i < n ? s[i] : '\0';
         int lower = c >= 'a' && c <= 'z', upper = c >= 'A' && c <= 'Z', digit = c >= '0' && c <= '9';
         int camel = upper && i > 0 && s[i - 1] >= 'a' && s[i - 1] <= 'z';
         if ((!(lower || upper || digit) || camel) && len) {
-            if (len == k)
+            if (len == k) {
                 bits |= lookup(tok, k);
+                /* a pair only after a token some pair word starts like
+                 * (most tokens are not: no second look-up) */
+                if (prev && pair[0] >= 'a' && pair[0] <= 'z' && pair_first[pair[0] - 'a']) {
+                    memcpy(pair + prev, tok, k);
+                    bits |= lookup(pair, prev + k) & PROFILE_PAIRS;
+                }
+                memcpy(pair, tok, k);
+                prev = k;
+            } else
+                prev = 0;
             k = len = 0;
         }
         if (lower || upper || digit) {

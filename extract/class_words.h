@@ -15,8 +15,11 @@ enum {
                             a person opens with one click */
     PS_CW_REVIEW = 64, /**< review(s), rating(s), testimonial(s), review widgets (yotpo,
                             okendo, judgeme, trustpilot, bazaarvoice): customer reviews */
-    PS_CW_FACET = 128  /**< facet(s), filter(s), refine, refinement(s): a grid's filter
+    PS_CW_FACET = 128, /**< facet(s), filter(s), refine, refinement(s): a grid's filter
                             controls (brands, prices, sizes with their counts) */
+    PS_CW_PROFILE = 256 /**< signature(s), postprofile, user-info, userDetails, author-pane,
+                             ...: a post's author panel or signature in a thread (also
+                             matched across two tokens: "user-info" is userinfo) */
 };
 
 /** The PS_CW_* bits of the whole tokens of @p n bytes of a class or id

@@ -271,6 +271,42 @@ static int pass_reviews(ps_pass_ctx *c, double on)
     return 0;
 }
 
+/* profiles: on a discussion — a thread (thread_page) or a Q&A page (its
+ * JSON-LD says QAPage) — the blocks whose class or id, or that of one of
+ * the two blocks above them, holds a profile word (a post's author panel
+ * or signature: phpBB's postprofile, vBulletin's userinfo, XenForo's
+ * message-userDetails, Stack Exchange's user-info; extract/class_words.c)
+ * become noise, and the passes after it leave them out (c->in_comments).
+ * The SVM keeps a join date, a post count and a signature with the post
+ * they sit beside; WCXB's gold leaves them out.  wcxb-dev's forums under
+ * site-grouped CV 0.796 -> 0.808 (folds 1-3, where it was chosen over
+ * acting on every page: 0.807 -> 0.817; folds 4-5 read once: 0.778 ->
+ * 0.795), no other type or set moved (docs/research/QUALITY.md, "Page
+ * types, seventh round"). */
+static int profile_words(const ps_block *b)
+{
+    return ((ps_class_words(b->class_attr, strlen(b->class_attr)) |
+             ps_class_words(b->id_attr, strlen(b->id_attr))) & PS_CW_PROFILE) != 0;
+}
+
+static int pass_profiles(ps_pass_ctx *c, double on)
+{
+    (void)on;
+    if (!thread_page(c->page) && !(ps_page_schema_kinds(c->page) & PS_SCHEMA_QA))
+        return 0;
+    uint8_t *in = left_out_flags(c);
+    for (size_t i = 0; i < c->n; i++) {
+        int32_t b = (int32_t)i;
+        for (int up = 0; up < 3 && b >= 0; up++, b = c->blocks[b].parent)
+            if (profile_words(&c->blocks[b])) {
+                c->keep[i] = 0;
+                in[i] = 1;
+                break;
+            }
+    }
+    return 0;
+}
+
 /* facets: on a page the page-type classifier calls a listing or a
  * collection (p_listing + p_collection >= `value`), the blocks whose class
  * or id, or that of one of the two blocks above them, holds a facet word
@@ -671,6 +707,7 @@ static int pass_headline(ps_pass_ctx *c, double on)
 const ps_block_pass ps_block_pass_table[] = {
     {"comments", pass_comments, PS_OPT_SWITCH, 1, 0, 1},
     {"reviews", pass_reviews, PS_OPT_SWITCH, 1, 0, 1},
+    {"profiles", pass_profiles, PS_OPT_SWITCH, 1, 0, 1},
     {"facets", pass_facets, PS_OPT_DOUBLE, 0.5, 0, 2},
     {"no_tables", pass_no_tables, PS_OPT_SWITCH, 0, 0, 1},
     {"groups", pass_groups, PS_OPT_DOUBLE, 0, 0, 1000},

@@ -454,6 +454,59 @@ static void test_product_reviews_dropped(void **state)
     }
 }
 
+/* profiles: on a thread (typed forum, p >= 0.5) or a Q&A page (JSON-LD
+ * QAPage), a post's author panel and signature — profile words on the
+ * block or one of the two blocks above, whole or across two tokens
+ * (XenForo's message-userDetails, Stack Exchange's user-info) — become
+ * noise and the fill does not take them back; the posts stay; the same
+ * markup on a page typed article keeps them (the comments pass's business
+ * there). */
+static void test_profiles_dropped(void **state)
+{
+    (void)state;
+    static const char *const labels[2] = {"forum", "article"};
+    const struct {
+        double forum, article;
+        const char *ld;
+        int kept;
+    } cases[] = {{0.9, 0.1, "", 0},
+                 {0.1, 0.9, "<script type=application/ld+json>{\"@type\":\"QAPage\"}</script>", 0},
+                 {0.2, 0.8, "", 1}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char html[2048];
+        snprintf(html, sizeof html,
+                 "<html><head><title>Boiler pressure drops</title>%s</head><body>"
+                 "<div class=message><div class=message-userDetails><p>oldtimer</p><p>Joined: 2009, Posts: 4 211</p></div>"
+                 "<div class=message-body><p>My boiler loses a bar every night.</p></div>"
+                 "<div class=post-signature><p>Sent from my phone. Boilers since 1987.</p></div></div>"
+                 "<div class=message><div class=user-info><p>valveguy</p></div>"
+                 "<div class=message-body><p>Check the expansion vessel first.</p></div></div>"
+                 "</body></html>",
+                 cases[k].ld);
+        ps_page *pg = parse_str(html);
+        assert_non_null(pg);
+        const double prob[2] = {cases[k].forum, cases[k].article};
+        ps_page_set_type_probs(pg, labels, prob, 2);
+        size_t n;
+        const ps_block *b = ps_page_blocks(pg, &n);
+        uint8_t keep[16];
+        double score[16];
+        assert_true(n <= 16);
+        memset(keep, 1, sizeof keep);
+        for (size_t i = 0; i < n; i++)
+            score[i] = 0.5;
+        ps_block_passes p = with("profiles", 1);
+        set(&p, "fill", 1.0); /* the fill must not take them back */
+        assert_int_equal(ps_block_passes_run(pg, &p, keep, score), 0);
+        assert_int_equal(keep[find(b, n, "html/body/div[1]/div[2]")], 1); /* the posts */
+        assert_int_equal(keep[find(b, n, "html/body/div[2]/div[2]")], 1);
+        assert_int_equal(keep[find(b, n, "html/body/div[1]/div[1]")], cases[k].kept);
+        assert_int_equal(keep[find(b, n, "html/body/div[1]/div[3]")], cases[k].kept);
+        assert_int_equal(keep[find(b, n, "html/body/div[2]/div[1]")], cases[k].kept);
+        ps_page_free(pg);
+    }
+}
+
 /* facets: on a page typed listing or collection (p_listing + p_collection
  * >= 0.5), blocks in filter controls (facet / filter / refinement words on
  * the block or one of the two blocks above) become noise and the fill does
@@ -829,6 +882,7 @@ int main(void)
         cmocka_unit_test(test_comments_dropped),
         cmocka_unit_test(test_thread_replies_kept),
         cmocka_unit_test(test_product_reviews_dropped),
+        cmocka_unit_test(test_profiles_dropped),
         cmocka_unit_test(test_facets_dropped),
         cmocka_unit_test(test_repeats_dropped),
         cmocka_unit_test(test_whole_page_when_nearly_empty),

@@ -60,6 +60,14 @@ static void usage(FILE *f)
           "  -j, --threads N          grid points in parallel (default: all cores)\n"
           "      --grid-csv FILE      write the grid's CV scores as CSV\n"
           "      --grid-svg FILE      write a heat map of CV F1 (SVG)\n"
+          "      --block-tags LIST    the block tags the bundle records (its block_tags\n"
+          "                           key, what pagesift parses pages with), whatever the\n"
+          "                           rows' block_tags column says.  Without it: the\n"
+          "                           rows' own (every row records the block tags its\n"
+          "                           page was cut with); labelled rows cut with\n"
+          "                           different block tags are refused (exit 1), rows of\n"
+          "                           a CSV without the column count as body,section,div\n"
+          "                           (a note on stderr says so)\n"
           "      --stamp              record the creation date in the bundle (without it\n"
           "                           the same inputs and seed give a byte-identical file)\n"
           "      --upgrade OLD.model  no training: re-save a format 1 bundle (no checksum)\n"
@@ -615,12 +623,14 @@ static int parse_range(const char *s, double *a, double *b, double *step)
 
 /* The long options without a short one. */
 enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP, O_UPGRADE,
-       O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_KEEPWORSE, O_PAGETYPES, O_FOLD, O_NOTFOLD, O_MAXPAGES };
+       O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_KEEPWORSE, O_PAGETYPES, O_FOLD, O_NOTFOLD, O_MAXPAGES,
+       O_BLOCKTAGS };
 
 /* What the command line asks for. */
 typedef struct train_cli {
     ps_train_options o;
     const char *out, *features, *grid_csv, *grid_svg, *upgrade;
+    const char *block_tags;         /* --block-tags: the bundle's, no check of the rows */
     const char *update, *base_model, *site_of, *site_weights; /* site models */
     int keep_worse, per_site, page_types, folds_given;
     ps_fold page_fold;              /* --fold / --not-fold */
@@ -720,6 +730,7 @@ static int parse_option(train_cli *t, int c, char **argv)
     case O_GCSV: t->grid_csv = optarg; break;
     case O_GSVG: t->grid_svg = optarg; break;
     case O_STAMP: t->stamp = 1; break;
+    case O_BLOCKTAGS: t->block_tags = optarg; break;
     case O_UPGRADE: t->upgrade = optarg; break;
     case O_PERSITE: t->per_site = 1; break;
     case O_PAGETYPES: t->page_types = 1; break;
@@ -770,7 +781,7 @@ static int parse_options(train_cli *t, int argc, char **argv)
         {"model", required_argument, 0, 'm'}, {"site-of", required_argument, 0, O_SITEOF},
         {"site-weights", required_argument, 0, O_SITEW}, {"keep-worse", no_argument, 0, O_KEEPWORSE}, {"page-types", no_argument, 0, O_PAGETYPES},
         {"fold", required_argument, 0, O_FOLD}, {"not-fold", required_argument, 0, O_NOTFOLD},
-        {"max-pages", required_argument, 0, O_MAXPAGES},
+        {"max-pages", required_argument, 0, O_MAXPAGES}, {"block-tags", required_argument, 0, O_BLOCKTAGS},
         {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
     int c;
@@ -867,14 +878,21 @@ static int run_grid(train_cli *t, int argc, char **argv)
     ps_init();
     double t0 = ps_clock(PS_CLOCK_WALL);
     ps_error err = {0};
-    ps_train_data *d = ps_train_data_load((const char *const *)argv + optind, (size_t)(argc - optind),
-                                          t->features, t->group, &err);
+    ps_train_data *d = ps_train_data_load_tags((const char *const *)argv + optind, (size_t)(argc - optind),
+                                               t->features, t->group, t->block_tags, &err);
     if (!d) {
         fprintf(stderr, "pagesift-train: %s\n", err.msg);
         return err.code == PS_ERR_USAGE ? 2 : 1;
     }
     ps_train_data_info info;
     ps_train_data_get_info(d, &info);
+    if (info.untagged && !t->o.quiet)
+        fprintf(stderr,
+                "pagesift-train: note: %zu labelled rows (%s) record no block tags (no block_tags "
+                "column: a CSV of before it, or empty cells); taken as cut with %s%s\n",
+                info.untagged, info.untagged_files, t->block_tags ? t->block_tags : "body,section,div",
+                t->block_tags ? " (--block-tags)" : ", the default (if they were cut with others, "
+                "say which with --block-tags LIST)");
     /* names inference cannot compute: allowed for experiments, but say so */
     {
         char *list = strdup(info.features), *unknown = calloc(1, strlen(info.features) + 1);

@@ -809,6 +809,7 @@ def features(source, url=None, *, gold=None, extended=False, block_tags=None, te
     if block_tags:
         enc = [_enc(t) for t in block_tags] + [None]
         tags_arr = (ctypes.c_char_p * len(enc))(*enc)
+        opts.block_tags = ctypes.cast(tags_arr, ctypes.POINTER(ctypes.c_char_p))
     err = L.ps_error()
     store = None
     if templates:

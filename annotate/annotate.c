@@ -868,9 +868,10 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
         ps_buf_printf(&html,
                       "\n<script type=\"application/json\" id=\"ps-data\">%s</script>\n"
                       "<script nonce=\"%s\" src=\"../data/workspace.js\"></script>\n"
+                      "<script nonce=\"%s\" src=\"../assets/sync.js\"></script>\n"
                       "<script nonce=\"%s\" src=\"../assets/annotate.js\"></script>\n"
                       "</body>\n</html>\n",
-                      pjs, a->nonce, a->nonce);
+                      pjs, a->nonce, a->nonce, a->nonce);
         free(pjs);
         if (!html.data) {
             ps_set_error(err, PS_ERR_NOMEM, "out of memory");
@@ -904,6 +905,7 @@ static const char index_html[] =
     "<noscript>This workspace needs JavaScript (its own scripts only).</noscript></main>\n"
     "<script nonce=\"%s\" src=\"data/workspace.js\"></script>\n"
     "<script nonce=\"%s\" src=\"data/rows.js\"></script>\n"
+    "<script nonce=\"%s\" src=\"assets/sync.js\"></script>\n"
     "<script nonce=\"%s\" src=\"assets/index.js\"></script>\n</body>\n</html>\n";
 
 int ps_annotate_finish(ps_annotate *a, ps_error *err)
@@ -950,13 +952,14 @@ int ps_annotate_finish(ps_annotate *a, ps_error *err)
     snprintf(sub, sizeof sub, "%s/assets", a->dir);
     if (make_dir(sub, 0, err) ||
         write_file(a, "assets/annotate.js", ps_annotate_asset_page_js, strlen(ps_annotate_asset_page_js), err) ||
-        write_file(a, "assets/index.js", ps_annotate_asset_index_js, strlen(ps_annotate_asset_index_js), err))
+        write_file(a, "assets/index.js", ps_annotate_asset_index_js, strlen(ps_annotate_asset_index_js), err) ||
+        write_file(a, "assets/sync.js", ps_annotate_asset_sync_js, strlen(ps_annotate_asset_sync_js), err))
         goto done;
     b.len = 0;
     ps_buf hd = {0};
     csp(&hd, a->nonce);
     int bad = ps_buf_printf(&b, index_html, hd.data, ps_annotate_asset_index_css, a->nonce, a->nonce,
-                            a->nonce);
+                            a->nonce, a->nonce);
     ps_buf_free(&hd);
     if (bad) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");

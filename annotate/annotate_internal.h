@@ -8,5 +8,6 @@ extern const char ps_annotate_asset_page_js[];   /* web/annotate.js */
 extern const char ps_annotate_asset_page_css[];  /* web/page.css */
 extern const char ps_annotate_asset_index_js[];  /* web/index.js */
 extern const char ps_annotate_asset_index_css[]; /* web/index.css */
+extern const char ps_annotate_asset_sync_js[];   /* web/sync.js: saves merged by the server */
 
 #endif

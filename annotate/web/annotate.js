@@ -351,6 +351,15 @@
 
   blocks.forEach(function (b, k) { paint(k); });
   refresh();
+  /* another tab of this browser changed this page's labels (the index's
+   * save merged other browsers' labels in, or the same page in two tabs):
+   * take them, so that the next change here does not write back old ones */
+  window.addEventListener('storage', function (ev) {
+    if (ev.key !== KEY) return;
+    labels = load();
+    blocks.forEach(function (b, k) { paint(k); });
+    refresh();
+  });
   /* served: what other browsers saved is shown at once (a save of no change) */
   if (served) saveToServer();
   /* for tests and scripted sessions */

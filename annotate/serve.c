@@ -45,6 +45,7 @@
 #include "common/util.h"
 #include "pagesift.h"
 #include "pagesift/annotate.h"
+#include "annotate/annotate_internal.h"
 
 #define HEAD_MAX (16 * 1024)
 #define BODY_MAX ((size_t)256 << 20)  /* one body, and all bodies being received */
@@ -518,31 +519,26 @@ static long merge_save(json_t *doc, const json_t *j, json_t *conflicts)
     return changed;
 }
 
-/* POST /save: merge the body's changes into labels.json under the save
- * lock (the file read, merged, written: no save is lost to another), and
- * labels.csv when the save was current; answer the merged labels. */
-static void save(conn *c, const char *body, size_t len)
+int ps_annotate_save_merge(const char *root, const char *body, size_t len, char **answer,
+                           ps_error *err)
 {
+    *answer = NULL;
     json_error_t je;
     json_t *j = json_loadb(body, len, 0, &je);
     const char *bad_body = j ? check_save(j) : "the body is not JSON";
     if (bad_body) {
-        char msg[600];
-        snprintf(msg, sizeof msg, "bad save: %s\n", bad_body);
         json_decref(j);
-        respond_text(c, 400, "Bad Request", msg);
-        return;
+        ps_set_error(err, PS_ERR_FORMAT, "bad save: %s", bad_body);
+        return 400;
     }
-    server *srv = c->srv;
     char jpath[PATH_MAX + 32], cpath[PATH_MAX + 32];
-    snprintf(jpath, sizeof jpath, "%s/labels.json", srv->root);
-    snprintf(cpath, sizeof cpath, "%s/labels.csv", srv->root);
-    ps_error err = {0};
+    snprintf(jpath, sizeof jpath, "%s/labels.json", root);
+    snprintf(cpath, sizeof cpath, "%s/labels.csv", root);
     json_t *conflicts = json_array();
-    char *answer = NULL;
     int code = 500, csv_written = 0;
-    pthread_mutex_lock(&srv->save_lock);
-    json_t *doc = conflicts ? load_labels(jpath, &err) : NULL;
+    json_t *doc = conflicts ? load_labels(jpath, err) : NULL;
+    if (!conflicts)
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     if (doc) {
         json_int_t rev = json_integer_value(json_object_get(doc, "revision"));
         json_int_t base = json_integer_value(json_object_get(j, "base"));
@@ -550,42 +546,60 @@ static void save(conn *c, const char *body, size_t len)
         const char *ws = json_string_value(json_object_get(j, "workspace"));
         if (ws && !json_object_get(doc, "workspace"))
             json_object_set_new(doc, "workspace", json_string(ws));
-        int bad = changed < 0 ? ps_set_error(&err, PS_ERR_NOMEM, "out of memory") : 0;
+        int bad = changed < 0 ? ps_set_error(err, PS_ERR_NOMEM, "out of memory") : 0;
         if (!bad && changed > 0) {
             json_object_set_new(doc, "revision", json_integer(rev + 1));
             char *text = json_dumps(doc, JSON_INDENT(1) | JSON_SORT_KEYS);
             ps_buf b = {0};
             bad = !text || ps_buf_append(&b, text, strlen(text)) || ps_buf_putc(&b, '\n')
-                      ? ps_set_error(&err, PS_ERR_NOMEM, "out of memory")
-                      : ps_write_file_atomic(jpath, b.data, b.len, &err);
+                      ? ps_set_error(err, PS_ERR_NOMEM, "out of memory")
+                      : ps_write_file_atomic(jpath, b.data, b.len, err);
             free(text);
             ps_buf_free(&b);
         }
         json_t *csv = json_object_get(j, "csv");
         if (!bad && csv && base == rev && json_array_size(conflicts) == 0) {
-            bad = ps_write_file_atomic(cpath, json_string_value(csv), json_string_length(csv), &err);
+            bad = ps_write_file_atomic(cpath, json_string_value(csv), json_string_length(csv), err);
             csv_written = !bad;
         }
         if (!bad) {
-            json_t *ans = json_pack("{s:b, s:I, s:I, s:i, s:O, s:b, s:O}", "ok", 1, "revision",
+            json_t *ans = json_pack("{s:b, s:I, s:I, s:I, s:O, s:b, s:O}", "ok", 1, "revision",
                                     json_integer_value(json_object_get(doc, "revision")), "base", base,
-                                    "changed", (int)changed, "conflicts", conflicts, "csv", csv_written,
-                                    "labels", doc);
-            answer = ans ? json_dumps(ans, JSON_COMPACT) : NULL;
+                                    "changed", (json_int_t)changed, "conflicts", conflicts, "csv",
+                                    csv_written, "labels", doc);
+            *answer = ans ? json_dumps(ans, JSON_COMPACT) : NULL;
             json_decref(ans);
-            code = answer ? 200 : 500;
-            if (!answer)
-                ps_set_error(&err, PS_ERR_NOMEM, "out of memory");
+            code = *answer ? 200 : 500;
+            if (!*answer)
+                ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         }
     }
-    pthread_mutex_unlock(&srv->save_lock);
     json_decref(doc);
     json_decref(conflicts);
     json_decref(j);
+    return code;
+}
+
+/* POST /save: the merge (ps_annotate_save_merge) under the save lock: the
+ * file read, merged and written by one save at a time, so no save is lost
+ * to another; the answer is the merged labels. */
+static void save(conn *c, const char *body, size_t len)
+{
+    server *srv = c->srv;
+    ps_error err = {0};
+    char *answer = NULL;
+    pthread_mutex_lock(&srv->save_lock);
+    int code = ps_annotate_save_merge(srv->root, body, len, &answer, &err);
+    pthread_mutex_unlock(&srv->save_lock);
     if (code != 200) {
+        char msg[600];
+        if (code == 400) {
+            snprintf(msg, sizeof msg, "%s\n", err.msg);
+            respond_text(c, 400, "Bad Request", msg);
+            return;
+        }
         if (srv->log)
             fprintf(srv->log, "pagesift-annotate: save failed: %s\n", err.msg);
-        char msg[600];
         snprintf(msg, sizeof msg, "the save was not written: %s\n", err.msg);
         respond_text(c, 500, "Internal Server Error", msg);
         return;

@@ -13,6 +13,7 @@
 #include "pagesift.h"
 #include "pagesift/features.h"
 #include "pagesift/labels.h"
+#include "pagesift/page.h"
 #include "pagesift/page_types.h"
 #include "pagesift/site_models.h"
 #include "pagesift/templates.h"
@@ -79,13 +80,15 @@ static void usage(FILE *f)
           "labelled rows, DIR/<site key>.model (the template libraries' names), each the\n"
           "base model retrained on its support vectors plus the site's rows counted W\n"
           "times, W chosen by cross-validation over the site's pages; the base's\n"
-          "features, scaling and block tags are kept.  A site model is written only\n"
-          "where it beats the base: its CV F1 (characters of the content class, each\n"
-          "held-out page scored through the base's second stage as pagesift scores\n"
-          "it) above the base's on the same folds; with one labelled page, where it\n"
-          "keeps at least as much of that page's content and drops at least as much\n"
-          "of its noise, and more of one.  Otherwise no bundle (--update: the site's\n"
-          "old one is removed) and the line says why.  One line per site on stdout.\n"
+          "features, scaling and block tags are kept (labelled rows whose block_tags\n"
+          "column names other tags than the base's are refused).  A site model is\n"
+          "written only where it beats the base: its CV F1 (characters of the content\n"
+          "class, each held-out page scored through the base's second stage as\n"
+          "pagesift scores it) above the base's on the same folds; with one labelled\n"
+          "page, where it keeps at least as much of that page's content and drops at\n"
+          "least as much of its noise, and more of one.  Otherwise no bundle\n"
+          "(--update: the site's old one is removed) and the line says why.  One line\n"
+          "per site on stdout.\n"
           "      --per-site           train site models into a new folder -o DIR (refused,\n"
           "                           exit 2, when it holds models, also when another\n"
           "                           run wrote them meanwhile: DIR/.lock)\n"
@@ -173,6 +176,17 @@ static int site_of_arg(const char *arg, char *out, size_t cap)
     return out[0] ? 0 : -1;
 }
 
+/* The order-free key of a comma list of block tags (ps_block_tags_key). */
+static uint64_t tags_key(const char *list)
+{
+    char *copy = strdup(list);
+    const char **names = copy ? ps_split_list(copy) : NULL;
+    uint64_t key = names ? ps_block_tags_key(names) : 0;
+    free(names);
+    free(copy);
+    return key;
+}
+
 /* Read the rows of the CSVs: the base model's features by name, the label
  * (-1 for an unlabelled row: kept, when the CSV has block_path and
  * inner_len, for the context features of a stacked base's second stage,
@@ -184,6 +198,9 @@ static int read_site_rows(char **paths, int n_paths, const ps_model *base, const
                           site_row **rows_out, size_t *n_out, double **x_out, int8_t **y_out,
                           size_t *unlabelled)
 {
+    const char *base_tags = ps_model_info(base, "block_tags") ? ps_model_info(base, "block_tags")
+                                                              : "body,section,div";
+    uint64_t base_key = tags_key(base_tags);
     size_t nf = ps_model_n_features(base), n = 0, cap = 0;
     char *names = strdup(ps_model_feature_names(base));
     const char **fn = names ? ps_split_list(names) : NULL;
@@ -208,7 +225,7 @@ static int read_site_rows(char **paths, int n_paths, const ps_model *base, const
         int c_label = ps_csv_require(csv, "label", &err), c_page = ps_csv_require(csv, "page_id", &err);
         int c_set = ps_csv_column(csv, "dataset"), c_site = ps_csv_column(csv, "site"),
             c_url = ps_csv_column(csv, "url"), c_path = ps_csv_column(csv, "block_path"),
-            c_len = ps_csv_column(csv, "inner_len");
+            c_len = ps_csv_column(csv, "inner_len"), c_tags = ps_csv_column(csv, "block_tags");
         int *cols = malloc(nf * sizeof *cols);
         for (size_t k = 0; cols && c_label >= 0 && c_page >= 0 && k < nf; k++)
             if ((cols[k] = ps_csv_require(csv, fn[k], &err)) < 0)
@@ -240,6 +257,16 @@ static int read_site_rows(char **paths, int n_paths, const ps_model *base, const
             if (*label && strcmp(label, "0") != 0 && strcmp(label, "1") != 0) {
                 fprintf(stderr, "pagesift-train: %s:%zu: label '%.40s' is not 1, 0 or empty\n", ps_csv_path(csv),
                         ps_csv_line(csv), label);
+                rc = 1;
+                break;
+            }
+            /* a site model keeps the base's block tags: rows cut with others
+             * would teach it blocks pagesift never makes for it */
+            const char *rt = c_tags >= 0 ? ps_csv_field(csv, (size_t)c_tags) : "";
+            if (*label && *rt && tags_key(rt) != base_key) {
+                fprintf(stderr, "pagesift-train: %s:%zu: the row was cut with block tags '%.200s', the base model "
+                                "parses pages with '%s' (a site model keeps them): cut the rows with -b %s\n",
+                        ps_csv_path(csv), ps_csv_line(csv), rt, base_tags, base_tags);
                 rc = 1;
                 break;
             }

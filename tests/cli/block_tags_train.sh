@@ -13,7 +13,8 @@
 #    of what is assumed; --block-tags says otherwise;
 #  - labelled rows cut with different block tags in one run are refused,
 #    naming both sets, unless --block-tags is given; bad --block-tags is a
-#    usage error.
+#    usage error; --per-site refuses rows cut with other tags than the
+#    base model's (a site model keeps the base's).
 set -uo pipefail
 src=${PS_SOURCE_DIR:?}
 t=$(mktemp -d)
@@ -112,4 +113,9 @@ for bad in "p,td" "Body,div" "body,<x>"; do
   rc=$?
   [ $rc = 2 ] && grep -q "block tags '$bad'" "$t/err" || fail "--block-tags $bad: exit $rc, $(cat "$t/err")"
 done
+# site models keep the base's block tags: rows cut with others are refused
+pagesift-train -q --per-site -m "$t/m.model" "$t/default.csv" -o "$t/sites" > /dev/null 2> "$t/err"
+rc=$?
+[ $rc = 1 ] && grep -q "default.csv:[0-9]*: the row was cut with block tags 'body,section,div', the base model parses pages with '$tags'" "$t/err" \
+  || fail "--per-site with rows of other block tags than the base's: exit $rc, $(cat "$t/err")"
 echo "ok: block tags carried from the CSV into the bundle, mixed sets refused, old CSVs assumed default"

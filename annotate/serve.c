@@ -434,7 +434,8 @@ static json_t *load_labels(const char *path, ps_error *err)
     const char *fmt = json_string_value(json_object_get(d, "format"));
     json_t *rev = json_object_get(d, "revision");
     if (!fmt || strcmp(fmt, LABELS_FORMAT) != 0 || !json_is_array(json_object_get(d, "pages")) ||
-        (rev && (!json_is_integer(rev) || json_integer_value(rev) < 0))) {
+        (rev && (!json_is_integer(rev) || json_integer_value(rev) < 0 ||
+                 json_integer_value(rev) > ((json_int_t)1 << 53)))) {
         json_decref(d);
         ps_set_error(err, PS_ERR_FORMAT, "%s: not a labels file of pagesift-annotate", path);
         return NULL;

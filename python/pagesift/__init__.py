@@ -993,6 +993,7 @@ def train(data, output, *, features="paper", group="page", balance="undersample"
             "rows": info.rows, "content": info.content, "noise": info.noise,
             "unlabelled": info.unlabelled, "groups": info.groups,
             "features": info.features.decode(),
+            "block_tags": info.block_tags.decode(),
             "support_vectors": int(sv) if sv else None,
         }
     finally:

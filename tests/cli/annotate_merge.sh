@@ -165,6 +165,10 @@ open(LJ, 'w').write('{"format": "pagesift-annotate-labels", "pages": [')
 code, raw = post(good)
 assert code == 500 and b'labels.json' in raw, (code, raw)
 assert open(LJ).read() == '{"format": "pagesift-annotate-labels", "pages": [', "a damaged labels.json was overwritten"
+huge = '{"format": "pagesift-annotate-labels", "revision": 9223372036854775807, "pages": []}'
+open(LJ, 'w').write(huge)                                # no revision can follow it
+code, raw = post(good)
+assert code == 500 and open(LJ).read() == huge, (code, raw)
 os.unlink(LJ)
 code, raw = post(good)                                   # none: a new file, revision 1
 assert code == 200 and disk() == (1, {1: {b1[5]: 1}}), (code, raw)

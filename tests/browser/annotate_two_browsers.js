@@ -123,8 +123,9 @@ const status = (page) => page.locator('#st').textContent();
     }
     check(lab[x.id] === '1' && lab[y.id] === '1' && lab[z.id] === '0',
           `labels.csv: ${x.id}=${lab[x.id]} ${y.id}=${lab[y.id]} ${z.id}=${lab[z.id]}`);
-    const st = await pb.locator('#ps-status').textContent();
-    check(/saved labels\.csv and labels\.json/.test(st), 'index status: ' + st);
+    // the file is written before the answer reaches the page: wait for the status
+    await waitFor(async () => /saved labels\.csv and labels\.json/.test(await pb.locator('#ps-status').textContent()),
+                  'the index says labels.csv and labels.json were saved');
     check(errors.length === 0, 'script errors: ' + errors.join('; '));
     console.log('ok: labels.csv from B holds both browsers\' labels');
   } catch (e) {

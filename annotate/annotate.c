@@ -601,7 +601,8 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
     ps_block_csv_options co = {.extended = a->opt.extended,
                                .for_annotation = 1,
                                .preview_chars = a->opt.preview_chars,
-                               .min_text = 1};
+                               .min_text = 1,
+                               .block_tags = a->tags};
     ps_block_csv *w = ps_block_csv_new(ms, &co, err);
     int bad = !w || ps_block_csv_page(w, in->dataset, in->id, site, pg, gold, gold_len, NULL, err);
     if (w && ps_block_csv_finish(w, bad ? NULL : err)) /* frees w */
@@ -662,7 +663,7 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
                 ps_set_error(err, PS_ERR_NOMEM, "out of memory");
                 goto done;
             }
-            n_feat = nfld - first_feat - 3;
+            n_feat = nfld - first_feat - 4; /* label, gold_share, text, block_tags */
             for (size_t k = 0; k < n_feat; k++)
                 json_array_append_new(feat_names, json_stringn(mem + pos + fs[first_feat + k],
                                                               fl[first_feat + k]));
@@ -675,7 +676,7 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
             char *bid = strndup(mem + pos + fs[4], fl[4]);
             char *path = unquote(mem + pos + fs[5], fl[5]);
             char *tag = unquote(mem + pos + fs[6], fl[6]);
-            char *text = unquote(mem + pos + fs[nfld - 1], fl[nfld - 1]);
+            char *text = unquote(mem + pos + fs[nfld - 2], fl[nfld - 2]);
             json_t *bj = json_object();
             json_t *f = json_array();
             if (!bid || !path || !tag || !text || !bj || !f) {
@@ -723,7 +724,7 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
             }
             json_array_append_new(blocks, bj);
             /* rows.js: the row split around the label field */
-            size_t lab = nfld - 3;
+            size_t lab = nfld - 4;
             if (a->rows.len)
                 ps_buf_putc(&a->rows, ',');
             if (js_string(&a->rows, bid, strlen(bid)) || ps_buf_putc(&a->rows, ':') ||
@@ -867,9 +868,10 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
         ps_buf_printf(&html,
                       "\n<script type=\"application/json\" id=\"ps-data\">%s</script>\n"
                       "<script nonce=\"%s\" src=\"../data/workspace.js\"></script>\n"
+                      "<script nonce=\"%s\" src=\"../assets/sync.js\"></script>\n"
                       "<script nonce=\"%s\" src=\"../assets/annotate.js\"></script>\n"
                       "</body>\n</html>\n",
-                      pjs, a->nonce, a->nonce);
+                      pjs, a->nonce, a->nonce, a->nonce);
         free(pjs);
         if (!html.data) {
             ps_set_error(err, PS_ERR_NOMEM, "out of memory");
@@ -903,6 +905,7 @@ static const char index_html[] =
     "<noscript>This workspace needs JavaScript (its own scripts only).</noscript></main>\n"
     "<script nonce=\"%s\" src=\"data/workspace.js\"></script>\n"
     "<script nonce=\"%s\" src=\"data/rows.js\"></script>\n"
+    "<script nonce=\"%s\" src=\"assets/sync.js\"></script>\n"
     "<script nonce=\"%s\" src=\"assets/index.js\"></script>\n</body>\n</html>\n";
 
 int ps_annotate_finish(ps_annotate *a, ps_error *err)
@@ -949,13 +952,14 @@ int ps_annotate_finish(ps_annotate *a, ps_error *err)
     snprintf(sub, sizeof sub, "%s/assets", a->dir);
     if (make_dir(sub, 0, err) ||
         write_file(a, "assets/annotate.js", ps_annotate_asset_page_js, strlen(ps_annotate_asset_page_js), err) ||
-        write_file(a, "assets/index.js", ps_annotate_asset_index_js, strlen(ps_annotate_asset_index_js), err))
+        write_file(a, "assets/index.js", ps_annotate_asset_index_js, strlen(ps_annotate_asset_index_js), err) ||
+        write_file(a, "assets/sync.js", ps_annotate_asset_sync_js, strlen(ps_annotate_asset_sync_js), err))
         goto done;
     b.len = 0;
     ps_buf hd = {0};
     csp(&hd, a->nonce);
     int bad = ps_buf_printf(&b, index_html, hd.data, ps_annotate_asset_index_css, a->nonce, a->nonce,
-                            a->nonce);
+                            a->nonce, a->nonce);
     ps_buf_free(&hd);
     if (bad) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");

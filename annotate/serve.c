@@ -19,9 +19,11 @@
  * Content-Length, are refused whatever their order) and /save needs the
  * header X-Pagesift: save, which a page of another origin cannot send
  * without a CORS preflight that this server never grants.  Saves are
- * serialised: labels.json and labels.csv of one save are written (each
- * atomically) before the next save writes, so the pair on disk always comes
- * from the same save. */
+ * serialised and merged: a save carries the labels a browser changed, the
+ * server applies them to labels.json as it is on disk (read, merged,
+ * written atomically under the save lock), reports conflicts and answers the
+ * merged labels, so two browsers on one workspace keep each other's labels
+ * (the merge rule: above save()). */
 #define _GNU_SOURCE /* accept4 */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -43,6 +45,7 @@
 #include "common/util.h"
 #include "pagesift.h"
 #include "pagesift/annotate.h"
+#include "annotate/annotate_internal.h"
 
 #define HEAD_MAX (16 * 1024)
 #define BODY_MAX ((size_t)256 << 20)  /* one body, and all bodies being received */
@@ -305,58 +308,305 @@ static void serve_file(conn *c, const req *r, int head_only)
     close(fd);
 }
 
-/* Write labels.json (and labels.csv when given) into the workspace, each
- * atomically, under the save lock: the pair on disk comes from one save. */
-static int write_labels(server *srv, const char *labels_json, const json_t *csv, ps_error *err)
+/* ---- saves: merged into labels.json -------------------------------------
+ *
+ * A save carries only what the browser changed: per page, block_id ->
+ * {"label": 0|1|null, "was": 0|1|null}, where "was" is the block's label in
+ * the labels the browser last had from the server (the revision "base").
+ * Under the save lock the server reads labels.json (the truth: none yet is
+ * an empty file of revision 0), and for each change:
+ *   - the file still holds "was": nobody changed the block since the base,
+ *     the change is applied;
+ *   - the file holds "label" already: the same change, nothing to do;
+ *   - else another browser changed the block differently since the base:
+ *     a conflict, the label on disk (saved first) is kept and the conflict
+ *     is reported in the answer (the browser shows it).
+ * When anything changed the revision goes one up and labels.json is written
+ * (atomically).  The answer has the revision, the conflicts and the merged
+ * labels of every page, so each browser also gets the others' labels.
+ * labels.csv (built by the browser from its labels) is written only when
+ * the save was based on the file's current revision and had no conflict:
+ * then the merged labels are exactly the browser's, and the CSV is theirs. */
+
+#define SAVE_FORMAT "pagesift-annotate-save"
+#define LABELS_FORMAT "pagesift-annotate-labels"
+
+/* A label value of a save: 0, 1 or null (none); -2 when it is none of them. */
+static int label_of(const json_t *v)
 {
-    char path[PATH_MAX + 32];
-    ps_buf b = {0};
-    int bad = ps_buf_append(&b, labels_json, strlen(labels_json)) || ps_buf_putc(&b, '\n');
-    if (bad) {
-        ps_buf_free(&b);
-        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    }
-    pthread_mutex_lock(&srv->save_lock);
-    snprintf(path, sizeof path, "%s/labels.json", srv->root);
-    bad = ps_write_file_atomic(path, b.data, b.len, err);
-    if (!bad && csv) {
-        snprintf(path, sizeof path, "%s/labels.csv", srv->root);
-        bad = ps_write_file_atomic(path, json_string_value(csv), json_string_length(csv), err);
-    }
-    pthread_mutex_unlock(&srv->save_lock);
-    ps_buf_free(&b);
-    return bad ? -1 : 0;
+    if (!v || json_is_null(v))
+        return -1;
+    if (json_is_integer(v) && (json_integer_value(v) == 0 || json_integer_value(v) == 1))
+        return (int)json_integer_value(v);
+    return -2;
 }
 
-static void save(conn *c, const char *body, size_t len)
+/* "b" and 16 lower-case hex digits: ps_block_id's form. */
+static int block_id_ok(const char *k)
 {
+    if (k[0] != 'b' || strlen(k) != 17)
+        return 0;
+    for (int i = 1; i < 17; i++)
+        if (!((k[i] >= '0' && k[i] <= '9') || (k[i] >= 'a' && k[i] <= 'f')))
+            return 0;
+    return 1;
+}
+
+/* Check a save body: NULL when good, else what is wrong. */
+static const char *check_save(const json_t *j)
+{
+    if (!json_is_object(j))
+        return "the body is not a JSON object";
+    if (json_object_get(j, "labels") && !json_object_get(j, "format"))
+        return "this save sends the whole labels (the scripts of a workspace written before saves "
+               "were merged): rewrite the workspace with this pagesift-annotate (-o DIR; --resume "
+               "DIR/labels.json keeps the labels)";
+    const char *fmt = json_string_value(json_object_get(j, "format"));
+    if (!fmt || strcmp(fmt, SAVE_FORMAT) != 0)
+        return "no \"format\": \"" SAVE_FORMAT "\"";
+    json_t *base = json_object_get(j, "base");
+    if (!json_is_integer(base) || json_integer_value(base) < 0)
+        return "\"base\" (the revision the changes are based on) is not an integer >= 0";
+    json_t *csv = json_object_get(j, "csv");
+    if (csv && !json_is_string(csv))
+        return "\"csv\" is not a string";
+    json_t *ws = json_object_get(j, "workspace");
+    if (ws && !json_is_string(ws))
+        return "\"workspace\" is not a string";
+    json_t *pages = json_object_get(j, "pages");
+    if (!json_is_array(pages))
+        return "no \"pages\" array";
+    size_t i;
+    json_t *p;
+    json_array_foreach(pages, i, p) {
+        json_t *n = json_object_get(p, "n");
+        json_t *ch = json_object_get(p, "changes");
+        if (!json_is_integer(n) || json_integer_value(n) < 1 || json_integer_value(n) > 100000000)
+            return "a page's \"n\" is not a page number";
+        if (!json_is_object(ch))
+            return "a page has no \"changes\" object";
+        static const char *const meta[] = {"dataset", "page_id", "url", "site"};
+        for (size_t m = 0; m < 4; m++) {
+            json_t *v = json_object_get(p, meta[m]);
+            if (v && !json_is_string(v) && !json_is_null(v))
+                return "a page's dataset, page_id, url or site is not a string";
+        }
+        const char *k;
+        json_t *c;
+        json_object_foreach(ch, k, c) {
+            if (!block_id_ok(k))
+                return "a change's key is not a block id (b and 16 hex digits)";
+            if (!json_is_object(c) || label_of(json_object_get(c, "label")) == -2 ||
+                label_of(json_object_get(c, "was")) == -2)
+                return "a change is not {\"label\": 0|1|null, \"was\": 0|1|null}";
+        }
+    }
+    return NULL;
+}
+
+/* labels.json as it is (a new empty one when there is none): NULL with err
+ * when it cannot be read or is not a labels file (it is then never
+ * overwritten: the labels in it are the annotators'). */
+static json_t *load_labels(const char *path, ps_error *err)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno != ENOENT) {
+            ps_set_error(err, PS_ERR_IO, "%s: %s", path, strerror(errno));
+            return NULL;
+        }
+        json_t *d = json_pack("{s:s, s:i, s:i, s:[]}", "format", LABELS_FORMAT, "version", 1,
+                              "revision", 0, "pages");
+        if (!d)
+            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return d;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ps_set_error(err, PS_ERR_IO, "%s: not a regular file", path);
+        return NULL;
+    }
+    json_error_t je;
+    json_t *d = json_load_file(path, 0, &je);
+    if (!d) {
+        ps_set_error(err, PS_ERR_FORMAT, "%s: line %d: %s", path, je.line, je.text);
+        return NULL;
+    }
+    const char *fmt = json_string_value(json_object_get(d, "format"));
+    json_t *rev = json_object_get(d, "revision");
+    if (!fmt || strcmp(fmt, LABELS_FORMAT) != 0 || !json_is_array(json_object_get(d, "pages")) ||
+        (rev && (!json_is_integer(rev) || json_integer_value(rev) < 0 ||
+                 json_integer_value(rev) > ((json_int_t)1 << 53)))) {
+        json_decref(d);
+        ps_set_error(err, PS_ERR_FORMAT, "%s: not a labels file of pagesift-annotate", path);
+        return NULL;
+    }
+    if (!rev)
+        json_object_set_new(d, "revision", json_integer(0)); /* a file of before revisions */
+    return d;
+}
+
+/* The page @p n of the labels file, added (with the save's page facts)
+ * when it has none yet. */
+static json_t *doc_page(json_t *pages, json_int_t n, const json_t *from)
+{
+    size_t i;
+    json_t *p;
+    json_array_foreach(pages, i, p)
+        if (json_integer_value(json_object_get(p, "n")) == n) {
+            if (!json_is_object(json_object_get(p, "labels")))
+                json_object_set_new(p, "labels", json_object());
+            return p;
+        }
+    json_t *np = json_object();
+    if (!np)
+        return NULL;
+    json_object_set_new(np, "n", json_integer(n));
+    static const char *const meta[] = {"dataset", "page_id", "url", "site"};
+    for (size_t m = 0; m < 4; m++) {
+        json_t *v = json_object_get(from, meta[m]);
+        json_object_set_new(np, meta[m], v ? json_deep_copy(v) : json_null());
+    }
+    json_object_set_new(np, "labels", json_object());
+    /* in page order, as the browser's export writes them */
+    size_t at = json_array_size(pages);
+    for (i = 0; i < json_array_size(pages); i++)
+        if (json_integer_value(json_object_get(json_array_get(pages, i), "n")) > n) {
+            at = i;
+            break;
+        }
+    return json_array_insert_new(pages, at, np) == 0 ? json_array_get(pages, at) : NULL;
+}
+
+/* Merge the save @p j into @p doc (see above): the number of labels changed,
+ * the conflicts appended to @p conflicts; -1 when out of memory. */
+static long merge_save(json_t *doc, const json_t *j, json_t *conflicts)
+{
+    json_t *pages = json_object_get(doc, "pages");
+    long changed = 0;
+    size_t i;
+    json_t *sp;
+    json_array_foreach(json_object_get(j, "pages"), i, sp) {
+        json_int_t n = json_integer_value(json_object_get(sp, "n"));
+        json_t *ch = json_object_get(sp, "changes");
+        if (!json_object_size(ch))
+            continue;
+        json_t *dp = doc_page(pages, n, sp);
+        json_t *labels = dp ? json_object_get(dp, "labels") : NULL;
+        if (!labels)
+            return -1;
+        const char *k;
+        json_t *c;
+        json_object_foreach(ch, k, c) {
+            int want = label_of(json_object_get(c, "label"));
+            int was = label_of(json_object_get(c, "was"));
+            int cur = label_of(json_object_get(labels, k));
+            if (cur == -2)
+                cur = -1; /* a damaged value in the file: as none */
+            if (cur == want)
+                continue;
+            if (cur != was) {
+                json_t *cf = json_pack("{s:I, s:s, s:o, s:o}", "page", n, "block", k, "yours",
+                                       want < 0 ? json_null() : json_integer(want), "saved",
+                                       cur < 0 ? json_null() : json_integer(cur));
+                if (!cf || json_array_append_new(conflicts, cf))
+                    return -1;
+                continue;
+            }
+            if ((want < 0 ? json_object_del(labels, k) : json_object_set_new(labels, k, json_integer(want))) != 0)
+                return -1;
+            changed++;
+        }
+    }
+    return changed;
+}
+
+int ps_annotate_save_merge(const char *root, const char *body, size_t len, char **answer,
+                           ps_error *err)
+{
+    *answer = NULL;
     json_error_t je;
     json_t *j = json_loadb(body, len, 0, &je);
-    json_t *labels = j ? json_object_get(j, "labels") : NULL;
-    json_t *csv = j ? json_object_get(j, "csv") : NULL;
-    const char *fmt = json_string_value(json_object_get(labels, "format"));
-    if (!labels || !fmt || strcmp(fmt, "pagesift-annotate-labels") != 0 ||
-        (csv && !json_is_string(csv))) {
+    const char *bad_body = j ? check_save(j) : "the body is not JSON";
+    if (bad_body) {
         json_decref(j);
-        respond_text(c, 400, "Bad Request",
-                     "expected {\"labels\": {\"format\": \"pagesift-annotate-labels\", ...}, "
-                     "\"csv\": \"...\"}\n");
-        return;
+        ps_set_error(err, PS_ERR_FORMAT, "bad save: %s", bad_body);
+        return 400;
     }
-    ps_error err = {0};
-    char *lj = json_dumps(labels, JSON_INDENT(1) | JSON_SORT_KEYS);
-    int bad = lj ? write_labels(c->srv, lj, csv, &err) : ps_set_error(&err, PS_ERR_NOMEM, "out of memory");
-    free(lj);
+    char jpath[PATH_MAX + 32], cpath[PATH_MAX + 32];
+    snprintf(jpath, sizeof jpath, "%s/labels.json", root);
+    snprintf(cpath, sizeof cpath, "%s/labels.csv", root);
+    json_t *conflicts = json_array();
+    int code = 500, csv_written = 0;
+    json_t *doc = conflicts ? load_labels(jpath, err) : NULL;
+    if (!conflicts)
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    if (doc) {
+        json_int_t rev = json_integer_value(json_object_get(doc, "revision"));
+        json_int_t base = json_integer_value(json_object_get(j, "base"));
+        long changed = merge_save(doc, j, conflicts);
+        const char *ws = json_string_value(json_object_get(j, "workspace"));
+        if (ws && !json_object_get(doc, "workspace"))
+            json_object_set_new(doc, "workspace", json_string(ws));
+        int bad = changed < 0 ? ps_set_error(err, PS_ERR_NOMEM, "out of memory") : 0;
+        if (!bad && changed > 0) {
+            json_object_set_new(doc, "revision", json_integer(rev + 1));
+            char *text = json_dumps(doc, JSON_INDENT(1) | JSON_SORT_KEYS);
+            ps_buf b = {0};
+            bad = !text || ps_buf_append(&b, text, strlen(text)) || ps_buf_putc(&b, '\n')
+                      ? ps_set_error(err, PS_ERR_NOMEM, "out of memory")
+                      : ps_write_file_atomic(jpath, b.data, b.len, err);
+            free(text);
+            ps_buf_free(&b);
+        }
+        json_t *csv = json_object_get(j, "csv");
+        if (!bad && csv && base == rev && json_array_size(conflicts) == 0) {
+            bad = ps_write_file_atomic(cpath, json_string_value(csv), json_string_length(csv), err);
+            csv_written = !bad;
+        }
+        if (!bad) {
+            json_t *ans = json_pack("{s:b, s:I, s:I, s:I, s:O, s:b, s:O}", "ok", 1, "revision",
+                                    json_integer_value(json_object_get(doc, "revision")), "base", base,
+                                    "changed", (json_int_t)changed, "conflicts", conflicts, "csv",
+                                    csv_written, "labels", doc);
+            *answer = ans ? json_dumps(ans, JSON_COMPACT) : NULL;
+            json_decref(ans);
+            code = *answer ? 200 : 500;
+            if (!*answer)
+                ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        }
+    }
+    json_decref(doc);
+    json_decref(conflicts);
     json_decref(j);
-    if (bad) {
-        if (c->srv->log)
-            fprintf(c->srv->log, "pagesift-annotate: save failed: %s\n", err.msg);
-        respond_text(c, 500, "Internal Server Error", "cannot write the files\n");
+    return code;
+}
+
+/* POST /save: the merge (ps_annotate_save_merge) under the save lock: the
+ * file read, merged and written by one save at a time, so no save is lost
+ * to another; the answer is the merged labels. */
+static void save(conn *c, const char *body, size_t len)
+{
+    server *srv = c->srv;
+    ps_error err = {0};
+    char *answer = NULL;
+    pthread_mutex_lock(&srv->save_lock);
+    int code = ps_annotate_save_merge(srv->root, body, len, &answer, &err);
+    pthread_mutex_unlock(&srv->save_lock);
+    if (code != 200) {
+        char msg[600];
+        if (code == 400) {
+            snprintf(msg, sizeof msg, "%s\n", err.msg);
+            respond_text(c, 400, "Bad Request", msg);
+            return;
+        }
+        if (srv->log)
+            fprintf(srv->log, "pagesift-annotate: save failed: %s\n", err.msg);
+        snprintf(msg, sizeof msg, "the save was not written: %s\n", err.msg);
+        respond_text(c, 500, "Internal Server Error", msg);
         return;
     }
-    const char *ok = csv ? "{\"ok\":true,\"files\":[\"labels.json\",\"labels.csv\"]}"
-                         : "{\"ok\":true,\"files\":[\"labels.json\"]}";
-    respond(c, 200, "OK", "application/json", ok, strlen(ok));
+    respond(c, 200, "OK", "application/json", answer, strlen(answer));
+    free(answer);
 }
 
 /* Reserve @p n bytes of the bodies being received at once: 0, or -1 when

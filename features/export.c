@@ -2,7 +2,9 @@
  * R1..R5 (and the x_* features when asked), the label from gold text and a
  * text preview; written with libcsv's csv_fwrite so text fields survive
  * commas, quotes, newlines and any UTF-8.  Column list: pagesift/labels.h,
- * ps_block_csv_new; block ids: ps_block_id (extract/block_id.c).  Labels
+ * ps_block_csv_new; every row records the block tags its page was cut with
+ * (the last column, block_tags: pagesift-train carries it into the bundle);
+ * block ids: ps_block_id (extract/block_id.c).  Labels
  * (METHODS.md §1.3, automatic reading): a block is content when the share
  * of its own text aligned with the page's gold (features/gold_align.c) is
  * >= the threshold (0.5).  Pages of a snippet set take their labels from
@@ -29,6 +31,7 @@ struct ps_block_csv {
     double *feat;
     size_t feat_cap;
     ps_buf tmp;
+    char *tags;        /* the block_tags value: the tags, comma-joined */
 };
 
 static void put_str(ps_block_csv *w, const char *s, size_t n)
@@ -66,14 +69,32 @@ ps_block_csv *ps_block_csv_new(FILE *out, const ps_block_csv_options *opt, ps_er
     }
     for (size_t k = 0; k < w->n_ids; k++)
         w->ids[k] = (int)k;
+    /* the block tags every row records (a repeated tag once, as the page
+     * builder counts it) */
+    ps_buf tb = {0};
+    const char *const *tags = w->opt.block_tags ? w->opt.block_tags : ps_default_block_tags;
+    for (size_t i = 0; tags[i]; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(tags[i], tags[j]) == 0;
+        if (!seen)
+            ps_buf_printf(&tb, "%s%s", tb.len ? "," : "", tags[i]);
+    }
+    if (!(w->tags = ps_buf_take(&tb, NULL))) {
+        free(w->ids);
+        free(w);
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
     fputs("dataset,page_id,url,site,block_id,block_path,tag,inner_len,inner_link_len,"
           "inner_link_num,inner_pic_num,outer_len,outer_link_len,outer_link_num,outer_pic_num",
           out);
     for (size_t k = 0; k < w->n_ids; k++)
         fprintf(out, ",%s", ps_feature_name((size_t)w->ids[k]));
-    fputs(",label,gold_share,text\r\n", out);
+    fputs(",label,gold_share,text,block_tags\r\n", out);
     if (ferror(out)) {
         ps_set_error(err, PS_ERR_IO, "cannot write the CSV header");
+        free(w->tags);
         free(w->ids);
         free(w);
         return NULL;
@@ -144,6 +165,10 @@ static int write_page(ps_block_csv *w, const char *dataset, const char *page_id,
     const ps_block *blocks = ps_page_blocks(pg, &nb);
     const ps_leaf *leaves = ps_page_leaves(pg, &nl);
     ps_counts tot = ps_page_totals(pg);
+    if (!ps_page_has_block_tags(pg, w->opt.block_tags))
+        return ps_set_error(err, PS_ERR_USAGE,
+                            "%s: the page was parsed with other block tags than the CSV's "
+                            "block_tags column records (%s)", page_id, w->tags);
     if (nb * w->n_ids > w->feat_cap) {
         double *f = realloc(w->feat, nb * w->n_ids * sizeof *f);
         if (!f)
@@ -291,6 +316,8 @@ static int write_page(ps_block_csv *w, const char *dataset, const char *page_id,
         else
             fputs(",,", w->out);
         put_str(w, w->tmp.data ? w->tmp.data : "", w->tmp.len);
+        put_sep(w, ',');
+        put_str(w, w->tags, strlen(w->tags));
         put_sep(w, '\r');
         put_sep(w, '\n');
         if (st)
@@ -316,6 +343,7 @@ int ps_block_csv_finish(ps_block_csv *w, ps_error *err)
         return 0;
     int bad = fflush(w->out) != 0 || ferror(w->out) || w->failed;
     free(w->ids);
+    free(w->tags);
     free(w->feat);
     ps_buf_free(&w->tmp);
     free(w);

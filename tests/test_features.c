@@ -483,12 +483,12 @@ static void test_block_csv_for_annotation_read_back(void **state)
                           "inner_len", "inner_link_len", "inner_link_num", "inner_pic_num",
                           "outer_len", "outer_link_len", "outer_link_num", "outer_pic_num",
                           "R1", "R2", "R3", "R4", "R5", "x_punct", "x_tag_other", "label",
-                          "gold_share", "text"};
+                          "gold_share", "text", "block_tags"};
     int ix[sizeof cols / sizeof *cols];
     for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
         assert_true((ix[i] = ps_csv_require(c, cols[i], &err)) >= 0);
-    assert_int_equal(ps_csv_columns(c), 20 + ps_feature_count() - 5 + 3);
-    assert_string_equal(ps_csv_column_name(c, ps_csv_columns(c) - 1), "text");
+    assert_int_equal(ps_csv_columns(c), 20 + ps_feature_count() - 5 + 4);
+    assert_string_equal(ps_csv_column_name(c, ps_csv_columns(c) - 1), "block_tags");
     /* two rows: the img-only div has no text and is skipped */
     assert_int_equal(ps_csv_next(c, &err), 1);
     assert_string_equal(ps_csv_field(c, (size_t)ix[0]), "set,1");
@@ -501,6 +501,7 @@ static void test_block_csv_for_annotation_read_back(void **state)
     assert_string_equal(ps_csv_field(c, (size_t)ix[22]), "");
     assert_string_equal(ps_csv_field(c, (size_t)ix[23]), "0.0000");
     assert_string_equal(ps_csv_field(c, (size_t)ix[24]), "Home");
+    assert_string_equal(ps_csv_field(c, (size_t)ix[25]), "body,section,div"); /* the default */
     assert_int_equal(ps_csv_next(c, &err), 1);
     assert_string_equal(ps_csv_field(c, (size_t)ix[24]), "Quote \"this\", and that, \xE4\xB8\xAD\xE6\x96\x87");
     assert_string_equal(ps_csv_field(c, (size_t)ix[22]), "");
@@ -527,6 +528,27 @@ static void test_block_csv_for_annotation_read_back(void **state)
     ps_block_id("page \"1\"", b2[1].path, id2);
     assert_string_equal(b2[1].path, "html/body/div[1]");
     assert_string_equal(id2, id);
+
+    /* the block_tags column records the tags the page was cut with (a
+     * repeat once); a page cut with others than the CSV records is refused */
+    static const char *const tags_rep[] = {"body", "div", "p", "p", NULL};
+    char *mem = NULL;
+    size_t memlen = 0;
+    FILE *ms = open_memstream(&mem, &memlen);
+    ps_block_csv_options o2 = {.min_text = 1, .block_tags = tags_rep};
+    ps_block_csv *w2 = ps_block_csv_new(ms, &o2, &err);
+    assert_non_null(w2);
+    assert_int_equal(ps_block_csv_page(w2, "", "p", "", pg2, NULL, 0, NULL, &err), 0);
+    ps_error e2 = {0};
+    assert_int_equal(ps_block_csv_page(w2, "", "q", "", pg, NULL, 0, NULL, &e2), -1);
+    assert_int_equal(e2.code, PS_ERR_USAGE);
+    assert_non_null(strstr(e2.msg, "other block tags"));
+    assert_int_equal(ps_block_csv_finish(w2, &err), 0);
+    fclose(ms);
+    assert_non_null(strstr(mem, ",text,block_tags\r\n"));
+    assert_non_null(strstr(mem, ",\"body,div,p\"\r\n"));
+    assert_null(strstr(mem, "section"));
+    free(mem);
     ps_page_free(pg2);
     ps_page_free(pg);
 }

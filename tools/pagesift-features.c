@@ -40,7 +40,9 @@ static void usage(FILE *f)
           "                           blocks); may be repeated\n"
           "  -x, --extended           add the extended features (x_*) after R1..R5\n"
           "  -b, --block-tags LIST    block tags, comma-separated (default\n"
-          "                           body,section,div; body is always the root)\n"
+          "                           body,section,div; body is always the root);\n"
+          "                           every row records them (block_tags column), and\n"
+          "                           pagesift-train writes them into the bundle\n"
           "  -T, --templates DIR      remove the leaves that match the site's template\n"
           "                           library in DIR (pagesift-template build) first,\n"
           "                           as inference does; pages of a site without a\n"
@@ -71,7 +73,8 @@ static void usage(FILE *f)
           "\n"
           "Columns: dataset,page_id,url,site,block_id,block_path,tag,inner_len,\n"
           "inner_link_len,inner_link_num,inner_pic_num,outer_len,outer_link_len,\n"
-          "outer_link_num,outer_pic_num,R1,R2,R3,R4,R5,[x_*],label,gold_share,text.\n"
+          "outer_link_num,outer_pic_num,R1,R2,R3,R4,R5,[x_*],label,gold_share,text,\n"
+          "block_tags.\n"
           "label is 1 (content), 0 (noise) or empty (no gold, or --for-annotation, or\n"
           "a block of a snippet set that no snippet labels).\n"
           "\n"
@@ -435,6 +438,7 @@ int main(int argc, char **argv)
                 { rc = 2; goto out; }
             }
             r.po.block_tags = tags;
+            co.block_tags = tags;
             break;
         case 'a': co.for_annotation = 1; break;
         case 'm':

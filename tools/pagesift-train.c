@@ -13,6 +13,7 @@
 #include "pagesift.h"
 #include "pagesift/features.h"
 #include "pagesift/labels.h"
+#include "pagesift/page.h"
 #include "pagesift/page_types.h"
 #include "pagesift/site_models.h"
 #include "pagesift/templates.h"
@@ -60,6 +61,14 @@ static void usage(FILE *f)
           "  -j, --threads N          grid points in parallel (default: all cores)\n"
           "      --grid-csv FILE      write the grid's CV scores as CSV\n"
           "      --grid-svg FILE      write a heat map of CV F1 (SVG)\n"
+          "      --block-tags LIST    the block tags the bundle records (its block_tags\n"
+          "                           key, what pagesift parses pages with), whatever the\n"
+          "                           rows' block_tags column says.  Without it: the\n"
+          "                           rows' own (every row records the block tags its\n"
+          "                           page was cut with); labelled rows cut with\n"
+          "                           different block tags are refused (exit 1), rows of\n"
+          "                           a CSV without the column count as body,section,div\n"
+          "                           (a note on stderr says so)\n"
           "      --stamp              record the creation date in the bundle (without it\n"
           "                           the same inputs and seed give a byte-identical file)\n"
           "      --upgrade OLD.model  no training: re-save a format 1 bundle (no checksum)\n"
@@ -71,13 +80,15 @@ static void usage(FILE *f)
           "labelled rows, DIR/<site key>.model (the template libraries' names), each the\n"
           "base model retrained on its support vectors plus the site's rows counted W\n"
           "times, W chosen by cross-validation over the site's pages; the base's\n"
-          "features, scaling and block tags are kept.  A site model is written only\n"
-          "where it beats the base: its CV F1 (characters of the content class, each\n"
-          "held-out page scored through the base's second stage as pagesift scores\n"
-          "it) above the base's on the same folds; with one labelled page, where it\n"
-          "keeps at least as much of that page's content and drops at least as much\n"
-          "of its noise, and more of one.  Otherwise no bundle (--update: the site's\n"
-          "old one is removed) and the line says why.  One line per site on stdout.\n"
+          "features, scaling and block tags are kept (labelled rows whose block_tags\n"
+          "column names other tags than the base's are refused).  A site model is\n"
+          "written only where it beats the base: its CV F1 (characters of the content\n"
+          "class, each held-out page scored through the base's second stage as\n"
+          "pagesift scores it) above the base's on the same folds; with one labelled\n"
+          "page, where it keeps at least as much of that page's content and drops at\n"
+          "least as much of its noise, and more of one.  Otherwise no bundle\n"
+          "(--update: the site's old one is removed) and the line says why.  One line\n"
+          "per site on stdout.\n"
           "      --per-site           train site models into a new folder -o DIR (refused,\n"
           "                           exit 2, when it holds models, also when another\n"
           "                           run wrote them meanwhile: DIR/.lock)\n"
@@ -165,6 +176,17 @@ static int site_of_arg(const char *arg, char *out, size_t cap)
     return out[0] ? 0 : -1;
 }
 
+/* The order-free key of a comma list of block tags (ps_block_tags_key). */
+static uint64_t tags_key(const char *list)
+{
+    char *copy = strdup(list);
+    const char **names = copy ? ps_split_list(copy) : NULL;
+    uint64_t key = names ? ps_block_tags_key(names) : 0;
+    free(names);
+    free(copy);
+    return key;
+}
+
 /* Read the rows of the CSVs: the base model's features by name, the label
  * (-1 for an unlabelled row: kept, when the CSV has block_path and
  * inner_len, for the context features of a stacked base's second stage,
@@ -176,6 +198,9 @@ static int read_site_rows(char **paths, int n_paths, const ps_model *base, const
                           site_row **rows_out, size_t *n_out, double **x_out, int8_t **y_out,
                           size_t *unlabelled)
 {
+    const char *base_tags = ps_model_info(base, "block_tags") ? ps_model_info(base, "block_tags")
+                                                              : "body,section,div";
+    uint64_t base_key = tags_key(base_tags);
     size_t nf = ps_model_n_features(base), n = 0, cap = 0;
     char *names = strdup(ps_model_feature_names(base));
     const char **fn = names ? ps_split_list(names) : NULL;
@@ -200,7 +225,7 @@ static int read_site_rows(char **paths, int n_paths, const ps_model *base, const
         int c_label = ps_csv_require(csv, "label", &err), c_page = ps_csv_require(csv, "page_id", &err);
         int c_set = ps_csv_column(csv, "dataset"), c_site = ps_csv_column(csv, "site"),
             c_url = ps_csv_column(csv, "url"), c_path = ps_csv_column(csv, "block_path"),
-            c_len = ps_csv_column(csv, "inner_len");
+            c_len = ps_csv_column(csv, "inner_len"), c_tags = ps_csv_column(csv, "block_tags");
         int *cols = malloc(nf * sizeof *cols);
         for (size_t k = 0; cols && c_label >= 0 && c_page >= 0 && k < nf; k++)
             if ((cols[k] = ps_csv_require(csv, fn[k], &err)) < 0)
@@ -232,6 +257,16 @@ static int read_site_rows(char **paths, int n_paths, const ps_model *base, const
             if (*label && strcmp(label, "0") != 0 && strcmp(label, "1") != 0) {
                 fprintf(stderr, "pagesift-train: %s:%zu: label '%.40s' is not 1, 0 or empty\n", ps_csv_path(csv),
                         ps_csv_line(csv), label);
+                rc = 1;
+                break;
+            }
+            /* a site model keeps the base's block tags: rows cut with others
+             * would teach it blocks pagesift never makes for it */
+            const char *rt = c_tags >= 0 ? ps_csv_field(csv, (size_t)c_tags) : "";
+            if (*label && *rt && tags_key(rt) != base_key) {
+                fprintf(stderr, "pagesift-train: %s:%zu: the row was cut with block tags '%.200s', the base model "
+                                "parses pages with '%s' (a site model keeps them): cut the rows with -b %s\n",
+                        ps_csv_path(csv), ps_csv_line(csv), rt, base_tags, base_tags);
                 rc = 1;
                 break;
             }
@@ -615,12 +650,14 @@ static int parse_range(const char *s, double *a, double *b, double *step)
 
 /* The long options without a short one. */
 enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP, O_UPGRADE,
-       O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_KEEPWORSE, O_PAGETYPES, O_FOLD, O_NOTFOLD, O_MAXPAGES };
+       O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_KEEPWORSE, O_PAGETYPES, O_FOLD, O_NOTFOLD, O_MAXPAGES,
+       O_BLOCKTAGS };
 
 /* What the command line asks for. */
 typedef struct train_cli {
     ps_train_options o;
     const char *out, *features, *grid_csv, *grid_svg, *upgrade;
+    const char *block_tags;         /* --block-tags: the bundle's, no check of the rows */
     const char *update, *base_model, *site_of, *site_weights; /* site models */
     int keep_worse, per_site, page_types, folds_given;
     ps_fold page_fold;              /* --fold / --not-fold */
@@ -720,6 +757,7 @@ static int parse_option(train_cli *t, int c, char **argv)
     case O_GCSV: t->grid_csv = optarg; break;
     case O_GSVG: t->grid_svg = optarg; break;
     case O_STAMP: t->stamp = 1; break;
+    case O_BLOCKTAGS: t->block_tags = optarg; break;
     case O_UPGRADE: t->upgrade = optarg; break;
     case O_PERSITE: t->per_site = 1; break;
     case O_PAGETYPES: t->page_types = 1; break;
@@ -770,7 +808,7 @@ static int parse_options(train_cli *t, int argc, char **argv)
         {"model", required_argument, 0, 'm'}, {"site-of", required_argument, 0, O_SITEOF},
         {"site-weights", required_argument, 0, O_SITEW}, {"keep-worse", no_argument, 0, O_KEEPWORSE}, {"page-types", no_argument, 0, O_PAGETYPES},
         {"fold", required_argument, 0, O_FOLD}, {"not-fold", required_argument, 0, O_NOTFOLD},
-        {"max-pages", required_argument, 0, O_MAXPAGES},
+        {"max-pages", required_argument, 0, O_MAXPAGES}, {"block-tags", required_argument, 0, O_BLOCKTAGS},
         {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
     int c;
@@ -867,14 +905,21 @@ static int run_grid(train_cli *t, int argc, char **argv)
     ps_init();
     double t0 = ps_clock(PS_CLOCK_WALL);
     ps_error err = {0};
-    ps_train_data *d = ps_train_data_load((const char *const *)argv + optind, (size_t)(argc - optind),
-                                          t->features, t->group, &err);
+    ps_train_data *d = ps_train_data_load_tags((const char *const *)argv + optind, (size_t)(argc - optind),
+                                               t->features, t->group, t->block_tags, &err);
     if (!d) {
         fprintf(stderr, "pagesift-train: %s\n", err.msg);
         return err.code == PS_ERR_USAGE ? 2 : 1;
     }
     ps_train_data_info info;
     ps_train_data_get_info(d, &info);
+    if (info.untagged && !t->o.quiet)
+        fprintf(stderr,
+                "pagesift-train: note: %zu labelled rows (%s) record no block tags (no block_tags "
+                "column: a CSV of before it, or empty cells); taken as cut with %s%s\n",
+                info.untagged, info.untagged_files, t->block_tags ? t->block_tags : "body,section,div",
+                t->block_tags ? " (--block-tags)" : ", the default (if they were cut with others, "
+                "say which with --block-tags LIST)");
     /* names inference cannot compute: allowed for experiments, but say so */
     {
         char *list = strdup(info.features), *unknown = calloc(1, strlen(info.features) + 1);

@@ -13,6 +13,7 @@
 
 #include "common/util.h"
 #include "pagesift/features.h"
+#include "pagesift/page.h"
 #include "train/train_internal.h"
 
 /* Group keys -> ids, open addressing. */
@@ -71,8 +72,22 @@ static void keymap_free(keymap *km)
     free(km->ids);
 }
 
-enum { COL_DATASET, COL_PAGE, COL_SITE, COL_LABEL, N_META };
-static const char *const META_NAMES[N_META] = {"dataset", "page_id", "site", "label"};
+enum { COL_DATASET, COL_PAGE, COL_SITE, COL_LABEL, COL_TAGS, N_META };
+static const char *const META_NAMES[N_META] = {"dataset", "page_id", "site", "label", "block_tags"};
+
+/* The block tags of the labelled rows: the first set seen (by its
+ * ps_block_tags_key, order-free) and where; rows without a record (a CSV
+ * written before the block_tags column, or an empty cell) are taken as
+ * cut with ps_default_block_tags, or with the caller's tags. */
+typedef struct {
+    const char *given;     /* the caller's tags: no check, the bundle's */
+    char *first;           /* the first recorded set, as written */
+    uint64_t first_key;
+    char first_at[300];    /* FILE:LINE of its first row */
+    size_t untagged;       /* labelled rows without a record */
+    ps_buf untagged_files; /* their files' base names, space-separated */
+    int file_untagged;     /* the current file's name is in untagged_files */
+} tags_seen;
 
 typedef struct {
     /* whole load */
@@ -100,12 +115,13 @@ typedef struct {
     int meta_seen[N_META];
     char **header;         /* header names of the current file */
     size_t n_header;
+    tags_seen tags;
 } loader;
 
 static int fail(loader *L, ps_status code, const char *fmt, const char *a, const char *b)
 {
     if (!L->failed) {
-        char what[300];
+        char what[1024];
         snprintf(what, sizeof what, fmt, a ? a : "", b ? b : "");
         ps_set_error(L->err, code, "%s:%zu: %s", L->path, L->row_line, what);
     }
@@ -315,6 +331,89 @@ static void hash_bytes(uint64_t *h, const void *p, size_t n)
     }
 }
 
+/* The base name of @p path. */
+static const char *base_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+/* A block_tags value: lower-case tag names (a-z, 0-9) separated by commas,
+ * body among them (the root block: a bundle without it is refused), split
+ * into @p names (NULL-terminated, pointing into @p copy).  0, or -1 with
+ * @p why set. */
+static int split_tags(const char *v, char *copy, const char **names, size_t max, const char **why)
+{
+    size_t n = 0;
+    int body = 0;
+    strcpy(copy, v);
+    for (const char *p = v; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == ',')) {
+            *why = "is not a comma list of lower-case tag names";
+            return -1;
+        }
+    char *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n + 1 >= max) {
+            *why = "names too many tags";
+            return -1;
+        }
+        names[n++] = t;
+        body |= strcmp(t, "body") == 0;
+    }
+    names[n] = NULL;
+    if (!body) {
+        *why = "lacks body (the root block every page has; pagesift refuses such a bundle)";
+        return -1;
+    }
+    return 0;
+}
+
+/* The labelled row's block tags against the run's: every labelled row of
+ * one training must be cut with the same block tags (the bundle records one
+ * set), unless the caller gave the tags.  0, or -1 (failed). */
+static int check_tags(loader *L)
+{
+    tags_seen *T = &L->tags;
+    const char *v = L->meta[COL_TAGS] ? L->meta[COL_TAGS] : "";
+    if (!*v) {
+        T->untagged++;
+        if (!T->file_untagged) {
+            T->file_untagged = 1;
+            if (ps_buf_printf(&T->untagged_files, "%s%s", T->untagged_files.len ? " " : "",
+                              base_name(L->path)))
+                return fail(L, PS_ERR_NOMEM, "out of memory%s%s", NULL, NULL);
+        }
+        v = T->given ? T->given : "body,section,div";
+    }
+    if (T->given)
+        return 0; /* the caller's tags are the bundle's: no check */
+    char copy[1024];
+    const char *names[128], *why = NULL;
+    if (strlen(v) >= sizeof copy) {
+        why = "is too long";
+    } else if (split_tags(v, copy, names, 128, &why) == 0) {
+        uint64_t key = ps_block_tags_key(names);
+        if (!T->first) {
+            if (!(T->first = strdup(v)))
+                return fail(L, PS_ERR_NOMEM, "out of memory%s%s", NULL, NULL);
+            T->first_key = key;
+            snprintf(T->first_at, sizeof T->first_at, "%s:%zu", L->path, L->row_line);
+            return 0;
+        }
+        if (key == T->first_key || T->given)
+            return 0;
+        char what[600];
+        int recorded = L->meta[COL_TAGS] && *L->meta[COL_TAGS];
+        snprintf(what, sizeof what, "the row was cut with block tags '%.200s'%s, the rows before with '%.200s'",
+                 v, recorded ? "" : " (assumed: it records none)", T->first);
+        return fail(L, PS_ERR_FORMAT,
+                    "%s (first at %s): a bundle applies one set; give --block-tags LIST to "
+                    "train on both with LIST in the bundle", what, T->first_at);
+    }
+    return fail(L, PS_ERR_FORMAT, "block_tags '%.200s' %s", v, why);
+}
+
 static void on_row(int term, void *data)
 {
     loader *L = data;
@@ -353,6 +452,8 @@ static void on_row(int term, void *data)
         fail(L, PS_ERR_FORMAT, "%s%s", L->row_err, NULL);
         goto reset;
     }
+    if (check_tags(L))
+        goto reset;
     /* group key */
     ps_buf key = {0};
     const char *site = L->meta[COL_SITE] ? L->meta[COL_SITE] : "";
@@ -398,6 +499,7 @@ static int load_file(loader *L, const char *path)
     L->row_line = 1;
     L->header_done = 0;
     L->field = 0;
+    L->tags.file_untagged = 0;
     for (size_t i = 0; i < L->n_header; i++)
         free(L->header[i]);
     L->n_header = 0;
@@ -463,6 +565,13 @@ static int load_file(loader *L, const char *path)
 ps_train_data *ps_train_data_load(const char *const *paths, size_t n_paths, const char *features,
                                   ps_train_group group, ps_error *err)
 {
+    return ps_train_data_load_tags(paths, n_paths, features, group, NULL, err);
+}
+
+ps_train_data *ps_train_data_load_tags(const char *const *paths, size_t n_paths,
+                                       const char *features, ps_train_group group,
+                                       const char *block_tags, ps_error *err)
+{
     ps_train_data *d = calloc(1, sizeof *d);
     if (!d) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
@@ -472,6 +581,15 @@ ps_train_data *ps_train_data_load(const char *const *paths, size_t n_paths, cons
     loader L = {.d = d, .err = err, .spec = features, .hash = 0xcbf29ce484222325ull};
     ps_buf files = {0};
     int rc = n_paths ? 0 : ps_set_error(err, PS_ERR_USAGE, "no CSV files given");
+    if (!rc && block_tags) {
+        char copy[1024];
+        const char *names[128], *why = NULL;
+        if (strlen(block_tags) >= sizeof copy)
+            rc = ps_set_error(err, PS_ERR_USAGE, "block tags '%.200s': too long", block_tags);
+        else if (split_tags(block_tags, copy, names, 128, &why))
+            rc = ps_set_error(err, PS_ERR_USAGE, "block tags '%.200s' %s", block_tags, why);
+        L.tags.given = block_tags;
+    }
     for (size_t i = 0; !rc && i < n_paths; i++) {
         /* the header is needed before rows: ensure_row after it */
         rc = load_file(&L, paths[i]);
@@ -499,7 +617,11 @@ ps_train_data *ps_train_data_load(const char *const *paths, size_t n_paths, cons
         d->n_groups = L.groups.n;
         d->checksum = L.hash;
         d->files = ps_buf_take(&files, NULL);
-        if (!d->features || !d->files)
+        d->block_tags = strdup(block_tags ? block_tags : L.tags.first ? L.tags.first : "body,section,div");
+        d->untagged = L.tags.untagged;
+        d->untagged_files = L.tags.untagged_files.len ? ps_buf_take(&L.tags.untagged_files, NULL)
+                                                      : strdup("");
+        if (!d->features || !d->files || !d->block_tags || !d->untagged_files)
             rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     }
     for (size_t k = 0; k < L.n_names; k++)
@@ -512,6 +634,8 @@ ps_train_data *ps_train_data_load(const char *const *paths, size_t n_paths, cons
         free(L.meta[k]);
     free(L.col_of_field);
     free(L.row);
+    free(L.tags.first);
+    ps_buf_free(&L.tags.untagged_files);
     keymap_free(&L.groups);
     ps_buf_free(&L.xs);
     ps_buf_free(&L.ys);
@@ -533,6 +657,8 @@ void ps_train_data_free(ps_train_data *d)
     free(d->group);
     free(d->features);
     free(d->files);
+    free(d->block_tags);
+    free(d->untagged_files);
     free(d);
 }
 
@@ -546,4 +672,7 @@ void ps_train_data_get_info(const ps_train_data *d, ps_train_data_info *info)
     info->n_features = d->n_features;
     info->features = d->features;
     info->checksum = d->checksum;
+    info->block_tags = d->block_tags;
+    info->untagged = d->untagged;
+    info->untagged_files = d->untagged_files;
 }

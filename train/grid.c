@@ -687,6 +687,8 @@ ps_model *ps_train_final(const ps_train_data *d, const ps_train_options *o, doub
     ps_buf_printf(&b, "pagesift-model %d\n", PS_MODEL_FORMAT_VERSION);
     ps_buf_printf(&b, "tool pagesift-train %s\n", ps_version());
     ps_buf_printf(&b, "features %s\n", d->features);
+    if (d->block_tags)
+        ps_buf_printf(&b, "block_tags %s\n", d->block_tags);
     ps_buf_printf(&b, "scale_min");
     for (size_t k = 0; k < nf; k++)
         ps_buf_printf(&b, " %.17g", mn[k]);

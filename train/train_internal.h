@@ -23,6 +23,9 @@ struct ps_train_data {
     size_t n_content, n_noise, unlabelled;
     char *features;     /* comma-separated names */
     char *files;        /* base names of the CSVs, space-separated */
+    char *block_tags;   /* the rows' block tags (the bundle's block_tags) */
+    size_t untagged;    /* labelled rows without a block_tags record */
+    char *untagged_files; /* their CSVs' base names, space-separated */
     ps_train_group grouping;
     uint64_t checksum;
 };

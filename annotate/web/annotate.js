@@ -6,7 +6,8 @@
  * else none.  Confirmed labels are kept in the browser's local storage under
  * "pagesift-annotate:<workspace id>:<page number>" (a map block_id -> 0/1),
  * so they survive a reload; the index page exports them.  Served by
- * pagesift-annotate --serve, every change is also saved to DIR/labels.json.
+ * pagesift-annotate --serve, every change is also saved to DIR/labels.json,
+ * merged with what other browsers saved (assets/sync.js).
  *
  * Mouse: click toggles (unlabelled -> content -> noise -> content), shift-
  * click gives the block and every block inside it the clicked block's new
@@ -72,25 +73,29 @@
       saveTimer = setTimeout(saveToServer, 600);
     }
   }
-  function pageLabels(p) {
-    try {
-      var s = localStorage.getItem('pagesift-annotate:' + ws.id + ':' + p.n);
-      if (s) return JSON.parse(s);
-    } catch (e) { /* fall back to the workspace's */ }
-    return p.labels || {};
-  }
-  function labelsDoc() {
-    return { format: 'pagesift-annotate-labels', version: 1, workspace: ws.id,
-             pages: ws.pages.map(function (p) {
-               return { n: p.n, dataset: p.dataset, page_id: p.page_id, url: p.url, site: p.site,
-                        labels: pageLabels(p) };
-             }) };
-  }
+  /* merged with what other browsers saved (sync.js): this page's labels
+   * become the merged ones, conflicts are shown */
+  var lastConflicts = '';
   function saveToServer() {
-    fetch('/save', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Pagesift': 'save' },
-                     body: JSON.stringify({ labels: labelsDoc() }) })
-      .then(function (r) { setStatus(r.ok ? 'saved to labels.json' : 'saving failed: HTTP ' + r.status); })
-      .catch(function (e) { setStatus('saving failed: ' + e.message); });
+    if (!window.PSSync) { setStatus('saving failed: assets/sync.js did not load'); return Promise.resolve(null); }
+    return window.PSSync.save().then(function (a) {
+      var before = JSON.stringify(labels);
+      labels = load();
+      if (JSON.stringify(labels) !== before) {
+        blocks.forEach(function (b, k) { paint(k); });
+        refresh();
+      }
+      var mine = a.conflicts.filter(function (c) { return c.page === data.n; });
+      lastConflicts = window.PSSync.describe(a.conflicts);
+      setStatus(a.conflicts.length ? lastConflicts
+                                   : 'saved to labels.json (revision ' + a.revision + ', merged with other browsers)');
+      if (mine.length) {
+        var k = -1;
+        blocks.forEach(function (b, i) { if (b.id === mine[0].block) k = i; });
+        if (k >= 0) select(k, true);
+      }
+      return a;
+    }).catch(function (e) { setStatus('saving failed: ' + e.message); return null; });
   }
 
   /* ---------------- labelling ---------------- */
@@ -346,9 +351,22 @@
 
   blocks.forEach(function (b, k) { paint(k); });
   refresh();
+  /* another tab of this browser changed this page's labels (the index's
+   * save merged other browsers' labels in, or the same page in two tabs):
+   * take them, so that the next change here does not write back old ones */
+  window.addEventListener('storage', function (ev) {
+    if (ev.key !== KEY) return;
+    labels = load();
+    blocks.forEach(function (b, k) { paint(k); });
+    refresh();
+  });
+  /* served: what other browsers saved is shown at once (a save of no change) */
+  if (served) saveToServer();
   /* for tests and scripted sessions */
   window.psAnnotate = {
     page: data, state: state, labels: function () { return JSON.parse(JSON.stringify(labels)); },
-    element: function (k) { return els[k] || null; }
+    element: function (k) { return els[k] || null; },
+    save: function () { clearTimeout(saveTimer); return saveToServer(); },
+    status: function () { return $('st').textContent; }
   };
 })();

@@ -3,7 +3,7 @@
  * the label column filled for confirmed blocks; pagesift-train takes it as
  * it is) and labels.json (pagesift-annotate --resume reads it back).  Served
  * by pagesift-annotate --serve, "Save to disk" writes both into the
- * workspace folder. */
+ * workspace folder, merged with what other browsers saved (sync.js). */
 (function () {
   'use strict';
   var ws = window.PS_WORKSPACE, R = window.PS_ROWS;
@@ -138,10 +138,16 @@
       b3.id = 'save';
       b3.onclick = function () {
         if (!askUnconfirmed()) { status('save cancelled'); return; }
-        fetch('/save', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Pagesift': 'save' },
-                         body: JSON.stringify({ labels: labelsDoc(), csv: csv() }) })
-          .then(function (r) { status(r.ok ? 'saved labels.csv and labels.json in the workspace folder' : 'saving failed: HTTP ' + r.status); })
-          .catch(function (e) { status('saving failed: ' + e.message); });
+        if (!window.PSSync) { status('saving failed: assets/sync.js did not load'); return; }
+        // merged with what other browsers saved; labels.csv of the merged labels
+        window.PSSync.save(csv).then(function (a) {
+          render();
+          var c = window.PSSync.describe(a.conflicts);
+          status((a.csv ? 'saved labels.csv and labels.json in the workspace folder (revision ' + a.revision +
+                          ', merged with other browsers)'
+                        : 'saved labels.json (revision ' + a.revision + '); labels.csv not written: other ' +
+                          'saves kept coming between, press again') + (c ? ' · ' + c : ''));
+        }).catch(function (e) { status('saving failed: ' + e.message); });
       };
       tools.appendChild(b3);
     }
@@ -181,6 +187,10 @@
       'Labels are kept in this browser (local storage) until exported.', 'muted'));
   }
   render();
+  // served: the labels other browsers saved are counted at once
+  if (served && window.PSSync) window.PSSync.save().then(render, function (e) {
+    status('could not load the saved labels: ' + e.message);
+  });
   window.addEventListener('storage', render);
   window.addEventListener('pageshow', render);
   window.psIndex = { csv: csv, labels: labelsDoc, unconfirmed: unconfirmed };

@@ -56,6 +56,11 @@ typedef struct ps_block_csv_options {
                                 0 = write every block (the tool's default is
                                 1: blocks without text are skipped) */
     double label_threshold;/**< label 1 from this gold share; 0 = 0.5 */
+    const char *const *block_tags; /**< the block tags the pages are parsed
+                                with (NULL-terminated; NULL =
+                                ps_default_block_tags): written into every
+                                row's block_tags column, and a page parsed
+                                with others is refused (PS_ERR_USAGE) */
 } ps_block_csv_options;
 
 /** Per-set figures of the gold labels, added up by ps_block_csv_page. */
@@ -92,7 +97,8 @@ typedef struct ps_block_csv ps_block_csv;
  *  dataset,page_id,url,site,block_id,block_path,tag,inner_len,
  *  inner_link_len,inner_link_num,inner_pic_num,outer_len,outer_link_len,
  *  outer_link_num,outer_pic_num,R1,R2,R3,R4,R5,[x_* with extended],label,
- *  gold_share,text.
+ *  gold_share,text,block_tags (opt->block_tags comma-joined, the same on
+ *  every row: what pagesift-train writes into the bundle).
  *  block_id is "b" and 16 hex digits of a 64-bit hash of page_id and the
  *  block's DOM path: stable across runs, versions and options (the "b" keeps
  *  spreadsheets from reading it as a number). */

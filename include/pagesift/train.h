@@ -45,6 +45,19 @@ typedef struct ps_train_data ps_train_data;
 PS_LAB_EXPORT ps_train_data *ps_train_data_load(const char *const *paths, size_t n_paths,
                                   const char *features, ps_train_group group,
                                   ps_error *err);
+/** ps_train_data_load, and the block tags of the rows: every CSV row
+ *  records the block tags its page was cut with (the block_tags column,
+ *  pagesift/labels.h); a row without a record (a CSV of before the column,
+ *  an empty cell) counts as cut with ps_default_block_tags.  With
+ *  @p block_tags NULL, labelled rows cut with different block tags (as sets:
+ *  order and repeats do not matter) are refused (PS_ERR_FORMAT, naming the
+ *  row and the first row of the other set) and the bundle of
+ *  ps_train_final records the rows' tags; a comma list instead is what the
+ *  bundle records, whatever the rows say (no check).  Tags must be
+ *  lower-case names with body among them, as a bundle's block_tags key. */
+PS_LAB_EXPORT ps_train_data *ps_train_data_load_tags(const char *const *paths, size_t n_paths,
+                                                     const char *features, ps_train_group group,
+                                                     const char *block_tags, ps_error *err);
 PS_LAB_EXPORT void ps_train_data_free(ps_train_data *d);
 
 /** Counts of a loaded data set. */
@@ -58,6 +71,11 @@ typedef struct ps_train_data_info {
     const char *features; /**< names, comma-separated */
     uint64_t checksum;    /**< FNV-1a 64 of the labelled rows (group key,
                                features as %.17g, label), in file order */
+    const char *block_tags; /**< the block tags the bundle records (the
+                               rows', or the ones given to
+                               ps_train_data_load_tags) */
+    size_t untagged;      /**< labelled rows that record no block tags */
+    const char *untagged_files; /**< their CSVs' base names, space-separated */
 } ps_train_data_info;
 PS_LAB_EXPORT void ps_train_data_get_info(const ps_train_data *d, ps_train_data_info *info);
 

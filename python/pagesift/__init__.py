@@ -809,6 +809,7 @@ def features(source, url=None, *, gold=None, extended=False, block_tags=None, te
     if block_tags:
         enc = [_enc(t) for t in block_tags] + [None]
         tags_arr = (ctypes.c_char_p * len(enc))(*enc)
+        opts.block_tags = ctypes.cast(tags_arr, ctypes.POINTER(ctypes.c_char_p))
     err = L.ps_error()
     store = None
     if templates:
@@ -992,6 +993,7 @@ def train(data, output, *, features="paper", group="page", balance="undersample"
             "rows": info.rows, "content": info.content, "noise": info.noise,
             "unlabelled": info.unlabelled, "groups": info.groups,
             "features": info.features.decode(),
+            "block_tags": info.block_tags.decode(),
             "support_vectors": int(sv) if sv else None,
         }
     finally:

@@ -105,13 +105,15 @@ class ps_batch_counts(ctypes.Structure):
 
 class ps_block_csv_options(ctypes.Structure):
     _fields_ = [("extended", c_int), ("for_annotation", c_int), ("preview_chars", c_size_t),
-                ("min_text", c_uint32), ("label_threshold", c_double)]
+                ("min_text", c_uint32), ("label_threshold", c_double),
+                ("block_tags", POINTER(c_char_p))]
 
 
 class ps_train_data_info(ctypes.Structure):
     _fields_ = [("rows", c_size_t), ("content", c_size_t), ("noise", c_size_t),
                 ("unlabelled", c_size_t), ("groups", c_size_t), ("n_features", c_size_t),
-                ("features", c_char_p), ("checksum", c_uint64)]
+                ("features", c_char_p), ("checksum", c_uint64), ("block_tags", c_char_p),
+                ("untagged", c_size_t), ("untagged_files", c_char_p)]
 
 
 class ps_train_options(ctypes.Structure):

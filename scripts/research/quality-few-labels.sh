@@ -42,8 +42,7 @@ done
 
 train() { # train CSV OUT
   "${nice[@]}" "$bin/pagesift-train" -j 2 -q -f "$features" --seed 1 --balance undersample \
-    --c-range 3:3:1 --gamma-range -3:-3:1 --folds 5 -g site "$1" -o "$2.raw" > /dev/null
-  awk -v t="$tags" 'NR == 1 { print; print "block_tags " t; next } { print }' "$2.raw" > "$2"
+    --c-range 3:3:1 --gamma-range -3:-3:1 --folds 5 -g site --block-tags "$tags" "$1" -o "$2" > /dev/null
 }
 score() { # score MODEL DATASET_DIR -> token F1 (4-gram shingles), P, R
   "${nice[@]}" "$bin/pagesift-eval" -q --json -d "$2" -m template-svm --per-site 3 --model "$1" |

@@ -68,7 +68,8 @@ if (!work) fail('usage: annotate_hostile.js WORKDIR');
   check(!/on(load|error|toggle|click)\s*=/i.test(html), 'an event handler survived in the page file');
   check(!/javascript:/i.test(html), 'a javascript: URL survived in the page file');
   check(!/<(iframe|object|embed|base|link|meta http-equiv="refresh")/i.test(html), 'a frame, object, base, link or refresh survived');
-  check((html.match(/<script/g) || []).length === 3, 'a script other than the workspace\'s survived');
+  // ours: the page data, workspace.js, sync.js, annotate.js
+  check((html.match(/<script/g) || []).length === 4, 'a script other than the workspace\'s survived');
 
   const { ctx, close } = await launch();
   try {

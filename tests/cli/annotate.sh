@@ -73,7 +73,7 @@ for pg in data:
     assert p.csp and "default-src 'none'" in p.csp and "script-src 'nonce-" in p.csp, p.csp
     nonce = re.search(r"'nonce-([0-9a-f]+)'", p.csp).group(1)
     types = [s.get('type') for s in p.scripts]
-    assert types == ['application/json', None, None], types
+    assert types == ['application/json', None, None, None], types  # data, workspace.js, sync.js, annotate.js
     assert all(s.get('nonce') == nonce for s in p.scripts[1:]), "a script without the nonce"
     pre += sum(1 for b in pg['blocks'] if b.get('pre') in (0, 1))
     for b in pg['blocks']:
@@ -153,7 +153,10 @@ for bad in ['/../../../etc/passwd', '/pages/../../x', '/%2e%2e/etc/passwd', '/.h
     assert code in (400, 404), (bad, code)
 code, _ = req(f'GET /missing.html HTTP/1.1\r\n{H}\r\n'.encode()); assert code == 404
 code, _ = req(b'GET / HTTP/1.1\r\nHost: evil.example:80\r\n\r\n'); assert code == 403, code
-doc = json.dumps({"labels": {"format": "pagesift-annotate-labels", "version": 1, "pages": []}, "csv": "a,b\r\n"}).encode()
+bid = json.load(open(os.path.join(ws, 'data/blocks.json')))[0]['blocks'][0]['id']
+doc = json.dumps({"format": "pagesift-annotate-save", "version": 1, "base": 0, "csv": "a,b\r\n",
+                  "pages": [{"n": 1, "page_id": "p", "changes": {bid: {"label": 1, "was": None}}}]}).encode()
+old = json.dumps({"labels": {"format": "pagesift-annotate-labels", "version": 1, "pages": []}}).encode()
 code, _ = req(f'POST /save HTTP/1.1\r\n{H}Content-Length: {len(doc)}\r\n\r\n'.encode() + doc)
 assert code == 403, code   # no X-Pagesift: a form of another site cannot post
 assert not os.path.exists(os.path.join(ws, 'labels.json'))
@@ -165,6 +168,9 @@ code, body = req(f'POST /save HTTP/1.1\r\n{H}X-Pagesift: save\r\nContent-Length:
 assert code == 200, (code, body)
 assert json.load(open(os.path.join(ws, 'labels.json')))['format'] == 'pagesift-annotate-labels'
 assert open(os.path.join(ws, 'labels.csv'), newline='').read() == 'a,b\r\n'
+# a save of the whole labels (a workspace's scripts of before merging): refused, saying why
+code, body = req(f'POST /save HTTP/1.1\r\n{H}X-Pagesift: save\r\nContent-Length: {len(old)}\r\n\r\n'.encode() + old)
+assert code == 400 and b'whole labels' in body, (code, body)
 code, _ = req(f'DELETE / HTTP/1.1\r\n{H}\r\n'.encode()); assert code == 405
 # a request that never ends its head does not keep the server from others for long
 s = socket.create_connection(('127.0.0.1', port)); s.sendall(b'GET / HTTP/1.1\r\n')

@@ -53,10 +53,12 @@ served = list(csv.reader(open(sys.argv[4], newline='', encoding='utf-8')))
 assert served[0] == blank[0] and len(served) == len(blank), "served CSV malformed"
 print(f"ok: {len(got)-1} rows, {n1} content")
 PY
-# the README's walk-through: train, record the workspace's block tags, extract
+# the README's walk-through: train (the bundle records the workspace's
+# block tags, which the CSV's rows carry), extract
 pagesift-train -q -f extended -k 2 --c-range 1:3:2 --gamma-range -3:-1:2 "$tmp/out/labels.csv" \
   -o "$tmp/m.model" > "$tmp/train.out" || fail "pagesift-train refused the exported CSV"
-sed -i "1a block_tags $tags" "$tmp/m.model"
+[ "$(sed -n 's/^block_tags //p' "$tmp/m.model")" = "$tags" ] \
+  || fail "the bundle's block tags are not the workspace's: $(grep '^block_tags' "$tmp/m.model")"
 pagesift --model "$tmp/m.model" "$p1" > "$tmp/text" || fail "pagesift with the annotated model"
 [ -s "$tmp/text" ] || fail "empty extraction with the annotated model"
 # the labels JSON resumes: a new workspace starts with the same labels

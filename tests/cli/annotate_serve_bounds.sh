@@ -9,9 +9,10 @@
 #   - eight such clients at once: a normal client is still served within 5 s;
 #   - sixteen (every thread of the pool): a normal client waits in the
 #     accept queue and is served once the first slow one is cut off;
-#   - concurrent saves: each answered 200, saves written one after the other
-#     (labels.json and labels.csv of one save together), no temporary file
-#     left; a save whose body comes slowly does not block another;
+#   - concurrent saves: each answered 200, each merged into labels.json
+#     (every save's labels on disk, the revision one up per save), no
+#     temporary file left; a save whose body comes slowly does not block
+#     another;
 #   - bodies being received at once are bounded (503 past 256 MB);
 #   - two Host headers are refused (400) in either order (before: the last
 #     one counted, so a foreign Host first and ours last passed);
@@ -140,13 +141,17 @@ for n, within in ((8, 5), (16, 30)):
     assert cut[-1] < 25, cut
 
 # concurrent saves
-import json, os, glob
+import glob, hashlib, json, os
 ws = sys.argv[2]
 SAVE = f'POST /save HTTP/1.1\r\n{H}X-Pagesift: save\r\nContent-Type: application/json\r\n'
-def doc(mark):
-    labels = {'format': 'pagesift-annotate-labels', 'version': 1, 'workspace': mark,
-              'pages': [{'n': 1, 'page_id': 'p', 'labels': {'b' + str(i): i % 2 for i in range(200)}}]}
-    return json.dumps({'labels': labels, 'csv': f'block_id,label\r\n{mark},1\r\n'}).encode()
+def ids(mark):  # five block ids of a save (b + 16 hex digits, as ps_block_id makes them)
+    return ['b' + hashlib.sha1(f'{mark}/{i}'.encode()).hexdigest()[:16] for i in range(5)]
+def doc(mark, base=0):
+    # a merged save: the labels this client changed, based on revision 0
+    ch = {b: {'label': i % 2, 'was': None} for i, b in enumerate(ids(mark))}
+    return json.dumps({'format': 'pagesift-annotate-save', 'version': 1, 'base': base,
+                       'pages': [{'n': 1, 'page_id': 'p', 'changes': ch}],
+                       'csv': f'block_id,label\r\n{mark},1\r\n'}).encode()
 def post(body, pieces=1, pause=0.0):
     s = socket.create_connection(('127.0.0.1', port), timeout=60)
     s.sendall(f'{SAVE}Content-Length: {len(body)}\r\n\r\n'.encode())
@@ -162,10 +167,9 @@ def post(body, pieces=1, pause=0.0):
         data += b
     s.close()
     return int(data.split(b' ', 2)[1])
-def on_disk():
+def on_disk():  # the blocks labelled in labels.json, its revision
     j = json.load(open(os.path.join(ws, 'labels.json')))
-    c = open(os.path.join(ws, 'labels.csv'), newline='').read()
-    return j['workspace'], c.split('\r\n')[1].split(',')[0]
+    return {b for p in j['pages'] for b in p['labels']}, j['revision']
 
 # a save whose body takes 2 s, and another sent meanwhile
 res = {}
@@ -175,14 +179,14 @@ time.sleep(0.5)
 t = time.monotonic()
 res['b'] = post(doc('quick'))
 quick = time.monotonic() - t
-assert on_disk() == ('quick', 'quick'), on_disk()
+assert on_disk()[0] == set(ids('quick')), on_disk()
 slow_save.join()
-print(f'a save during a slow one answered in {quick:.2f} s; both: {res}; on disk: {on_disk()}')
+print(f'a save during a slow one answered in {quick:.2f} s; both: {res}; on disk: revision {on_disk()[1]}')
 assert res == {'a': 200, 'b': 200}, res
 assert quick < 5, quick
-assert on_disk() == ('slow', 'slow'), on_disk()
+assert on_disk() == (set(ids('quick')) | set(ids('slow')), 2), on_disk()
 
-# 8 clients saving 5 times each, all at once
+# 8 clients saving 5 times each, all at once: every save merged, none lost
 codes = []
 def saver(i):
     for k in range(5):
@@ -190,11 +194,11 @@ def saver(i):
 ths = [threading.Thread(target=saver, args=(i,)) for i in range(8)]
 for t in ths: t.start()
 for t in ths: t.join()
-marks = {m for m, c in codes}
 assert len(codes) == 40 and {c for m, c in codes} == {200}, codes
-j, c = on_disk()
-print(f'40 concurrent saves answered 200; on disk the pair of one save: {j} / {c}')
-assert j == c and j in marks, (j, c)
+labelled, rev = on_disk()
+want = set(ids('quick')) | set(ids('slow')).union(*(ids(m) for m, c in codes))
+print(f'40 concurrent saves answered 200; on disk {len(labelled)} labels of {len(want)}, revision {rev}')
+assert labelled == want and rev == 42, (len(labelled), len(want), rev)
 left = glob.glob(os.path.join(ws, '*.tmp.*'))
 assert not left, left
 

@@ -13,7 +13,7 @@ grep -q -- '--for-annotation' <<< "$(pagesift-features --help)" || fail "--help"
 
 pagesift-features "$src/datasets/sample" -o "$tmp/s.csv" 2> "$tmp/err" || fail "exit $? on the sample"
 head -1 "$tmp/s.csv" | tr -d '\r' > "$tmp/hdr"
-[ "$(cat "$tmp/hdr")" = "dataset,page_id,url,site,block_id,block_path,tag,inner_len,inner_link_len,inner_link_num,inner_pic_num,outer_len,outer_link_len,outer_link_num,outer_pic_num,R1,R2,R3,R4,R5,label,gold_share,text" ] \
+[ "$(cat "$tmp/hdr")" = "dataset,page_id,url,site,block_id,block_path,tag,inner_len,inner_link_len,inner_link_num,inner_pic_num,outer_len,outer_link_len,outer_link_num,outer_pic_num,R1,R2,R3,R4,R5,label,gold_share,text,block_tags" ] \
   || fail "header: $(cat "$tmp/hdr")"
 # the summary names the set, 21 pages, none failed, both classes present
 grep -Eq '^sample +21 +0 +[1-9][0-9]* +[1-9][0-9]* +0 ' "$tmp/err" || { cat "$tmp/err"; fail "summary"; }

@@ -29,7 +29,7 @@ head -1 "$t/ctx.csv" | tr -d '\r' | grep -q ',c_self,c_parent,c_siblings,.*,c_su
 pagesift-train -q -j 1 -f "$feat,context" --c-range 3:3:1 --gamma-range -3:-3:1 -k 2 "$t/ctx.csv" \
   -o "$t/second.model" > /dev/null || fail "second stage"
 grep -q '^features .*c_self' "$t/second.model" || fail "the second stage lacks the context features"
-awk -v t="$tags" 'NR == 1 { print; print "block_tags " t; next } { print }' "$t/first.model" > "$t/stack.model"
+{ grep -qx "block_tags $tags" "$t/first.model" && cp "$t/first.model" "$t/stack.model"; } || fail "the first stage lacks block_tags $tags"
 cat "$t/second.model" >> "$t/stack.model"
 
 # the CSV's view and the page's view agree, page by page
@@ -81,7 +81,7 @@ assert emptied > 0, "no row below the gate"
 EOF
 pagesift-train -q -j 1 -f "$feat,context" --c-range 3:3:1 --gamma-range -3:-3:1 -k 2 "$t/ctxg.csv" \
   -o "$t/second-g.model" > /dev/null || fail "gated second stage"
-awk -v t="$tags" 'NR == 1 { print; print "block_tags " t; next } { print }' "$t/first.model" > "$t/stack-g.model"
+{ grep -qx "block_tags $tags" "$t/first.model" && cp "$t/first.model" "$t/stack-g.model"; } || fail "the first stage lacks block_tags $tags"
 cat "$t/second-g.model" >> "$t/stack-g.model"
 agree "$t/stack-g.model" "gated stack"
 pagesift-classify -q -m "$t/stack-g.model" -o "$t/predg.csv" "$t/rows.csv"

@@ -363,6 +363,13 @@ class Features(unittest.TestCase):
                 self.assertEqual(strip(a), strip(b))
             self.assertGreater(info["f1"], 0.3)
             self.assertEqual(info["features"], "R1,R2,R3,R4,R5")
+            self.assertEqual(info["block_tags"], "body,section,div")
+            # rows cut with other block tags: the bundle records them
+            tagged = pagesift.train(pagesift.features(SAMPLE, block_tags=["body", "div", "p"]),
+                                    os.path.join(tmp, "p.model"), **kw)
+            self.assertEqual(tagged["block_tags"], "body,div,p")
+            with open(os.path.join(tmp, "p.model")) as f:
+                self.assertIn("block_tags body,div,p\n", f.read())
             # the model works for extraction
             text = pagesift.extract(read(sample_pages()[1][2]),
                                     model=os.path.join(tmp, "py.model"))

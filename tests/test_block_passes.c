@@ -5,9 +5,10 @@
  * first content block and not an unrelated one; fallback keeps the
  * best-scored block of a page the SVM would leave empty; fill takes near
  * misses inside the content, short ones only when content follows
- * (fill_lead); posts keeps a thread's repeated posts whole; repeats drops
- * what a page says again in another context; whole keeps every block of a
- * page whose result would be nearly empty. */
+ * (fill_lead); posts keeps a thread's repeated posts whole; profiles drops
+ * a thread's author panels and signatures; repeats drops what a page says
+ * again in another context; whole keeps every block of a page whose result
+ * would be nearly empty. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -25,7 +25,7 @@
  * of 8 with AVX2), enough to keep the multiply-add units busy; with 32
  * there were 2 (4), and each multiply-add waited for the one before it.
  * pagesift-classify over dragnet's 102 682 rows: 9 % less CPU with AVX-512,
- * 4 % with AVX2 (docs/EXTRACTION.md), for the same bits of every distance
+ * 4 % with AVX2 (docs/research/SPEED.md), for the same bits of every distance
  * (only the chunk's weighted sum is added in another order).
  *
  * Rows are classified in tiles of PS_PREDICT_TILE: each chunk of support
@@ -40,14 +40,14 @@
  * the chunk is loaded into a register once for the four rows, where the
  * compiler made a load for every row and vector (a memory operand of each
  * subtraction), and the loads rather than the multiply-adds bounded the
- * loop (what the experiments of docs/EXTRACTION.md point to): 16
+ * loop (what the experiments of docs/research/SPEED.md point to): 16
  * independent multiply-add chains instead of 4.  Each row's distances are the same
  * subtractions and fused multiply-adds in the same order, and its
  * exponentials and weighted sum the same code (chunk_sum), so the bits are
  * the ones the one-row loop gives (tests/test_train.c compares tiles with
  * rows one at a time, bit for bit).  The 9 606 rows of 60 dragnet pages
  * (both stages), AMD EPYC: about a quarter less CPU in the kernel
- * (docs/EXTRACTION.md, Speed).  AVX2 has 16 registers, as many as one
+ * (docs/research/SPEED.md, the kernels).  AVX2 has 16 registers, as many as one
  * row's chunk takes: one row at a time there.
  *
  * CMake compiles this one file with -O3 -ffast-math for that.  fast-math
@@ -238,8 +238,8 @@ static inline __attribute__((always_inline)) void predict_tiles(const ps_model *
 /* One build runs everywhere: three versions, one picked by the CPU at run
  * time.  AVX-512 (16 floats a step, fused multiply-add, glibc's AVX-512
  * expf, four rows at a time) where the CPU has it: on an Intel Xeon with it,
- * -j 1 over dragnet took 8 % less CPU than with AVX2 (docs/EXTRACTION.md,
- * Speed); AVX2 (8 floats a step, glibc's AVX2 expf) otherwise where it can;
+ * -j 1 over dragnet took 8 % less CPU than with AVX2 (docs/research/SPEED.md,
+ * the kernels); AVX2 (8 floats a step, glibc's AVX2 expf) otherwise where it can;
  * SSE2 everywhere else.  The versions round differently in the last bits
  * (the fused multiply-add): the shipped models of issue 14's eighth and
  * ninth rounds gave the same texts with AVX2 and AVX-512 on all seven data

@@ -88,7 +88,7 @@ typedef struct ps_page_options {
  *  headings that ps_page_metadata reads.  For a caller that never asks for
  *  the metadata (a text-only output): the outputs are the same, the
  *  collection's walk is cheaper (1.6 % of a page's instructions,
- *  docs/EXTRACTION.md, Speed).  ps_page_metadata then fails with
+ *  docs/research/SPEED.md).  ps_page_metadata then fails with
  *  PS_ERR_USAGE. */
 #define PS_PAGE_NO_METADATA 1u
 

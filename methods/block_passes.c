@@ -239,11 +239,29 @@ static uint8_t *left_out_flags(ps_pass_ctx *c)
  * third round"). */
 #define PRODUCT_PROB 0.5
 
-/* Whether a block's class or id holds a review word (extract/class_words.c). */
-static int review_words(const ps_block *b)
+/* The word groups (PS_CW_*, extract/class_words.c) of a block's class
+ * and id. */
+static unsigned block_words(const ps_block *b)
 {
-    return ((ps_class_words(b->class_attr, strlen(b->class_attr)) |
-             ps_class_words(b->id_attr, strlen(b->id_attr))) & PS_CW_REVIEW) != 0;
+    return ps_class_words(b->class_attr, strlen(b->class_attr)) | ps_class_words(b->id_attr, strlen(b->id_attr));
+}
+
+/* The blocks whose class or id, or that of one of the two blocks above
+ * them, holds a word of @p group become noise, and the passes after leave
+ * them out (c->in_comments): what the reviews, profiles and facets passes
+ * do once their page qualifies. */
+static void drop_marked(ps_pass_ctx *c, unsigned group)
+{
+    uint8_t *in = left_out_flags(c);
+    for (size_t i = 0; i < c->n; i++) {
+        int32_t b = (int32_t)i;
+        for (int up = 0; up < 3 && b >= 0; up++, b = c->blocks[b].parent)
+            if (block_words(&c->blocks[b]) & group) {
+                c->keep[i] = 0;
+                in[i] = 1;
+                break;
+            }
+    }
 }
 
 /* reviews: on a page the page-type classifier calls a product page (p >=
@@ -256,18 +274,8 @@ static int review_words(const ps_block *b)
 static int pass_reviews(ps_pass_ctx *c, double on)
 {
     (void)on;
-    if (ps_page_type_prob(c->page, PS_PTYPE_PRODUCT) < PRODUCT_PROB)
-        return 0;
-    uint8_t *in = left_out_flags(c);
-    for (size_t i = 0; i < c->n; i++) {
-        int32_t b = (int32_t)i;
-        for (int up = 0; up < 3 && b >= 0; up++, b = c->blocks[b].parent)
-            if (review_words(&c->blocks[b])) {
-                c->keep[i] = 0;
-                in[i] = 1;
-                break;
-            }
-    }
+    if (ps_page_type_prob(c->page, PS_PTYPE_PRODUCT) >= PRODUCT_PROB)
+        drop_marked(c, PS_CW_REVIEW);
     return 0;
 }
 
@@ -283,27 +291,11 @@ static int pass_reviews(ps_pass_ctx *c, double on)
  * acting on every page: 0.807 -> 0.817; folds 4-5 read once: 0.778 ->
  * 0.795), no other type or set moved (docs/research/QUALITY.md, "Page
  * types, seventh round"). */
-static int profile_words(const ps_block *b)
-{
-    return ((ps_class_words(b->class_attr, strlen(b->class_attr)) |
-             ps_class_words(b->id_attr, strlen(b->id_attr))) & PS_CW_PROFILE) != 0;
-}
-
 static int pass_profiles(ps_pass_ctx *c, double on)
 {
     (void)on;
-    if (!thread_page(c->page) && !(ps_page_schema_kinds(c->page) & PS_SCHEMA_QA))
-        return 0;
-    uint8_t *in = left_out_flags(c);
-    for (size_t i = 0; i < c->n; i++) {
-        int32_t b = (int32_t)i;
-        for (int up = 0; up < 3 && b >= 0; up++, b = c->blocks[b].parent)
-            if (profile_words(&c->blocks[b])) {
-                c->keep[i] = 0;
-                in[i] = 1;
-                break;
-            }
-    }
+    if (thread_page(c->page) || (ps_page_schema_kinds(c->page) & PS_SCHEMA_QA))
+        drop_marked(c, PS_CW_PROFILE);
     return 0;
 }
 
@@ -316,27 +308,10 @@ static int pass_profiles(ps_pass_ctx *c, double on)
  * took in with the items.  wcxb-dev's collections under site-grouped CV
  * 0.696 -> 0.701, no other type or set moved (docs/research/QUALITY.md, "Page
  * types, fifth round"). */
-static int facet_words(const ps_block *b)
-{
-    return ((ps_class_words(b->class_attr, strlen(b->class_attr)) |
-             ps_class_words(b->id_attr, strlen(b->id_attr))) & PS_CW_FACET) != 0;
-}
-
 static int pass_facets(ps_pass_ctx *c, double gate)
 {
-    if (ps_page_type_prob(c->page, PS_PTYPE_LISTING) + ps_page_type_prob(c->page, PS_PTYPE_COLLECTION) < gate)
-        return 0;
-    uint8_t *in = left_out_flags(c);
-    for (size_t i = 0; i < c->n; i++) {
-        int hit = 0;
-        int32_t b = (int32_t)i;
-        for (int up = 0; !hit && up < 3 && b >= 0; up++, b = c->blocks[b].parent)
-            hit = facet_words(&c->blocks[b]);
-        if (hit) {
-            c->keep[i] = 0;
-            in[i] = 1;
-        }
-    }
+    if (ps_page_type_prob(c->page, PS_PTYPE_LISTING) + ps_page_type_prob(c->page, PS_PTYPE_COLLECTION) >= gate)
+        drop_marked(c, PS_CW_FACET);
     return 0;
 }
 

@@ -144,66 +144,56 @@ static size_t read_real(const char *list, uint64_t **sims, uint64_t **exacts)
     return n;
 }
 
-int main(int argc, char **argv)
+/* How the real prints cluster: the share of each bit set, the distance of
+ * pairs. */
+static void report_real(const uint64_t *real_sim, size_t n_real)
 {
-    size_t n = 100000;
-    int k = PS_DEDUP_DISTANCE, opt;
-    const char *list = NULL;
-    double prefill = 0, budget = 0;
-    while ((opt = getopt(argc, argv, "n:k:t:s:p:b:")) != -1) {
-        switch (opt) {
-        case 'n': n = (size_t)strtod(optarg, NULL); break;
-        case 'k': k = atoi(optarg); break;
-        case 't': list = optarg; break;
-        case 's': rng_state = strtoull(optarg, NULL, 0); break;
-        case 'p': prefill = atof(optarg); break;
-        case 'b': budget = atof(optarg); break;
-        default:
-            fprintf(stderr, "usage: bench_dedup [-n PAGES] [-k DISTANCE] [-t LIST] [-s SEED] [-p FRACTION] [-b SECONDS]\n");
-            return 2;
-        }
-    }
-    if (n < 10 || n > UINT32_MAX - 1 || k < 0 || k > PS_DEDUP_MAX_DISTANCE || prefill < 0 || prefill >= 1) {
-        fprintf(stderr, "bench_dedup: bad arguments\n");
-        return 2;
-    }
-
-    /* the real prints */
-    uint64_t *real_sim = NULL, *real_exact = NULL;
-    size_t n_real = list ? read_real(list, &real_sim, &real_exact) : 0;
-    if (n_real > n / 2)
-        n_real = n / 2;
-    if (n_real) { /* how they cluster: set bits, distance of pairs */
-        double lo = 1, hi = 0, sum = 0;
-        for (int b = 0; b < 64; b++) {
-            size_t ones = 0;
-            for (size_t i = 0; i < n_real; i++)
-                ones += (real_sim[i] >> b) & 1;
-            double f = (double)ones / (double)n_real;
-            lo = f < lo ? f : lo;
-            hi = f > hi ? f : hi;
-        }
-        size_t pairs = 0, near = 0;
+    double lo = 1, hi = 0, sum = 0;
+    for (int b = 0; b < 64; b++) {
+        size_t ones = 0;
         for (size_t i = 0; i < n_real; i++)
-            for (size_t j = i + 1; j < n_real; j++) {
-                int d = __builtin_popcountll(real_sim[i] ^ real_sim[j]);
-                sum += d;
-                pairs++;
-                near += d <= 16;
-            }
-        printf("real prints: %zu texts; each bit set in %.0f-%.0f %% of them; pairs %.1f bits apart on average, "
-               "%zu of %zu pairs within 16 bits\n",
-               n_real, 100 * lo, 100 * hi, sum / (double)pairs, near, pairs);
+            ones += (real_sim[i] >> b) & 1;
+        double f = (double)ones / (double)n_real;
+        lo = f < lo ? f : lo;
+        hi = f > hi ? f : hi;
     }
+    size_t pairs = 0, near = 0;
+    for (size_t i = 0; i < n_real; i++)
+        for (size_t j = i + 1; j < n_real; j++) {
+            int d = __builtin_popcountll(real_sim[i] ^ real_sim[j]);
+            sum += d;
+            pairs++;
+            near += d <= 16;
+        }
+    printf("real prints: %zu texts; each bit set in %.0f-%.0f %% of them; pairs %.1f bits apart on average, "
+           "%zu of %zu pairs within 16 bits\n",
+           n_real, 100 * lo, 100 * hi, sum / (double)pairs, near, pairs);
+}
 
-    /* the stream */
-    uint64_t *sim = malloc(n * sizeof *sim), *exact = malloc(n * sizeof *exact);
-    uint32_t *base = malloc(n * sizeof *base), *originals = malloc(n * sizeof *originals),
-             *uniforms = malloc(n * sizeof *uniforms);
-    uint8_t *kind = malloc(n), *planted = malloc(n), *kept = malloc(n);
-    if (!sim || !exact || !base || !originals || !uniforms || !kind || !planted || !kept)
-        return 3;
-    memset(kept, 0, n); /* touched now: not counted as the index's */
+/* The pages to feed, made before the index is opened. */
+typedef struct stream {
+    size_t n;
+    int k;
+    uint64_t *sim, *exact;
+    uint32_t *base; /* a planted page's earlier page */
+    uint8_t *kind, *planted, *kept;
+} stream;
+
+static void make_stream(stream *st, const uint64_t *real_sim, const uint64_t *real_exact, size_t n_real)
+{
+    size_t n = st->n;
+    int k = st->k;
+    st->sim = malloc(n * sizeof *st->sim);
+    st->exact = malloc(n * sizeof *st->exact);
+    st->base = malloc(n * sizeof *st->base);
+    st->kind = malloc(n);
+    st->planted = malloc(n);
+    st->kept = malloc(n);
+    uint32_t *originals = malloc(n * sizeof *originals), *uniforms = malloc(n * sizeof *uniforms);
+    if (!st->sim || !st->exact || !st->base || !originals || !uniforms || !st->kind || !st->planted || !st->kept)
+        exit(3);
+    memset(st->kept, 0, n); /* touched now: not counted as the index's */
+    uint64_t *sim = st->sim, *exact = st->exact;
     size_t n_orig = 0, n_unif = 0, count[6] = {0};
     for (size_t i = 0; i < n; i++) {
         unsigned r = (unsigned)(rnd() % 100);
@@ -214,9 +204,10 @@ int main(int argc, char **argv)
                        : r < 95 && n_orig                    ? EXACT
                        : r >= 95 && n_unif                   ? FAR
                                                              : UNIFORM;
-        kind[i] = (uint8_t)kd;
-        planted[i] = 0;
-        base[i] = UINT32_MAX;
+        if (k == 0 && kd == NEAR)
+            kd = EXACT;
+        st->planted[i] = 0;
+        st->base[i] = UINT32_MAX;
         exact[i] = rnd();
         switch (kd) {
         case REAL:
@@ -227,29 +218,97 @@ int main(int argc, char **argv)
         case CLUSTERED: sim[i] = flip(real_sim[rnd() % n_real], 4 + (int)(rnd() % 21)); break;
         case NEAR:
         case EXACT:
-            base[i] = originals[rnd() % n_orig];
-            planted[i] = kd == EXACT ? 0 : (uint8_t)(1 + rnd() % (k ? (unsigned)k : 1));
-            if (k == 0 && kd == NEAR)
-                planted[i] = 0, kind[i] = kd = EXACT;
-            sim[i] = kd == EXACT ? sim[base[i]] : flip(sim[base[i]], planted[i]);
+            st->base[i] = originals[rnd() % n_orig];
+            st->planted[i] = kd == EXACT ? 0 : (uint8_t)(1 + rnd() % (unsigned)k);
+            sim[i] = kd == EXACT ? sim[st->base[i]] : flip(sim[st->base[i]], st->planted[i]);
             if (kd == EXACT)
-                exact[i] = exact[base[i]];
+                exact[i] = exact[st->base[i]];
             break;
         case FAR:
-            base[i] = uniforms[rnd() % n_unif];
-            planted[i] = (uint8_t)(k + 1 + (int)(rnd() % 4));
-            sim[i] = flip(sim[base[i]], planted[i]);
+            st->base[i] = uniforms[rnd() % n_unif];
+            st->planted[i] = (uint8_t)(k + 1 + (int)(rnd() % 4));
+            sim[i] = flip(sim[st->base[i]], st->planted[i]);
             break;
         }
+        st->kind[i] = (uint8_t)kd;
         if (kd == UNIFORM || kd == CLUSTERED || kd == REAL)
             originals[n_orig++] = (uint32_t)i;
         if (kd == UNIFORM)
             uniforms[n_unif++] = (uint32_t)i;
         count[kd]++;
     }
+    free(originals);
+    free(uniforms);
     printf("stream: %zu pages: %zu real, %zu uniform, %zu clustered (real +- 4..24 bits), %zu planted near "
            "(1..%d bits), %zu planted exact, %zu planted non-duplicates (%d..%d bits)\n",
            n, count[REAL], count[UNIFORM], count[CLUSTERED], count[NEAR], k, count[EXACT], count[FAR], k + 1, k + 4);
+}
+
+typedef struct checks {
+    size_t dups, failures, near_found, near_checked, far_checked, far_chance;
+} checks;
+
+/* Page @p i's look-up (@p found, *m) checked against the stream. */
+static void check(const stream *st, size_t i, int found, const ps_dedup_match *m, int timed, checks *c)
+{
+    const uint64_t *sim = st->sim;
+    int k = st->k, kind = st->kind[i];
+    if (found == 1) {
+        c->dups++;
+        size_t j = strtoul(m->stem, NULL, 10);
+        int bits = __builtin_popcountll(sim[j] ^ sim[i]);
+        if ((j >= i || !st->kept[j] || bits != m->distance || bits > k ||
+             (k == 0 && st->exact[j] != st->exact[i])) &&
+            c->failures++ < 10)
+            fprintf(stderr, "FAIL: page %zu named page %zu at %d bits (really %d)\n", i, j, m->distance, bits);
+        if (kind == FAR && j == st->base[i] && c->failures++ < 10)
+            fprintf(stderr, "FAIL: planted non-duplicate %zu (%d bits) matched with its page %zu\n", i,
+                    st->planted[i], j);
+        c->far_chance += kind == FAR;
+    }
+    if ((kind == NEAR || kind == EXACT) && st->kept[st->base[i]] && timed) {
+        c->near_checked++;
+        if (found == 1 && m->distance <= st->planted[i])
+            c->near_found++;
+        else if (c->failures++ < 10)
+            fprintf(stderr, "FAIL: planted duplicate %zu of page %u (%d bits) %s\n", i, st->base[i],
+                    st->planted[i], found == 1 ? "found too far" : "not found");
+    }
+    c->far_checked += kind == FAR && st->kept[st->base[i]] && timed;
+}
+
+int main(int argc, char **argv)
+{
+    stream st = {.n = 100000, .k = PS_DEDUP_DISTANCE};
+    int opt;
+    const char *list = NULL;
+    double prefill = 0, budget = 0;
+    while ((opt = getopt(argc, argv, "n:k:t:s:p:b:")) != -1) {
+        switch (opt) {
+        case 'n': st.n = (size_t)strtod(optarg, NULL); break;
+        case 'k': st.k = atoi(optarg); break;
+        case 't': list = optarg; break;
+        case 's': rng_state = strtoull(optarg, NULL, 0); break;
+        case 'p': prefill = atof(optarg); break;
+        case 'b': budget = atof(optarg); break;
+        default:
+            fprintf(stderr, "usage: bench_dedup [-n PAGES] [-k DISTANCE] [-t LIST] [-s SEED] [-p FRACTION] [-b SECONDS]\n");
+            return 2;
+        }
+    }
+    size_t n = st.n;
+    int k = st.k;
+    if (n < 10 || n > UINT32_MAX - 1 || k < 0 || k > PS_DEDUP_MAX_DISTANCE || prefill < 0 || prefill >= 1) {
+        fprintf(stderr, "bench_dedup: bad arguments\n");
+        return 2;
+    }
+    uint64_t *real_sim = NULL, *real_exact = NULL;
+    size_t n_real = list ? read_real(list, &real_sim, &real_exact) : 0;
+    if (n_real > n / 2)
+        n_real = n / 2;
+    if (n_real)
+        report_real(real_sim, n_real);
+    make_stream(&st, real_sim, real_exact, n_real);
 
     long rss0 = status_kb("VmRSS:"), hwm0 = status_kb("VmHWM:");
     ps_error err = {0};
@@ -259,7 +318,7 @@ int main(int argc, char **argv)
         return 3;
     }
     size_t first = (size_t)(prefill * (double)n), last10 = n - (n - first) / 10, done = n;
-    size_t dups = 0, failures = 0, near_found = 0, near_checked = 0, far_checked = 0, far_chance = 0;
+    checks c = {0};
     char stem[24];
     double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID), wl = w0, cl = c0;
     for (size_t i = 0; i < n; i++) {
@@ -275,42 +334,21 @@ int main(int argc, char **argv)
             done = i;
             break;
         }
-        ps_fingerprint fp = {.exact = exact[i], .sim = sim[i], .words = 100};
+        ps_fingerprint fp = {.exact = st.exact[i], .sim = st.sim[i], .words = 100};
         ps_dedup_match m;
         int found = i < first ? 0 : ps_dedup_find(d, &fp, "", &m, &err);
         if (found < 0) {
             fprintf(stderr, "bench_dedup: %s\n", err.msg);
             return 3;
         }
-        if (found == 1) {
-            dups++;
-            size_t j = strtoul(m.stem, NULL, 10);
-            int bits = __builtin_popcountll(sim[j] ^ sim[i]);
-            if (j >= i || !kept[j] || bits != m.distance || bits > k || (k == 0 && exact[j] != exact[i])) {
-                if (failures++ < 10)
-                    fprintf(stderr, "FAIL: page %zu named page %zu at %d bits (really %d)\n", i, j, m.distance, bits);
-            }
-            if (kind[i] == FAR && j == base[i] && failures++ < 10)
-                fprintf(stderr, "FAIL: planted non-duplicate %zu (%d bits) matched with its page %zu\n", i,
-                        planted[i], j);
-            far_chance += kind[i] == FAR;
-        }
-        if ((kind[i] == NEAR || kind[i] == EXACT) && kept[base[i]] && i >= first) {
-            near_checked++;
-            if (found == 1 && m.distance <= planted[i])
-                near_found++;
-            else if (failures++ < 10)
-                fprintf(stderr, "FAIL: planted duplicate %zu of page %u (%d bits) %s\n", i, base[i], planted[i],
-                        found == 1 ? "found too far" : "not found");
-        }
-        far_checked += kind[i] == FAR && kept[base[i]] && i >= first;
+        check(&st, i, found, &m, i >= first, &c);
         if (found == 0) {
             snprintf(stem, sizeof stem, "%zu", i);
             if (ps_dedup_add(d, &fp, stem, stem, NULL, &err) != 0) {
                 fprintf(stderr, "bench_dedup: %s\n", err.msg);
                 return 3;
             }
-            kept[i] = 1;
+            st.kept[i] = 1;
         }
     }
     double w1 = now(CLOCK_MONOTONIC), c1 = now(CLOCK_PROCESS_CPUTIME_ID);
@@ -318,7 +356,7 @@ int main(int argc, char **argv)
     size_t kept_n = ps_dedup_count(d), mem = ps_dedup_memory(d);
     size_t timed = done - first, timed_last = done > last10 ? done - last10 : 0;
     long peak = hwm1 - (hwm0 > rss0 ? hwm0 : rss0);
-    printf("distance %d: %zu pages fed, %zu kept, %zu duplicates", k, done, kept_n, dups);
+    printf("distance %d: %zu pages fed, %zu kept, %zu duplicates", k, done, kept_n, c.dups);
     if (first)
         printf(" (the first %zu added without a look-up)", first);
     if (done < n)
@@ -336,17 +374,15 @@ int main(int argc, char **argv)
     printf("  checks: %zu of %zu planted duplicates of a kept page found within their distance; %zu planted "
            "non-duplicates of a kept page, none matched with it, %zu matched by chance with another page; "
            "%zu failures\n",
-           near_found, near_checked, far_checked, far_chance, failures);
+           c.near_found, c.near_checked, c.far_checked, c.far_chance, c.failures);
     ps_dedup_close(d);
     free(real_sim);
     free(real_exact);
-    free(sim);
-    free(exact);
-    free(base);
-    free(originals);
-    free(uniforms);
-    free(kind);
-    free(planted);
-    free(kept);
-    return failures ? 1 : 0;
+    free(st.sim);
+    free(st.exact);
+    free(st.base);
+    free(st.kind);
+    free(st.planted);
+    free(st.kept);
+    return c.failures ? 1 : 0;
 }

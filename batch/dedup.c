@@ -12,20 +12,37 @@
  *
  * The index.  The 64 bits are four blocks of 16; a page within distance k
  * of a kept page differs from it in at most k / 4 bits of one of the blocks
- * (pigeonhole), so each block is a table: 2^16 buckets (the block's value)
- * chaining the kept pages whose block has that value.  A look-up walks, in
- * each table, the buckets within k / 4 bits of the page's block (1 bucket
- * for k <= 3, 17 for k <= 7, 137 for k = 8; about n / 2^16 pages each for
- * n kept pages) and counts the differing bits of each page there (Manku et
+ * (pigeonhole), so each block keys a table, and a look-up visits, in each
+ * table, the buckets within k / 4 bits of the page's block (1 for k <= 3,
+ * 17 for k <= 7, 137 for k = 8) and compares the pages there (Manku et
  * al.'s tables, probing neighbouring buckets instead of keeping more
  * permuted tables, so memory does not grow with k).  Exact duplicates have
- * the same SimHash: one bucket of one table.  Per kept page: 24 bytes (two
- * prints and the offset of its line in the file) and 4 bytes per table, in
- * chunks of 4096 pages; the bucket heads grow with the pages (a bucket is
- * the block's low bits while there are fewer than 2^16 pages), from 4 KiB
- * to 256 KiB per table.  Its stem, id and
- * URL are a line of the index file, read back only for a duplicate's
+ * the same SimHash: one bucket of one table.
+ *
+ * A table's kept pages are runs, one per bucket, contiguous in memory and
+ * in index order within a run (Manku et al. keep their tables sorted): for
+ * each page 4 bytes of its index and 4 of a fragment, 32 bits of its
+ * SimHash outside the block (the low half of its exact print at distance
+ * 0), so that a look-up reads a run straight through and reads a page's
+ * entry only when the fragment leaves it within the distance.  The pages
+ * added since the runs were last made (the delta, at most 2^16 and about
+ * a 16th of the pages) are chained by their bucket, the latest first, and
+ * merged into the runs in place when it is full (the runs grow by runs_resize
+ * and move up from the last bucket down; when the pages call for more
+ * buckets the runs are sorted anew).  Before (issue 31), every page was
+ * chained: a look-up followed about n / 2^16 links a bucket, each to
+ * another place in memory, 520 look-ups a second at 10^7 pages
+ * (bench/bench_dedup.c); the runs make it tens of thousands.
+ *
+ * Per kept page: 24 bytes (two prints and the offset of its line in the
+ * file) in chunks of 1024 pages, 8 bytes per table, and the bucket
+ * starts (at most one for two pages, up to 2^16 a table).  Its stem, id
+ * and URL are a line of the index file, read back only for a duplicate's
  * record. */
+#ifdef __linux__
+#define _GNU_SOURCE /* mremap */
+#include <sys/mman.h>
+#endif
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -255,7 +272,11 @@ void ps_fingerprint_text(const char *text, size_t len, ps_fingerprint *fp)
 
 /* ---- the index ------------------------------------------------------------ */
 
-enum { CHUNK_BITS = 12, CHUNK = 1 << CHUNK_BITS, KEY_BITS = 16, TABLES = 64 / KEY_BITS, MIN_BUCKET_BITS = 10 };
+enum {
+    CHUNK_BITS = 10, CHUNK = 1 << CHUNK_BITS, /* entries per chunk */
+    KEY_BITS = 16, TABLES = 64 / KEY_BITS,
+    MIN_BUCKET_BITS = 8, MIN_DELTA_BITS = 8,
+};
 #define NONE UINT32_MAX
 
 typedef struct entry {
@@ -263,16 +284,29 @@ typedef struct entry {
     uint64_t off; /* of its line in the file */
 } entry;
 
-typedef struct chunk {
-    entry e[CHUNK];
-    uint32_t next[]; /* tables * CHUNK: the next page of the same bucket */
-} chunk;
+/* One table: its block's key.  The pages 0 .. merged - 1 are in runs, one
+ * per bucket, in index order within a run: bucket b's are frag[] and idx[]
+ * from start[b] to start[b + 1].  The pages after (the delta, at most
+ * 2^delta_bits) are chained from dhead[] by the low delta_bits bits of the
+ * block, the latest first. */
+typedef struct table {
+    uint32_t *start; /* 2^bucket_bits + 1 */
+    uint32_t *frag;  /* merged: 32 other bits of the page's SimHash (its exact print's at distance 0) */
+    uint32_t *idx;   /* merged: the page */
+    size_t fcap, xcap; /* elements allocated in frag and idx (runs_resize) */
+    uint32_t *dhead; /* 2^delta_bits */
+    uint32_t *dnext; /* 2^delta_bits: by page - merged */
+} table;
 
 struct ps_dedup {
     int distance, tables;
-    uint32_t *heads;    /* tables << bucket_bits */
-    int bucket_bits;    /* buckets per table: 2^bucket_bits, about the pages, at most 2^16 */
-    chunk **chunks;
+    table t[TABLES];
+    int bucket_bits;    /* the runs' buckets: 2^bucket_bits a table, at most half the pages, up to 2^16 */
+    int delta_bits;     /* the delta's buckets and its largest size: 2^delta_bits, about a 16th of the pages */
+    size_t merged;      /* pages in the runs */
+    uint32_t *cur;      /* 2^bucket_bits + 1, for a merge */
+    uint32_t *dsorted;  /* 2^delta_bits, for a merge */
+    entry **chunks;
     size_t n_chunks, n; /* pages in the index */
     int fd;             /* the file of lines */
     uint64_t size, size_before_add;
@@ -282,24 +316,26 @@ struct ps_dedup {
 
 static entry *entry_at(const ps_dedup *d, uint32_t i)
 {
-    return &d->chunks[i >> CHUNK_BITS]->e[i & (CHUNK - 1)];
+    return &d->chunks[i >> CHUNK_BITS][i & (CHUNK - 1)];
 }
 
-static uint32_t *next_at(const ps_dedup *d, int table, uint32_t i)
+/* Key of table @p t: block t of the SimHash's 64 bits, its low @p bits
+ * bits. */
+static uint32_t key_of(int t, uint64_t sim, int bits)
 {
-    return &d->chunks[i >> CHUNK_BITS]->next[(size_t)table * CHUNK + (i & (CHUNK - 1))];
+    return (uint32_t)((sim >> (t * KEY_BITS)) & ((1u << bits) - 1));
 }
 
-/* Bucket of table @p t: block t of the SimHash's 64 bits (its low
- * bucket_bits bits while the index is small). */
-static uint32_t key_of(const ps_dedup *d, int t, uint64_t sim)
+/* What a run keeps of a page for table @p t: the two blocks after block t
+ * (any bit in which two prints differ there counts towards their
+ * distance, so a page further than the distance is passed over without
+ * reading its entry); at distance 0 the low bits of the exact print. */
+static uint32_t frag_of(const ps_dedup *d, int t, uint64_t sim, uint64_t exact)
 {
-    return (uint32_t)((sim >> (t * KEY_BITS)) & ((1u << d->bucket_bits) - 1));
-}
-
-static uint32_t *head_of(const ps_dedup *d, int t, uint32_t key)
-{
-    return &d->heads[((size_t)t << d->bucket_bits) + key];
+    if (d->distance == 0)
+        return (uint32_t)exact;
+    int s = ((t + 1) % TABLES) * KEY_BITS;
+    return (uint32_t)(s ? (sim >> s) | (sim << (64 - s)) : sim);
 }
 
 size_t ps_dedup_count(const ps_dedup *d)
@@ -309,9 +345,13 @@ size_t ps_dedup_count(const ps_dedup *d)
 
 size_t ps_dedup_memory(const ps_dedup *d)
 {
-    size_t chunk_bytes = sizeof(chunk) + (size_t)d->tables * CHUNK * sizeof(uint32_t);
-    return sizeof *d + ((size_t)d->tables << d->bucket_bits) * sizeof(uint32_t) +
-           d->n_chunks * (chunk_bytes + sizeof(chunk *)) + d->line.cap;
+    size_t buckets = ((size_t)1 << d->bucket_bits) + 1, delta = (size_t)1 << d->delta_bits;
+    size_t runs = 0;
+    for (int t = 0; t < d->tables; t++)
+        runs += d->t[t].fcap + d->t[t].xcap;
+    return sizeof *d + ((size_t)d->tables * (buckets + 2 * delta) + runs) * sizeof(uint32_t) +
+           (buckets + delta) * sizeof(uint32_t) + d->n_chunks * (CHUNK * sizeof(entry) + sizeof(entry *)) +
+           d->line.cap;
 }
 
 /* ---- the file: one line per kept page -------------------------------------
@@ -396,55 +436,229 @@ static int grow(ps_dedup *d)
 {
     if (d->n < d->n_chunks * CHUNK)
         return 0;
-    if (d->n >= (size_t)NONE)
+    if (d->n >= (size_t)NONE - 1)
         return -1;
-    chunk **cs = realloc(d->chunks, (d->n_chunks + 1) * sizeof *cs);
+    entry **cs = realloc(d->chunks, (d->n_chunks + 1) * sizeof *cs);
     if (!cs)
         return -1;
     d->chunks = cs;
-    chunk *c = malloc(sizeof(chunk) + (size_t)d->tables * CHUNK * sizeof(uint32_t));
+    entry *c = malloc(CHUNK * sizeof *c);
     if (!c)
         return -1;
     d->chunks[d->n_chunks++] = c;
     return 0;
 }
 
-/* Into the tables: page @p i, the last one. */
+/* The runs' bucket bits for @p n pages: at most n / 2 buckets. */
+static int bucket_bits_for(size_t n)
+{
+    int b = MIN_BUCKET_BITS;
+    while (b < KEY_BITS && ((size_t)4 << b) <= n) /* 2^(b + 1) <= n / 2 */
+        b++;
+    return b;
+}
+
+/* The delta's bits for @p n pages: at most n / 16 pages in it. */
+static int delta_bits_for(size_t n)
+{
+    int b = MIN_DELTA_BITS;
+    while (b < KEY_BITS && ((size_t)32 << b) <= n) /* 2^(b + 1) <= n / 16 */
+        b++;
+    return b;
+}
+
+/* An empty delta of 2^@p bits pages. */
+static int set_delta(ps_dedup *d, int bits)
+{
+    size_t n = (size_t)1 << bits;
+    if (bits != d->delta_bits || !d->dsorted) {
+        uint32_t *s = realloc(d->dsorted, n * sizeof *s);
+        if (!s)
+            return -1;
+        d->dsorted = s;
+        for (int t = 0; t < d->tables; t++) {
+            uint32_t *h = realloc(d->t[t].dhead, n * sizeof *h);
+            if (h)
+                d->t[t].dhead = h;
+            uint32_t *x = h ? realloc(d->t[t].dnext, n * sizeof *x) : NULL;
+            if (!x)
+                return -1;
+            d->t[t].dnext = x;
+        }
+        d->delta_bits = bits;
+    }
+    for (int t = 0; t < d->tables; t++)
+        memset(d->t[t].dhead, 0xFF, n * sizeof(uint32_t)); /* NONE */
+    return 0;
+}
+
+/* Table @p t's runs made anew from pages 0 .. n - 1 (a counting sort by
+ * bucket: index order within each). */
+static void sort_runs(ps_dedup *d, int t)
+{
+    table *tb = &d->t[t];
+    size_t buckets = (size_t)1 << d->bucket_bits;
+    memset(tb->start, 0, (buckets + 1) * sizeof *tb->start);
+    for (uint32_t i = 0; i < d->n; i++)
+        tb->start[key_of(t, entry_at(d, i)->sim, d->bucket_bits) + 1]++;
+    for (size_t b = 0; b < buckets; b++)
+        tb->start[b + 1] += tb->start[b];
+    memcpy(d->cur, tb->start, buckets * sizeof *d->cur);
+    for (uint32_t i = 0; i < d->n; i++) {
+        const entry *e = entry_at(d, i);
+        uint32_t p = d->cur[key_of(t, e->sim, d->bucket_bits)]++;
+        tb->frag[p] = frag_of(d, t, e->sim, e->exact);
+        tb->idx[p] = i;
+    }
+}
+
+/* The delta's pages into table @p t's runs, in place: the delta's pages
+ * sorted by bucket (index order within each), then from the last bucket
+ * to the first each run moved up by the delta's pages of the buckets
+ * before it, with the delta's pages of its bucket after it. */
+static void merge_runs(ps_dedup *d, int t)
+{
+    table *tb = &d->t[t];
+    size_t buckets = (size_t)1 << d->bucket_bits;
+    uint32_t *dstart = d->cur; /* the delta's pages of bucket b: dsorted[dstart[b] .. dstart[b + 1]) */
+    memset(dstart, 0, (buckets + 1) * sizeof *dstart);
+    for (size_t i = d->merged; i < d->n; i++)
+        dstart[key_of(t, entry_at(d, (uint32_t)i)->sim, d->bucket_bits) + 1]++;
+    for (size_t b = 0; b < buckets; b++)
+        dstart[b + 1] += dstart[b];
+    for (size_t i = d->merged; i < d->n; i++) /* dstart[b] ends at bucket b's end */
+        d->dsorted[dstart[key_of(t, entry_at(d, (uint32_t)i)->sim, d->bucket_bits)]++] = (uint32_t)i;
+    for (size_t b = buckets; b-- > 0;) {
+        uint32_t dend = dstart[b], dbegin = b ? dstart[b - 1] : 0;
+        uint32_t os = tb->start[b], oe = tb->start[b + 1], len = oe - os, ns = os + dbegin;
+        memmove(tb->frag + ns, tb->frag + os, len * sizeof *tb->frag);
+        memmove(tb->idx + ns, tb->idx + os, len * sizeof *tb->idx);
+        for (uint32_t j = dbegin, p = ns + len; j < dend; j++, p++) {
+            const entry *e = entry_at(d, d->dsorted[j]);
+            tb->frag[p] = frag_of(d, t, e->sim, e->exact);
+            tb->idx[p] = d->dsorted[j];
+        }
+        tb->start[b + 1] = oe + dend;
+    }
+}
+
+/* A runs' array of @p old elements (NULL for 0) grown to @p n, NULL when
+ * out of memory (the array as it was).  From 64 KiB on, on Linux, an
+ * array is a mapping of its own, grown by mremap: its pages move without a
+ * copy and leave no hole.  realloc alone left the runs on the heap once
+ * glibc had raised its mmap threshold (as it does when pagesift frees a
+ * large page), each growth a copy and a hole: 74 bytes of RSS a kept page
+ * at 10^7 pages instead of 59 (bench/bench_dedup.c with
+ * MALLOC_MMAP_THRESHOLD_=33554432). */
+enum { MAP_FROM = 1 << 16 };
+
+static size_t map_bytes(size_t n)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return (n * sizeof(uint32_t) + page - 1) / page * page;
+}
+
+static uint32_t *runs_resize(uint32_t *a, size_t old, size_t n)
+{
+#ifdef __linux__
+    if (n * sizeof *a >= MAP_FROM) {
+        void *m;
+        if (old * sizeof *a >= MAP_FROM) {
+            m = mremap(a, map_bytes(old), map_bytes(n), MREMAP_MAYMOVE);
+        } else {
+            m = mmap(NULL, map_bytes(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (m != MAP_FAILED) {
+                if (old)
+                    memcpy(m, a, old * sizeof *a);
+                free(a);
+            }
+        }
+        return m == MAP_FAILED ? NULL : m;
+    }
+#endif
+    (void)old;
+    return realloc(a, n * sizeof *a);
+}
+
+static void runs_free(uint32_t *a, size_t n)
+{
+#ifdef __linux__
+    if (a && n * sizeof *a >= MAP_FROM) {
+        munmap(a, map_bytes(n));
+        return;
+    }
+#endif
+    free(a);
+}
+
+/* Every page into the runs, the delta emptied (sized for the pages there
+ * are).  The runs grow (runs_resize); when the pages call for more buckets,
+ * they are sorted anew.  -1: out of memory, the index as it was. */
+static int merge(ps_dedup *d)
+{
+    int bits = bucket_bits_for(d->n);
+    size_t buckets = (size_t)1 << bits;
+    for (int t = 0; t < d->tables; t++) {
+        table *tb = &d->t[t];
+        uint32_t *f = runs_resize(tb->frag, tb->fcap, d->n);
+        if (f) {
+            tb->frag = f;
+            tb->fcap = d->n;
+        }
+        uint32_t *x = f ? runs_resize(tb->idx, tb->xcap, d->n) : NULL;
+        if (!x)
+            return -1;
+        tb->idx = x;
+        tb->xcap = d->n;
+    }
+    if (bits != d->bucket_bits) {
+        uint32_t *cur = malloc((buckets + 1) * sizeof *cur), *starts[TABLES] = {0};
+        int ok = cur != NULL;
+        for (int t = 0; ok && t < d->tables; t++)
+            ok = (starts[t] = malloc((buckets + 1) * sizeof *starts[t])) != NULL;
+        if (!ok) {
+            free(cur);
+            for (int t = 0; t < d->tables; t++)
+                free(starts[t]);
+            return -1;
+        }
+        free(d->cur);
+        d->cur = cur;
+        d->bucket_bits = bits;
+        for (int t = 0; t < d->tables; t++) {
+            free(d->t[t].start);
+            d->t[t].start = starts[t];
+            sort_runs(d, t);
+        }
+    } else {
+        for (int t = 0; t < d->tables; t++)
+            merge_runs(d, t);
+    }
+    d->merged = d->n;
+    if (set_delta(d, delta_bits_for(d->n)) != 0) /* the delta as it was: empty */
+        return set_delta(d, d->delta_bits) == 0 ? 0 : -1;
+    return 0;
+}
+
+/* Into the delta: page @p i, the last one. */
 static void link_entry(ps_dedup *d, uint32_t i)
 {
-    const entry *e = entry_at(d, i);
+    uint64_t sim = entry_at(d, i)->sim;
     for (int t = 0; t < d->tables; t++) {
-        uint32_t *head = head_of(d, t, key_of(d, t, e->sim));
-        *next_at(d, t, i) = *head;
+        uint32_t *head = &d->t[t].dhead[key_of(t, sim, d->delta_bits)];
+        d->t[t].dnext[i - d->merged] = *head;
         *head = i;
     }
 }
 
-/* 2^@p bits buckets per table, every page linked again (in index order,
- * so each bucket's head is still its latest page). */
-static int set_buckets(ps_dedup *d, int bits)
-{
-    size_t n = (size_t)d->tables << bits;
-    uint32_t *heads = malloc(n * sizeof *heads);
-    if (!heads)
-        return -1;
-    memset(heads, 0xFF, n * sizeof *heads); /* NONE */
-    free(d->heads);
-    d->heads = heads;
-    d->bucket_bits = bits;
-    for (uint32_t i = 0; i < d->n; i++)
-        link_entry(d, i);
-    return 0;
-}
-
-/* Room for one more page: its chunk, and as many buckets per table as
- * pages (up to 2^16), so that a bucket holds about one page. */
+/* Room for one more page: its chunk, and in the delta (merged into the
+ * runs when full). */
 static int make_room(ps_dedup *d)
 {
     if (grow(d) != 0)
         return -1;
-    if (d->n >= ((size_t)1 << d->bucket_bits) && d->bucket_bits < KEY_BITS)
-        return set_buckets(d, d->bucket_bits + 1);
+    if (d->n - d->merged >= ((size_t)1 << d->delta_bits))
+        return merge(d);
     return 0;
 }
 
@@ -486,12 +700,12 @@ int ps_dedup_add(ps_dedup *d, const ps_fingerprint *fp, const char *stem, const 
 
 void ps_dedup_undo_add(ps_dedup *d)
 {
-    if (!d->n)
+    if (d->n <= d->merged) /* only the page last added, which is in the delta, is taken back */
         return;
     uint32_t i = (uint32_t)--d->n;
-    const entry *e = entry_at(d, i);
+    uint64_t sim = entry_at(d, i)->sim;
     for (int t = 0; t < d->tables; t++) /* it was each bucket's head */
-        *head_of(d, t, key_of(d, t, e->sim)) = *next_at(d, t, i);
+        d->t[t].dhead[key_of(t, sim, d->delta_bits)] = d->t[t].dnext[i - d->merged];
     d->size = d->size_before_add;
     (void)!ftruncate(d->fd, (off_t)d->size); /* else the line stays: a resumed run's own (ps_dedup_find) */
 }
@@ -513,31 +727,110 @@ typedef struct best_page {
     int rank;
 } best_page;
 
-/* The pages of bucket @p key of table @p t into *b. */
-static void walk_bucket(const ps_dedup *d, int t, uint32_t key, const ps_fingerprint *fp, best_page *b)
+static void consider(const ps_dedup *d, uint32_t i, const ps_fingerprint *fp, best_page *b)
 {
-    for (uint32_t i = *head_of(d, t, key); i != NONE; i = *next_at(d, t, i)) {
-        int rank = rank_of(d, entry_at(d, i), fp);
-        if (rank >= 0 && (rank < b->rank || (rank == b->rank && i < b->i))) {
-            b->i = i;
-            b->rank = rank;
-        }
+    int rank = rank_of(d, entry_at(d, i), fp);
+    if (rank >= 0 && (rank < b->rank || (rank == b->rank && i < b->i))) {
+        b->i = i;
+        b->rank = rank;
     }
 }
 
+/* The run of bucket @p key of table @p t (@p flips bits from the page's
+ * own key) into *b: a page is read only when the bits of its fragment
+ * leave it within the distance.  Most of a look-up's time at 10^7 pages is
+ * here, a popcount a page of the run: on x86-64 the function is built
+ * twice, with the POPCNT instruction and without (GCC's target_clones: the
+ * one the CPU has is chosen when the program loads; without it GCC calls
+ * libgcc's __popcountdi2 for each page of the run, a fifth of the time of
+ * bench/bench_dedup.c at 10^7 pages under perf). */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones) && !defined(__clang__)
+#define POPCOUNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#endif
+#endif
+#ifndef POPCOUNT_CLONES
+#define POPCOUNT_CLONES
+#endif
+POPCOUNT_CLONES
+static void walk_run(const ps_dedup *d, int t, uint32_t start, uint32_t end, int flips, uint32_t frag,
+                     const ps_fingerprint *fp, best_page *b)
+{
+    const table *tb = &d->t[t];
+    const uint32_t *f = tb->frag;
+    if (d->distance == 0) {
+        for (uint32_t p = start; p < end; p++)
+            if (f[p] == frag)
+                consider(d, tb->idx[p], fp, b);
+        return;
+    }
+    int left = d->distance - flips;
+    for (uint32_t p = start; p < end; p++)
+        if (__builtin_popcount(f[p] ^ frag) <= left)
+            consider(d, tb->idx[p], fp, b);
+}
+
+/* The delta's chain of bucket @p key of table @p t into *b. */
+static void walk_delta(const ps_dedup *d, int t, uint32_t key, const ps_fingerprint *fp, best_page *b)
+{
+    for (uint32_t i = d->t[t].dhead[key]; i != NONE; i = d->t[t].dnext[i - d->merged])
+        consider(d, i, fp, b);
+}
+
+enum { MAX_PROBES = 1 + KEY_BITS + KEY_BITS * (KEY_BITS - 1) / 2 };
+
+/* The keys within @p radius bits (at most 2) of @p key, of @p bits bits,
+ * into keys[] with the bits flipped: how many. */
+static int probes_of(uint32_t key, int bits, int radius, uint32_t *keys, uint8_t *flips)
+{
+    int n = 0;
+    keys[n] = key;
+    flips[n++] = 0;
+    for (int x = 0; radius >= 1 && x < bits; x++) {
+        keys[n] = key ^ (1u << x);
+        flips[n++] = 1;
+        for (int y = x + 1; radius >= 2 && y < bits; y++) {
+            keys[n] = key ^ (1u << x) ^ (1u << y);
+            flips[n++] = 2;
+        }
+    }
+    return n;
+}
+
+/* Every run and chain of the buckets within the radius of the page's
+ * blocks is visited; which is the nearest (then earliest) page does not
+ * depend on the order.  The runs are scattered over the tables' memory:
+ * their starts, then their first bytes, are fetched ahead (prefetch), so
+ * that the look-up waits for memory a few times rather than once a run. */
 int ps_dedup_find(ps_dedup *d, const ps_fingerprint *fp, const char *own_stem, ps_dedup_match *m,
                   ps_error *err)
 {
     best_page b = {.i = NONE, .rank = INT32_MAX};
     int radius = d->distance / TABLES; /* bits a block may differ in */
-    for (int t = 0; t < (d->distance ? TABLES : 1); t++) {
-        uint32_t key = key_of(d, t, fp->sim);
-        walk_bucket(d, t, key, fp, &b);
-        for (int x = 0; radius >= 1 && x < d->bucket_bits; x++) {
-            walk_bucket(d, t, key ^ (1u << x), fp, &b);
-            for (int y = x + 1; radius >= 2 && y < d->bucket_bits; y++)
-                walk_bucket(d, t, key ^ (1u << x) ^ (1u << y), fp, &b);
+    uint32_t keys[TABLES][MAX_PROBES], run[TABLES][MAX_PROBES][2], frag[TABLES];
+    uint8_t flips[TABLES][MAX_PROBES];
+    int n = 0;
+    for (int t = 0; t < d->tables; t++) {
+        n = probes_of(key_of(t, fp->sim, d->bucket_bits), d->bucket_bits, radius, keys[t], flips[t]);
+        for (int p = 0; p < n; p++)
+            __builtin_prefetch(&d->t[t].start[keys[t][p]]);
+        frag[t] = frag_of(d, t, fp->sim, fp->exact);
+    }
+    for (int t = 0; t < d->tables; t++)
+        for (int p = 0; p < n; p++) {
+            const table *tb = &d->t[t];
+            run[t][p][0] = tb->start[keys[t][p]];
+            run[t][p][1] = tb->start[keys[t][p] + 1];
+            for (uint32_t q = run[t][p][0]; q < run[t][p][1] && q < run[t][p][0] + 256; q += 16)
+                __builtin_prefetch(&tb->frag[q]); /* 64 bytes a line */
         }
+    for (int t = 0; t < d->tables; t++)
+        for (int p = 0; p < n; p++)
+            walk_run(d, t, run[t][p][0], run[t][p][1], flips[t][p], frag[t], fp, &b);
+    for (int t = 0; t < d->tables; t++) {
+        n = probes_of(key_of(t, fp->sim, d->delta_bits), d->delta_bits, radius, keys[t], flips[t]);
+        for (int p = 0; p < n; p++)
+            walk_delta(d, t, keys[t][p], fp, &b);
     }
     uint32_t best = b.i;
     int best_rank = b.rank;
@@ -624,7 +917,13 @@ ps_dedup *ps_dedup_open(int distance, const char *dir, int resume, ps_error *err
     d->fd = -1;
     d->distance = distance;
     d->tables = distance ? TABLES : 1; /* exact duplicates: one bucket of table 0 */
-    if (set_buckets(d, MIN_BUCKET_BITS) != 0) {
+    d->bucket_bits = MIN_BUCKET_BITS;
+    d->delta_bits = MIN_DELTA_BITS;
+    size_t buckets = (size_t)1 << d->bucket_bits;
+    int ok = (d->cur = malloc((buckets + 1) * sizeof *d->cur)) != NULL;
+    for (int t = 0; ok && t < d->tables; t++)
+        ok = (d->t[t].start = calloc(buckets + 1, sizeof *d->t[t].start)) != NULL;
+    if (!ok || set_delta(d, MIN_DELTA_BITS) != 0) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         ps_dedup_close(d);
         return NULL;
@@ -645,7 +944,15 @@ void ps_dedup_close(ps_dedup *d)
     for (size_t i = 0; i < d->n_chunks; i++)
         free(d->chunks[i]);
     free(d->chunks);
-    free(d->heads);
+    for (int t = 0; t < TABLES; t++) {
+        free(d->t[t].start);
+        runs_free(d->t[t].frag, d->t[t].fcap);
+        runs_free(d->t[t].idx, d->t[t].xcap);
+        free(d->t[t].dhead);
+        free(d->t[t].dnext);
+    }
+    free(d->cur);
+    free(d->dsorted);
     free(d->path);
     ps_buf_free(&d->line);
     free(d);

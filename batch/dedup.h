@@ -8,8 +8,8 @@
  * Two halves: ps_fingerprint_text, pure, runs on the batch's workers; the
  * index (ps_dedup), touched by the batch's writer only, in input order, so
  * which page is kept does not depend on thread timing.  The index keeps a
- * fixed number of bytes per kept page in memory (PS_DEDUP_ENTRY_BYTES plus
- * 4 per table) and the kept pages' stems, ids and URLs in a file: one line
+ * fixed number of bytes per kept page in memory (24, and 8 for each of its
+ * four tables: batch/dedup.c) and the kept pages' stems, ids and URLs in a file: one line
  * per kept page, in the output folder (.pagesift-dedup, so that a resumed
  * run knows the pages written before) or in an unlinked temporary file. */
 #ifndef PS_DEDUP_H

@@ -63,6 +63,7 @@ typedef struct batch_job {
     int http_status;   /* a fetched page (ps_source_fetch_info): its status */
     char *final_url;   /* and URL after redirects; else 0, NULL */
     ps_fingerprint fp; /* --dedup: its text's (words 0: none) */
+    int exists;        /* skipped by --skip-existing: its output is there */
 } batch_job;
 
 /* Output file stems already used: a chained hash set, touched by the reader
@@ -91,6 +92,9 @@ typedef struct batch_ctx {
     int torn;          /* the stream ends inside a record that could not be taken back */
     const char *run_id; /* output_dir: this run's mark in its temporary files' names */
     ps_dedup *dedup;   /* --dedup: the kept pages (batch/dedup.h) */
+    int manifest;      /* output_dir: DIR/manifest.tsv open for appending, or -1 */
+    int manifest_torn; /* a line of it was cut short: the next starts on a line of its own */
+    ps_buf mline;      /* the line being made */
 } batch_ctx;
 
 /* ---- unique output names ------------------------------------------------ */
@@ -217,6 +221,10 @@ static int batch_read(void *vctx, void *vjob, ps_error *err)
     j->http_status = fi ? fi->http_status : 0;
     free(j->final_url);
     j->final_url = fi && fi->final_url ? strdup(fi->final_url) : NULL;
+    /* skipped before it came here because its output is there (a URL
+     * --skip-existing did not fetch): its manifest line stands */
+    j->exists = j->in.skipped && c->cfg->output_dir && c->cfg->skip_existing && j->in.id &&
+                output_there(c->cfg, c->fmt, j->in.id);
     if (j->in.skipped && c->cfg->verbose && !c->cfg->quiet)
         ps_print("skipped %s: %s", j->in.origin ? j->in.origin : j->in.id,
                 j->in.msg[0] ? j->in.msg : "not a page");
@@ -229,6 +237,7 @@ static int batch_read(void *vctx, void *vjob, ps_error *err)
         if (c->cfg->skip_existing) { /* resume: the page's output is there */
             if (output_there(c->cfg, c->fmt, j->stem)) {
                 j->in.skipped = 1;
+                j->exists = 1;
                 snprintf(j->in.msg, sizeof j->in.msg, "output exists (--skip-existing)");
                 free(j->in.data);
                 j->in.data = NULL;
@@ -273,7 +282,9 @@ static void format_job(batch_ctx *c, batch_job *j, ps_page *page, const ps_extra
     int want_meta = (fmt->flags & PS_OUT_METADATA) || (cfg->render_flags & PS_RENDER_METADATA);
     int have_meta = (want_meta || filter) && page && ps_page_metadata(page, x, &meta, NULL) == 0;
     if (filter && !lang_wanted(cfg->langs, have_meta ? meta.lang : NULL)) {
-        j->status = REC_FILTERED; /* no record */
+        j->status = REC_FILTERED; /* no record; the manifest's note says why */
+        snprintf(j->msg, sizeof j->msg, "language %.64s, not in --lang %.400s",
+                 have_meta && meta.lang && *meta.lang ? meta.lang : "unknown", cfg->langs);
         if (have_meta)
             ps_metadata_free(&meta);
         return;
@@ -470,6 +481,117 @@ static int write_record(batch_ctx *c, FILE *out, const char *data, size_t len, p
     return ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(e));
 }
 
+/* ---- the folder's manifest (DIR/manifest.tsv) --------------------------- */
+
+/* One line per record read (docs/EXTRACTION.md, "The manifest"): which
+ * file holds it, its status, its URL, its id in the folder (the file's name
+ * without the extension), where it came from and a note (why it failed or
+ * was skipped or filtered, which page it duplicates).  Appended (O_APPEND),
+ * each line in one write(2), so the lines of runs writing into one folder
+ * at once do not mix; a page's line goes out before its file is renamed
+ * into place, so a file in the folder always has a line, and a line whose
+ * file is missing is a page a killed run did not finish (--skip-existing
+ * does it again and appends its new line: the last line of an id wins). */
+#define MANIFEST_HEADER "file\tstatus\turl\tid\torigin\tnote\n"
+
+/* Open @p dir's manifest for appending, made with its header when it is not
+ * there.  Under an exclusive flock (runs starting into one folder at once
+ * take turns; lines are appended without it): an empty file gets the
+ * header (its first opener writes it, so every line comes after it), a
+ * header cut short by a kill is written again, a last line cut short gets
+ * its line break (it stays, a line of fewer fields or a cut last field,
+ * whose page a resumed run does again), and a file that is not a manifest
+ * is refused.  The descriptor, or -1 with err. */
+static int manifest_open(const char *dir, ps_error *err)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/" PS_BATCH_MANIFEST, dir) >= (int)sizeof path) {
+        ps_set_error(err, PS_ERR_IO, "%s: path too long", dir);
+        return -1;
+    }
+    int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        ps_set_error(err, PS_ERR_IO, "%s: cannot open the manifest: %s", path, strerror(errno));
+        return -1;
+    }
+    while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+        ;
+    static const char header[] = MANIFEST_HEADER;
+    const size_t hl = sizeof header - 1;
+    char head[sizeof header], last = '\n';
+    struct stat st;
+    const char *why = NULL;
+    int rc = fstat(fd, &st) == 0 ? 0 : errno;
+    if (rc == 0 && st.st_size > 0) {
+        errno = 0;
+        ssize_t got = pread(fd, head, hl, 0);
+        if (got <= 0 || pread(fd, &last, 1, st.st_size - 1) != 1)
+            rc = errno ? errno : EIO;
+        else if (memcmp(head, header, (size_t)got) != 0)
+            why = "its first line is not the header of pagesift's manifest";
+        else if (st.st_size < (off_t)hl && ftruncate(fd, 0) != 0) /* the header cut short: again */
+            rc = errno;
+    }
+    size_t done;
+    if (rc == 0 && !why && st.st_size < (off_t)hl)
+        rc = write_all(fd, header, hl, &done);
+    else if (rc == 0 && !why && last != '\n') /* a line cut short by a kill */
+        rc = write_all(fd, "\n", 1, &done);
+    flock(fd, LOCK_UN);
+    if (rc == 0 && !why)
+        return fd;
+    close(fd);
+    if (why)
+        ps_set_error(err, PS_ERR_IO, "%s: %s; move it away, or give --no-manifest", path, why);
+    else
+        ps_set_error(err, PS_ERR_IO, "%s: cannot write the manifest: %s", path, strerror(rc));
+    return -1;
+}
+
+/* A field: a tab, a line break, a carriage return and a backslash as \t,
+ * \n, \r and \\, so that a line holds one record whatever a path or a
+ * message holds. */
+static int manifest_field(ps_buf *b, const char *s, int last)
+{
+    for (const char *p = s ? s : ""; *p; p++) {
+        const char *esc = *p == '\t'   ? "\\t"
+                          : *p == '\n' ? "\\n"
+                          : *p == '\r' ? "\\r"
+                          : *p == '\\' ? "\\\\"
+                                        : NULL;
+        int rc = esc ? ps_buf_append(b, esc, 2) : ps_buf_append(b, p, 1);
+        if (rc != 0)
+            return rc;
+    }
+    return ps_buf_append(b, last ? "\n" : "\t", 1);
+}
+
+/* The record's line: @p file (relative to the folder; "" when it has
+ * none), its status @p status (REC_*), its id in the folder (the stem; ""
+ * for a record that is not a page), URL, origin and @p note.  One write;
+ * 0, or -1 with err. */
+static int manifest_line(batch_ctx *c, const batch_job *j, const char *file, int status, const char *note,
+                         ps_error *err)
+{
+    ps_buf *b = &c->mline;
+    b->len = 0;
+    if ((c->manifest_torn && ps_buf_append(b, "\n", 1) != 0) || manifest_field(b, file, 0) != 0 ||
+        manifest_field(b, rec_status[status], 0) != 0 || manifest_field(b, j->in.url, 0) != 0 ||
+        manifest_field(b, j->stem, 0) != 0 || manifest_field(b, j->in.origin, 0) != 0 ||
+        manifest_field(b, note, 1) != 0)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    size_t done = 0;
+    int e = write_all(c->manifest, b->data, b->len, &done);
+    if (e == 0) {
+        c->manifest_torn = 0;
+        return 0;
+    }
+    if (done > 0)
+        c->manifest_torn = 1;
+    return ps_set_error(err, PS_ERR_IO, "%s/" PS_BATCH_MANIFEST ": cannot write: %s", c->cfg->output_dir,
+                        strerror(e));
+}
+
 static void job_release(batch_job *j)
 {
     ps_input_clear(&j->in);
@@ -521,6 +643,9 @@ static int format_duplicate(batch_ctx *c, batch_job *j, const ps_dedup_match *m,
                      .render_flags = cfg->render_flags, .headers = cfg->text_headers && !cfg->output_dir};
     j->status = REC_DUPLICATE;
     j->out.len = 0;
+    snprintf(j->msg, sizeof j->msg, "duplicate of %.200s%s%.250s (SimHash distance %d)",
+             m->stem && *m->stem ? m->stem : m->id,
+             m->url ? " " : "", m->url ? m->url : "", m->distance); /* the manifest's note */
     ps_error e = {0};
     int rc;
     if (cfg->output_dir && !(c->fmt->flags & PS_OUT_RECORDS))
@@ -574,14 +699,23 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
         data = spare;
         len = strlen(spare);
     }
+    /* the manifest's note: why it failed, was skipped or filtered, which
+     * page it duplicates */
+    const char *note = j->status == REC_SKIPPED ? j->in.msg
+                       : j->status == REC_OK || j->status == REC_EMPTY ? "" : j->msg;
     if (j->status != REC_SKIPPED && j->status != REC_FILTERED) {
         ps_error we = {0};
-        int wrc = 0;
+        int wrc = 0, lined = 0;
         if (cfg->output_dir) {
             char path[PATH_MAX], old[PATH_MAX];
             const char *ext = out_ext(c->fmt, j->status);
             snprintf(path, sizeof path, "%s/%s%s", cfg->output_dir, j->stem, ext);
-            wrc = write_page_file(path, c->run_id, data, len, &we);
+            /* its line first: a file in the folder always has one */
+            if (c->manifest >= 0)
+                wrc = manifest_line(c, j, path + strlen(cfg->output_dir) + 1, j->status, note, &we);
+            lined = wrc == 0 && c->manifest >= 0;
+            if (wrc == 0)
+                wrc = write_page_file(path, c->run_id, data, len, &we);
             static const int outcomes[] = {REC_OK, REC_FAILED, REC_DUPLICATE};
             for (size_t k = 0; wrc == 0 && k < sizeof outcomes / sizeof *outcomes; k++) {
                 /* a rerun: the page's output of another outcome goes */
@@ -609,7 +743,14 @@ static int batch_write(void *vctx, void *vjob, ps_error *err)
                 ps_dedup_undo_add(c->dedup);
             if (cfg->fail_fast)
                 rc = ps_set_error(err, PS_ERR_IO, "%s (--fail-fast)", j->msg);
+            ps_error me = {0}; /* its line named a file that is not there: the page failed */
+            if (lined && manifest_line(c, j, "", REC_FAILED, j->msg, &me) != 0 && !cfg->quiet)
+                ps_print("%s", me.msg);
         }
+    } else if (c->manifest >= 0 && !j->exists) { /* no file: the line alone */
+        ps_error me = {0};
+        if (manifest_line(c, j, "", j->status, note, &me) != 0 && !cfg->quiet)
+            ps_print("%s", me.msg);
     }
     c->counts.read++;
     c->counts.bytes += j->in.len;
@@ -857,7 +998,17 @@ static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *rea
         if (cfg->skip_existing)
             remove_stale_temps(cfg, lock.id);
     }
+    c.manifest = -1;
+    if (cfg->output_dir && !cfg->no_manifest && (c.manifest = manifest_open(cfg->output_dir, err)) < 0) {
+        if (counts) /* before any page: a setup error */
+            counts->setup_failed = 1;
+        run_lock_release(&lock);
+        ps_buf_free(&c.head);
+        return -1;
+    }
     if (cfg->dedup && open_dedup(cfg, &c, err) != 0) {
+        if (c.manifest >= 0)
+            close(c.manifest);
         run_lock_release(&lock);
         ps_buf_free(&c.head);
         return -1;
@@ -891,6 +1042,9 @@ static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *rea
     if (cfg->out && !cfg->output_dir && fflush(cfg->out) != 0 && rc == 0)
         rc = ps_set_error(err, PS_ERR_IO, "cannot write the output: %s", strerror(errno));
     run_lock_release(&lock); /* its temporary files are all renamed or removed */
+    if (c.manifest >= 0)
+        close(c.manifest);
+    ps_buf_free(&c.mline);
     ps_progress_done(c.prog);
     if (c.dedup) {
         c.counts.dedup_kept = ps_dedup_count(c.dedup);

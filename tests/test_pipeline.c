@@ -29,6 +29,7 @@ typedef struct mem_reader {
     size_t n, next;
     const int *kinds; /* per input, NULL = all pages */
     const char *const *ids; /* NULL = p0000, p0001, ... */
+    const char *const *origins; /* NULL = the same as the ids' default */
 } mem_reader;
 
 static int mem_read(void *vctx, ps_input *in, ps_error *err)
@@ -43,7 +44,7 @@ static int mem_read(void *vctx, ps_input *in, ps_error *err)
     char id[64];
     snprintf(id, sizeof id, "p%04zu", i);
     in->id = strdup(r->ids ? r->ids[i] : id);
-    in->origin = strdup(id);
+    in->origin = strdup(r->origins ? r->origins[i] : id);
     char url[96];
     snprintf(url, sizeof url, "http://site%zu.example.com/a/%zu.html", i % 3, i);
     in->url = strdup(url);
@@ -355,7 +356,9 @@ static void test_output_dir_one_file_per_page(void **state)
     static const char *const ids[] = {"a", "a", "a-2", "../evil", "", "b"};
     static const int kinds[] = {KIND_PAGE, KIND_PAGE, KIND_PAGE, KIND_PAGE, KIND_PAGE,
                                 KIND_MISSING};
-    mem_reader r = {.n = 6, .ids = ids, .kinds = kinds};
+    /* an origin with a tab, a line break and a backslash: escaped in the manifest */
+    static const char *const origins[] = {"p0000", "p0001", "p0002", "p0003", "p\t4\n\\", "p0005"};
+    mem_reader r = {.n = 6, .ids = ids, .kinds = kinds, .origins = origins};
     ps_batch_config cfg = {.extractor = ex, .format = PS_FORMAT_TEXT, .workers = 2, .quiet = 1,
                            .output_dir = sub};
     ps_batch_counts n;
@@ -383,6 +386,23 @@ static void test_output_dir_one_file_per_page(void **state)
         free(data);
         unlink(p);
     }
+    /* the manifest: a line per record, in input order, its file, status,
+     * URL, id in the folder, origin (escaped) and note */
+    char mp[256];
+    snprintf(mp, sizeof mp, "%s/" PS_BATCH_MANIFEST, sub);
+    char *man = ps_read_file(mp, 0, NULL, NULL);
+    assert_non_null(man);
+    assert_string_equal(man,
+                        "file\tstatus\turl\tid\torigin\tnote\n"
+                        "a.txt\tok\thttp://site0.example.com/a/0.html\ta\tp0000\t\n"
+                        "a-2.txt\tok\thttp://site1.example.com/a/1.html\ta-2\tp0001\t\n"
+                        "a-2-2.txt\tok\thttp://site2.example.com/a/2.html\ta-2-2\tp0002\t\n"
+                        "_._evil.txt\tok\thttp://site0.example.com/a/3.html\t_._evil\tp0003\t\n"
+                        "page.txt\tok\thttp://site1.example.com/a/4.html\tpage\tp\\t4\\n\\\\\t\n"
+                        "b.error\tfailed\thttp://site2.example.com/a/5.html\tb\tp0005\t"
+                        "p0005: No such file or directory\n");
+    free(man);
+    unlink(mp);
     /* nothing else (no temporary files left) */
     DIR *d = opendir(sub);
     struct dirent *e;
@@ -599,6 +619,98 @@ static void test_skip_existing_beside_a_live_run(void **state)
             resumes, w.n.extracted, w.n.failed);
     assert_int_equal(w.n.failed, 0);
     assert_int_equal(w.n.extracted, 24);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    ps_extractor_free(ex);
+}
+
+/* Two runs writing into one folder at once (and --skip-existing runs
+ * starting there over and over, each opening the manifest): one header,
+ * then every record's line whole, none mixed with another's. */
+typedef struct page_run {
+    ps_extractor *ex;
+    const char *dir;
+    const char *prefix; /* the run's ids */
+    ps_batch_counts n;
+    volatile int done;
+} page_run;
+
+static void *page_run_thread(void *arg)
+{
+    page_run *w = arg;
+    enum { N = 300 };
+    static char names[2][N][16];
+    static const char *ids[2][N];
+    int k = w->prefix[0] == 'b';
+    for (size_t i = 0; i < N; i++) {
+        snprintf(names[k][i], sizeof names[k][i], "%s%04zu", w->prefix, i);
+        ids[k][i] = names[k][i];
+    }
+    mem_reader r = {.n = N, .ids = ids[k]};
+    ps_batch_config cfg = {.extractor = w->ex, .format = PS_FORMAT_TEXT, .workers = 2, .quiet = 1,
+                           .output_dir = w->dir};
+    ps_error err = {0};
+    ps_batch_run_pass(&cfg, mem_read, &r, &w->n, &err);
+    w->done = 1;
+    return NULL;
+}
+
+static void test_manifest_of_runs_at_once(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ps_test_manifest_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    ps_extractor *ex = all_extractor();
+    page_run a = {.ex = ex, .dir = dir, .prefix = "a"}, b = {.ex = ex, .dir = dir, .prefix = "b"};
+    pthread_t ta, tb;
+    assert_int_equal(pthread_create(&ta, NULL, page_run_thread, &a), 0);
+    assert_int_equal(pthread_create(&tb, NULL, page_run_thread, &b), 0);
+    while (!a.done || !b.done) {
+        mem_reader r = {.n = 0};
+        ps_batch_config cfg = {.extractor = ex, .format = PS_FORMAT_TEXT, .workers = 1, .quiet = 1,
+                               .output_dir = dir, .skip_existing = 1};
+        ps_batch_counts n;
+        ps_error err = {0};
+        assert_int_equal(ps_batch_run_pass(&cfg, mem_read, &r, &n, &err), 0);
+    }
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    assert_int_equal(a.n.extracted + b.n.extracted, 600);
+    char mp[256];
+    snprintf(mp, sizeof mp, "%s/" PS_BATCH_MANIFEST, dir);
+    char *man = ps_read_file(mp, 0, NULL, NULL);
+    assert_non_null(man);
+    const char *header = "file\tstatus\turl\tid\torigin\tnote\n";
+    assert_int_equal(strncmp(man, header, strlen(header)), 0);
+    static char seen[2][300];
+    memset(seen, 0, sizeof seen);
+    size_t lines = 0;
+    for (char *line = man + strlen(header), *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        assert_non_null(nl);
+        *nl = '\0';
+        char file[32], id[32], origin[32];
+        unsigned k;
+        /* file, ok, the URL, the id, the origin, an empty note: nothing else */
+        int n = 0;
+        assert_int_equal(sscanf(line, "%31[^\t]\tok\thttp://site%*u.example.com/a/%*u.html\t%31[^\t]\t%31[^\t]\t%n",
+                                file, id, origin, &n), 3);
+        assert_int_equal(line[n], '\0');
+        assert_true(sscanf(id, "a%4u", &k) == 1 || sscanf(id, "b%4u", &k) == 1);
+        assert_true(k < 300);
+        char want[40];
+        snprintf(want, sizeof want, "%s.txt", id);
+        assert_string_equal(file, want);
+        snprintf(want, sizeof want, "p%04u", k);
+        assert_string_equal(origin, want);
+        seen[id[0] == 'b'][k]++;
+        lines++;
+    }
+    assert_int_equal(lines, 600);
+    for (size_t i = 0; i < 300; i++)
+        assert_true(seen[0][i] == 1 && seen[1][i] == 1);
+    free(man);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
@@ -1008,6 +1120,7 @@ int main(void)
         cmocka_unit_test(test_partial_write_no_glued_records),
         cmocka_unit_test(test_skip_existing_leaves_live_runs_temps),
         cmocka_unit_test(test_skip_existing_beside_a_live_run),
+        cmocka_unit_test(test_manifest_of_runs_at_once),
         cmocka_unit_test(test_pipeline_byte_bounds),
         cmocka_unit_test(test_learn_pass_equals_sequential_build),
         cmocka_unit_test(test_unknown_method_is_usage_error),

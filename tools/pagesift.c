@@ -126,6 +126,10 @@ static void usage(FILE *f)
         "                          the file name without extension; characters other\n"
         "                          than letters, digits, . - _ become _, and a repeated\n"
         "                          ID gets -2, -3, ... in input order.\n"
+        "                          DIR/manifest.tsv gets a line per record read:\n"
+        "                          file, status, url, id, origin, note (appended;\n"
+        "                          the last line of an id is its page's)\n"
+        "      --no-manifest       with --output-dir: no DIR/manifest.tsv\n"
         "\n",
         f);
     list_formats(f);
@@ -330,7 +334,7 @@ enum {
     OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST,
     OPT_URLS, OPT_USER_AGENT, OPT_CONTACT, OPT_PER_HOST, OPT_DELAY, OPT_MAX_CONN, OPT_CONNECT_TIMEOUT,
     OPT_TIMEOUT, OPT_RETRIES, OPT_IGNORE_ROBOTS, OPT_WARC_OUT, OPT_SITEMAP, OPT_FEED, OPT_LASTMOD_SINCE,
-    OPT_LANG, OPT_WITH_METADATA, OPT_NO_TABLES, OPT_DEDUP, OPT_DEDUP_DISTANCE
+    OPT_LANG, OPT_WITH_METADATA, OPT_NO_TABLES, OPT_DEDUP, OPT_DEDUP_DISTANCE, OPT_NO_MANIFEST
 };
 
 /* --skip-existing with fetching: a URL whose output is there is not fetched */
@@ -362,15 +366,16 @@ static int is_collection(const char *arg)
 }
 
 /* Does the output folder hold a page's output (a file not starting with
- * '.', not a temporary one)?  A resumed run that skipped every input and
- * finds outputs there is complete. */
+ * '.', not a temporary one, not the manifest)?  A resumed run that skipped
+ * every input and finds outputs there is complete. */
 static int has_outputs(const char *dir)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
     int found = 0;
     while (d && !found && (e = readdir(d)))
-        found = e->d_name[0] != '.' && !strstr(e->d_name, ".tmp.");
+        found = e->d_name[0] != '.' && !strstr(e->d_name, ".tmp.") &&
+                strcmp(e->d_name, PS_BATCH_MANIFEST) != 0;
     if (d)
         closedir(d);
     return found;
@@ -487,6 +492,7 @@ static int parse_option(cli_run *r, int c, char **argv)
         break;
     }
     case OPT_SKIP_EXISTING: r->bc.skip_existing = 1; break;
+    case OPT_NO_MANIFEST: r->bc.no_manifest = 1; break;
     case OPT_FAIL_FAST: r->bc.fail_fast = 1; break;
     case OPT_URLS: r->fo.urls_file = optarg; break;
     case OPT_USER_AGENT: r->fo.user_agent = optarg; break;
@@ -595,6 +601,7 @@ static int parse_options(cli_run *r, int argc, char **argv)
         {"dedup", no_argument, 0, OPT_DEDUP},
         {"dedup-distance", required_argument, 0, OPT_DEDUP_DISTANCE},
         {"skip-existing", no_argument, 0, OPT_SKIP_EXISTING},
+        {"no-manifest", no_argument, 0, OPT_NO_MANIFEST},
         {"fail-fast", no_argument, 0, OPT_FAIL_FAST},
         {"urls", required_argument, 0, OPT_URLS},
         {"user-agent", required_argument, 0, OPT_USER_AGENT},
@@ -716,6 +723,10 @@ static int check_options(cli_run *r, int argc, char **argv)
     }
     if (r->bc.skip_existing && !r->bc.output_dir) {
         fprintf(stderr, "pagesift: --skip-existing goes with --output-dir\n");
+        return 2;
+    }
+    if (r->bc.no_manifest && !r->bc.output_dir) {
+        fprintf(stderr, "pagesift: --no-manifest goes with --output-dir\n");
         return 2;
     }
     if (r->learn && r->xc.templates_dir) {

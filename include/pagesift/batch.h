@@ -118,7 +118,16 @@ typedef struct ps_batch_config {
     /** dedup: 0 for PS_DEDUP_DISTANCE (6), PS_DEDUP_EXACT for exact
      *  duplicates only, or 1 to 8 bits. */
     int dedup_distance;
+    /** output_dir: do not write the folder's manifest.  By default every
+     *  record read gets a line in output_dir/PS_BATCH_MANIFEST (its file,
+     *  status, URL, id, origin, a note; docs/EXTRACTION.md, "The
+     *  manifest"), appended, each line in one write, before the page's
+     *  file is renamed into place. */
+    int no_manifest;
 } ps_batch_config;
+
+/** The manifest's name in an output folder (ps_batch_config.no_manifest). */
+#define PS_BATCH_MANIFEST "manifest.tsv"
 
 #define PS_DEDUP_DISTANCE 6 /**< ps_batch_config.dedup_distance's default */
 #define PS_DEDUP_EXACT (-1) /**< ... for exact duplicates only */
@@ -132,7 +141,9 @@ typedef struct ps_batch_counts {
                                  libraries were learnt from, sites */
     int setup_failed;       /**< the run stopped before its second pass: the
                                  extractor or the source could not be made
-                                 again (err says why) */
+                                 again; or before its first page: the
+                                 output folder's manifest could not be
+                                 opened (err says why) */
     int interrupted;        /**< the run was stopped by *cfg->interrupt
                                  (with learn_templates, maybe in the first
                                  pass: then read is 0) */

@@ -89,7 +89,7 @@ class ps_batch_config(ctypes.Structure):
         ("total_bytes", c_uint64), ("render_flags", c_uint), ("verbose", c_int),
         ("page_timeout", c_double), ("skip_existing", c_int), ("fail_fast", c_int),
         ("interrupt", POINTER(c_int)),  # const volatile sig_atomic_t *
-        ("langs", c_char_p), ("dedup", c_int), ("dedup_distance", c_int),
+        ("langs", c_char_p), ("dedup", c_int), ("dedup_distance", c_int), ("no_manifest", c_int),
     ]
 
 

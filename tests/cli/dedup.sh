@@ -80,8 +80,11 @@ grep -qx "<!-- pagesift: c-copy duplicate of a1 -->" "$tmp/out.md" || fail "mark
 # the pages written before (their index is DIR/.pagesift-dedup)
 pagesift -q --dedup -o "$tmp/dir" "${pages[@]}"
 ls "$tmp/dir" | sort | tr '\n' ' ' > "$tmp/files"
-[ "$(cat "$tmp/files")" = "a1.txt a2.duplicate a3.duplicate b1.txt b2.txt c-copy.duplicate " ] \
+[ "$(cat "$tmp/files")" = "a1.txt a2.duplicate a3.duplicate b1.txt b2.txt c-copy.duplicate manifest.tsv " ] \
   || fail "-o files: $(cat "$tmp/files")"
+# the manifest's line of a duplicate: its file, and the kept page in the note
+[ "$(awk -F'\t' '$4 == "a3" {print $1 "|" $2 "|" $6}' "$tmp/dir/manifest.tsv")" = \
+  "a3.duplicate|duplicate|duplicate of a1 (SimHash distance 4)" ] || fail "manifest: $(cat "$tmp/dir/manifest.tsv")"
 grep -q "^duplicate of a1 (SimHash distance 4)$" "$tmp/dir/a3.duplicate" || fail "a3.duplicate: $(cat "$tmp/dir/a3.duplicate")"
 [ "$(wc -l < "$tmp/dir/.pagesift-dedup")" -eq 3 ] || fail "index lines"
 rm "$tmp/dir/a3.duplicate" "$tmp/dir/b2.txt"

@@ -131,6 +131,13 @@ pagesift --delay 0.01 --skip-existing -o "$tmp/dir" --urls - < "$tmp/urls" 2> "$
 grep -q "3 records read: 0 extracted, 0 empty, 1 failed, 2 skipped" "$tmp/err" || fail "resume: $(cat "$tmp/err")"
 grep -q "/page/" "$tmp/log" && fail "--skip-existing fetched a page whose output is there"
 grep -q "/notfound" "$tmp/log" || fail "--skip-existing did not fetch the failed one again"
+# the manifest: each file with its URL; the resume added the failed one's line
+# again and none for the two it did not fetch (their lines stand)
+[[ $(awk -F'\t' 'NR > 1 {print $1 " " $2 " " $3}' "$tmp/dir/manifest.tsv") == \
+   "127.0.0.1_${ports[0]}_page_1.txt ok $a/page/1
+127.0.0.1_${ports[0]}_page_2.txt ok $a/page/2
+127.0.0.1_${ports[0]}_notfound.error failed $a/notfound
+127.0.0.1_${ports[0]}_notfound.error failed $a/notfound" ]] || fail "manifest: $(cat "$tmp/dir/manifest.tsv")"
 
 # --- killed mid-run, then resumed: every URL has its one output ---------------
 for i in $(seq 1 12); do echo "$c/page/$i"; done > "$tmp/urls12"

@@ -81,7 +81,8 @@ done
 
 # --- --output-dir: one file per page ----------------------------------------
 pagesift -m all -q -o "$tmp/od" "$sample" || fail "--output-dir"
-[[ $(ls "$tmp/od" | wc -l) == "$n_sample" ]] || fail "$(ls "$tmp/od" | wc -l) files for $n_sample pages"
+[[ $(ls "$tmp/od" | grep -vxc manifest.tsv) == "$n_sample" ]] || fail "$(ls "$tmp/od" | wc -l) files for $n_sample pages"
+[[ -f $tmp/od/manifest.tsv ]] || fail "no manifest.tsv in the output folder (tests/cli/manifest.sh tests it)"
 pagesift -m all "$sample/netease-4.html" | cmp -s - "$tmp/od/netease-4.txt" || fail "output-dir text differs"
 # same file name in two folders: made unique, in input order
 mkdir -p "$tmp/d1" "$tmp/d2"; cp "$sample/dragnet-14.html" "$tmp/d1/page.html"; cp "$sample/netease-3.html" "$tmp/d2/page.html"

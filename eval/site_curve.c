@@ -367,7 +367,7 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
         }
         for (unsigned p = 0; p < s->kmax; p++) {
             if (page_rows(&ds->pages[s->pages[p]], base, tags, tpl, p, s, err) != 0) {
-                fprintf(stderr, "pagesift-eval: %s/%s: labelled page left out: %s\n", ds->name,
+                ps_print("%s/%s: labelled page left out: %s", ds->name,
                         ds->pages[s->pages[p]].id, err->msg);
                 if (err->code == PS_ERR_NOMEM) {
                     rc = -1;
@@ -411,9 +411,9 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
                     declined[k]++;
                 if (!sm && rep.declined) {
                     if (!cfg.quiet)
-                        fprintf(stderr, "pagesift-eval: K=%u: %s; the default scores it\n", ks[k], e.msg);
+                        ps_print("K=%u: %s; the default scores it", ks[k], e.msg);
                 } else if (!sm || ps_site_model_save(sm, mdir, &e) != 0)
-                    fprintf(stderr, "pagesift-eval: %s: K=%u: no site model (%s); the default scores it\n",
+                    ps_print("%s: K=%u: no site model (%s); the default scores it",
                             s->key, ks[k], r ? e.msg : "no labelled rows");
                 else
                     trained++;
@@ -422,7 +422,7 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
             rcfg.site_models_dir = mdir;
         }
         if (!cfg.quiet)
-            fprintf(stderr, "pagesift-eval: %s: per-site models K=%u: scoring %zu pages of %zu sites\n",
+            ps_print("%s: per-site models K=%u: scoring %zu pages of %zu sites",
                     ds->name, ks[k], sub.n_pages, n_sites);
         if (ps_eval_run_method(&rcfg, method, &sub, &runs[k], err) < 0) {
             rc = -1;

@@ -172,7 +172,7 @@ int ps_page_types_train(const char *const *dirs, size_t n_dirs, const ps_page_ty
             free(html);
             if (!page) {
                 if (opt && opt->verbose)
-                    fprintf(stderr, "%s: skipped: %s\n", dp->html_path, pe.msg);
+                    ps_print("%s: skipped: %s", dp->html_path, pe.msg);
                 continue;
             }
             if (n == cap) {
@@ -246,7 +246,7 @@ int ps_page_types_train(const char *const *dirs, size_t n_dirs, const ps_page_ty
                 right += conf[k * nl + k];
             double acc = (double)right / (double)n;
             if (opt && opt->verbose)
-                fprintf(stderr, "page types: log2 C %d, log2 gamma %d: CV accuracy %.4f\n", lc, lg, acc);
+                ps_print("page types: log2 C %d, log2 gamma %d: CV accuracy %.4f", lc, lg, acc);
             if (acc > best_acc) {
                 best_acc = acc;
                 best_c = lc;

@@ -555,7 +555,7 @@ const ps_model *ps_site_models_get(ps_site_models *s, const char *site)
             m = NULL;
         }
         if (!m)
-            fprintf(stderr, "pagesift: warning: site model of %s not used, its pages get the default model: %s\n",
+            ps_print("warning: site model of %s not used, its pages get the default model: %s",
                     site, err.msg);
         pthread_mutex_lock(&s->lock);
         e->loading = 0;

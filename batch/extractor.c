@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "methods/method.h"
+#include "methods/method_options.h"
 #include "pagesift/page.h"
 #include "pagesift/page_types.h"
 #include "pagesift/templates.h"
@@ -62,6 +63,31 @@ int ps_method_needs_model(size_t i)
     return i < ps_method_count() && (ps_methods[i]->flags & PS_METHOD_NEEDS_MODEL) != 0;
 }
 
+int ps_method_option(const char *method, size_t i, ps_option_info *out)
+{
+    const ps_method *m = method ? ps_method_find(method) : NULL;
+    return m ? ps_method_option_info(m, i, out) : -1;
+}
+
+ps_options *ps_options_new(const char *method, ps_error *err)
+{
+    const ps_method *m = method ? ps_method_find(method) : NULL;
+    if (!m) {
+        ps_set_error(err, PS_ERR_USAGE, "unknown method '%s'", method ? method : "(null)");
+        return NULL;
+    }
+    ps_options *o = malloc(sizeof *o);
+    if (!o) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    if (ps_options_resolve(o, NULL, m, err) != 0) {
+        free(o);
+        return NULL;
+    }
+    return o;
+}
+
 ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cfg, ps_error *err)
 {
     const ps_method *m = method ? ps_method_find(method) : NULL;
@@ -71,13 +97,23 @@ ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cf
         return NULL;
     }
     ps_method_config mc = {0};
+    /* the options: the typed values given, then the "key=value,..." string
+     * over them, both checked against the method's table */
+    ps_options opts;
     if (cfg) {
         mc.model_path = cfg->model_path;
         mc.templates_dir = cfg->templates_dir;
-        mc.options = cfg->options;
         mc.templates = cfg->templates;
         mc.site_models_dir = cfg->site_models_dir;
         mc.site_models_cap = cfg->site_models_cap;
+        if (cfg->method_options || (cfg->options && *cfg->options)) {
+            if (ps_options_resolve(&opts, cfg->method_options, m, err) != 0)
+                return NULL;
+            opts.method = m; /* svm's values given to template-svm: errors name the latter */
+            if (ps_options_parse(&opts, cfg->options, err) != 0)
+                return NULL;
+            mc.options = &opts;
+        }
     }
     ps_extractor *ex = calloc(1, sizeof *ex);
     if (!ex) {

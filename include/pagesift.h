@@ -176,12 +176,13 @@ PS_EXPORT void ps_set_print_function(void (*fn)(const char *line));
  *  ps_extractor_is_stateful() says otherwise; a stateful method must be
  *  called from one thread at a time, pages in input order. */
 typedef struct ps_extractor ps_extractor;
+typedef struct ps_options ps_options; /**< a method's option values (pagesift/options.h) */
 
 /** Set-up of an extractor.  Zero-initialise, then set what you need. */
 typedef struct ps_extractor_config {
     const char *model_path;    /**< SVM model bundle; NULL = the shipped model */
     const char *templates_dir; /**< per-site template libraries, or NULL */
-    const char *options;       /**< method-specific "key=value,key=value", or NULL */
+    const char *options;       /**< "key=value,...", or NULL: set after method_options */
     /** template libraries in memory (e.g. learnt from the collection by
      *  ps_template_builder_finish), used instead of templates_dir; borrowed:
      *  it must outlive the extractor */
@@ -193,9 +194,10 @@ typedef struct ps_extractor_config {
     size_t site_models_cap;    /**< bytes of site models kept loaded (LRU),
                                     0 = PS_SITE_MODELS_CAP_MB (256 MB) */
     /** page-type bundle (pagesift/page_types.h, docs/PAGE_TYPES.md): NULL =
-     *  the shipped one when installed (no page types without it), "" =
-     *  none, else this file, which must load */
+     *  the shipped one when installed (none without it), "" = none, else
+     *  this file, which must load */
     const char *page_types_path;
+    const ps_options *method_options; /**< typed option values, or NULL (copied) */
 } ps_extractor_config;
 
 /** The result of extracting one page.  Release with ps_extraction_free. */
@@ -241,9 +243,7 @@ PS_EXPORT int ps_method_needs_model(size_t i);
  *  NULL: defaults).  Loads the model and template libraries the method
  *  needs; returns NULL with err set (PS_ERR_USAGE for an unknown method,
  *  the loader's code for a missing, truncated or foreign model or library). */
-PS_EXPORT ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cfg,
-                               ps_error *err);
-
+PS_EXPORT ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cfg, ps_error *err);
 PS_EXPORT void ps_extractor_free(ps_extractor *ex);
 
 /** Name of the extractor's method. */

@@ -4,7 +4,7 @@
  *
  * The passes are a chain, like boilerpipe's filters: one ordered table,
  * ps_block_pass_table, of rows (option key, function, option type, default,
- * range).  Every pass has the one signature ps_block_pass_fn: it reads the
+ * range, one line of doc).  Every pass has the one signature ps_block_pass_fn: it reads the
  * page, the scores and the features in a ps_pass_ctx and rewrites the 0/1
  * content mask keep[] in place.  A pass runs when its value in
  * ps_block_passes is non-zero; the value is its parameter (a share, a margin)
@@ -57,6 +57,7 @@ typedef struct ps_block_pass {
     ps_opt_type type;     /**< PS_OPT_SWITCH (on/off) or PS_OPT_DOUBLE */
     double def;           /**< default value, 0 = off */
     double min, max;      /**< PS_OPT_DOUBLE: the option's range */
+    const char *doc;      /**< one line for the option's listing (pagesift --options help) */
 } ps_block_pass;
 
 /** Capacity of ps_block_passes (rows of the table, at most). */

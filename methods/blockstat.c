@@ -604,6 +604,26 @@ char *ps_blockstat_clean_title(const char *t)
 
 /* ---- the method --------------------------------------------------------- */
 
+/* The options (--options key=value; above, what each does). */
+enum { BS_EMPTY, BS_BETWEEN, BS_TOP, BS_TITLE_SPLIT, BS_WINDOW, BS_FORM, BS_LINKS, BS_N };
+static const char *const empties[] = {"keep", "drop", NULL};
+static const char *const betweens[] = {"all", "runs", NULL};
+static const char *const windows[] = {"text", "all", NULL};
+static const char *const forms[] = {"drop", "keep", NULL};
+static const ps_option bs_options[BS_N + 1] = {
+    [BS_EMPTY] = {"empty", PS_OPT_CHOICE, 0, 0, 0, empties, "empty blocks stay in the sequence (keep) or not"},
+    [BS_BETWEEN] = {"between", PS_OPT_CHOICE, 0, 0, 0, betweens,
+                    "every block between the first and last rule-1 run, or only the runs"},
+    [BS_TOP] = {"top", PS_OPT_INT, 9, 1, 64, NULL, "Ncal: the mean of the top largest smoothed counts and Navg"},
+    [BS_TITLE_SPLIT] = {"title_split", PS_OPT_BOOL, 1, 0, 1, NULL, "the title: <title>'s best part (0: all of it)"},
+    [BS_WINDOW] = {"window", PS_OPT_CHOICE, 0, 0, 0, windows, "the blocks the statistics count: with text, or all"},
+    [BS_FORM] = {"form", PS_OPT_CHOICE, 0, 0, 0, forms, "<form> deletes its content (drop) or is transparent"},
+    [BS_LINKS] = {"links", PS_OPT_CHOICE, 0, 0, 0, forms, "<a> deletes its text (drop) or is transparent"},
+    [BS_N] = {NULL, PS_OPT_DOUBLE, 0, 0, 0, NULL, NULL},
+};
+
+extern const ps_method ps_method_blockstat;
+
 static void *bs_create(const ps_method_config *cfg, ps_error *err)
 {
     blockstat *m = calloc(1, sizeof *m);
@@ -611,25 +631,18 @@ static void *bs_create(const ps_method_config *cfg, ps_error *err)
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    m->top = 9;
-    m->title_split = 1;
-    static const char *const empties[] = {"keep", "drop", NULL};
-    static const char *const betweens[] = {"all", "runs", NULL};
-    static const char *const windows[] = {"text", "all", NULL};
-    static const char *const forms[] = {"drop", "keep", NULL};
-    const ps_method_opt opts[] = {
-        {"empty", PS_OPT_CHOICE, &m->empty, 0, 0, empties},
-        {"between", PS_OPT_CHOICE, &m->between, 0, 0, betweens},
-        {"top", PS_OPT_INT, &m->top, 1, 64, NULL},
-        {"title_split", PS_OPT_BOOL, &m->title_split, 0, 1, NULL},
-        {"window", PS_OPT_CHOICE, &m->window, 0, 0, windows},
-        {"form", PS_OPT_CHOICE, &m->form, 0, 0, forms},
-        {"links", PS_OPT_CHOICE, &m->links, 0, 0, forms},
-    };
-    if (ps_method_parse_options("blockstat", cfg ? cfg->options : NULL, opts, sizeof opts / sizeof opts[0], err)) {
+    ps_options o;
+    if (ps_options_resolve(&o, cfg ? cfg->options : NULL, &ps_method_blockstat, err)) {
         free(m);
         return NULL;
     }
+    m->empty = (int)o.value[BS_EMPTY];
+    m->between = (int)o.value[BS_BETWEEN];
+    m->top = (int)o.value[BS_TOP];
+    m->title_split = (int)o.value[BS_TITLE_SPLIT];
+    m->window = (int)o.value[BS_WINDOW];
+    m->form = (int)o.value[BS_FORM];
+    m->links = (int)o.value[BS_LINKS];
     return m;
 }
 
@@ -817,4 +830,5 @@ const ps_method ps_method_blockstat = {
     .create = bs_create,
     .extract = bs_extract,
     .destroy = bs_destroy,
+    .options = bs_options,
 };

@@ -62,6 +62,24 @@ typedef struct correlation {
     const UNormalizer2 *norm;
 } correlation;
 
+/* The options (--options key=value; above, what each does). */
+enum { COR_C, COR_S, COR_D, COR_APART, COR_TEXT, COR_NFKC, COR_N };
+static const char *const aparts[] = {"parent", "td", "off", NULL};
+static const char *const texts[] = {"subtree", "own", NULL};
+static const ps_option cor_options[COR_N + 1] = {
+    [COR_C] = {"c", PS_OPT_DOUBLE, 29, 0, 1e9, NULL, "C: a node is content when CC = TA / LA is above C"},
+    [COR_S] = {"s", PS_OPT_DOUBLE, 0.57, 0, 1, NULL, "S: the share of same-tag siblings with CC >= C (CS)"},
+    [COR_D] = {"d", PS_OPT_DOUBLE, 63, 0, 1e9, NULL, "D: the TD threshold"},
+    [COR_APART] = {"apart", PS_OPT_CHOICE, APART_PARENT, 0, 0, aparts,
+                   "which content nodes standing apart are demoted (parent, td) or none (off)"},
+    [COR_TEXT] = {"text", PS_OPT_CHOICE, TEXT_SUBTREE, 0, 0, texts,
+                  "a selected node gives its whole text (subtree) or its own text"},
+    [COR_NFKC] = {"nfkc", PS_OPT_BOOL, 1, 0, 1, NULL, "NFKC-normalise text before counting"},
+    [COR_N] = {NULL, PS_OPT_DOUBLE, 0, 0, 0, NULL, NULL},
+};
+
+extern const ps_method ps_method_correlation;
+
 static void *cor_create(const ps_method_config *cfg, ps_error *err)
 {
     correlation *m = calloc(1, sizeof *m);
@@ -69,27 +87,17 @@ static void *cor_create(const ps_method_config *cfg, ps_error *err)
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    m->c = 29;
-    m->s = 0.57;
-    m->d = 63;
-    m->apart = APART_PARENT;
-    m->text = TEXT_SUBTREE;
-    m->nfkc = 1;
-    static const char *const apart[] = {"parent", "td", "off", NULL};
-    static const char *const text[] = {"subtree", "own", NULL};
-    const ps_method_opt opts[] = {
-        {"c", PS_OPT_DOUBLE, &m->c, 0, 1e9, NULL},
-        {"s", PS_OPT_DOUBLE, &m->s, 0, 1, NULL},
-        {"d", PS_OPT_DOUBLE, &m->d, 0, 1e9, NULL},
-        {"apart", PS_OPT_CHOICE, &m->apart, 0, 0, apart},
-        {"text", PS_OPT_CHOICE, &m->text, 0, 0, text},
-        {"nfkc", PS_OPT_BOOL, &m->nfkc, 0, 1, NULL},
-    };
-    if (ps_method_parse_options("correlation", cfg ? cfg->options : NULL, opts, sizeof opts / sizeof opts[0],
-                                err)) {
+    ps_options o;
+    if (ps_options_resolve(&o, cfg ? cfg->options : NULL, &ps_method_correlation, err)) {
         free(m);
         return NULL;
     }
+    m->c = o.value[COR_C];
+    m->s = o.value[COR_S];
+    m->d = o.value[COR_D];
+    m->apart = (int)o.value[COR_APART];
+    m->text = (int)o.value[COR_TEXT];
+    m->nfkc = (int)o.value[COR_NFKC];
     UErrorCode st = U_ZERO_ERROR;
     m->norm = unorm2_getNFKCInstance(&st);
     if (U_FAILURE(st)) {
@@ -299,4 +307,5 @@ const ps_method ps_method_correlation = {
     .create = cor_create,
     .extract = cor_extract,
     .destroy = cor_destroy,
+    .options = cor_options,
 };

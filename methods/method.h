@@ -8,13 +8,16 @@
 #define PS_METHOD_H
 
 #include "common/util.h"
+#include "methods/method_options.h"
 #include "pagesift.h"
 
 /** What a method is given when it is set up. */
 typedef struct ps_method_config {
     const char *model_path;     /**< SVM model bundle, NULL = the shipped model */
     const char *templates_dir;  /**< per-site template libraries, or NULL */
-    const char *options;        /**< method-specific "key=value,key=value", or NULL */
+    /** the option values, checked against the method's table (read them
+     *  with ps_options_resolve, in create: they are not kept), or NULL */
+    const ps_options *options;
     /** template libraries already in memory (learnt from the collection),
      *  used instead of templates_dir; borrowed, must outlive the method */
     const struct ps_template_store *templates;
@@ -53,7 +56,10 @@ enum {
      *  calls must come one at a time, in input order. */
     PS_METHOD_STATEFUL = 1,
     /** needs an SVM model */
-    PS_METHOD_NEEDS_MODEL = 2
+    PS_METHOD_NEEDS_MODEL = 2,
+    /** runs the second passes (methods/block_passes.c): every row of
+     *  ps_block_pass_table is an option too, after the method's own */
+    PS_METHOD_PASSES = 4
 };
 
 typedef struct ps_method {
@@ -71,6 +77,9 @@ typedef struct ps_method {
      *  the ones its model was trained on), NULL-terminated; NULL (or no
      *  callback) = ps_default_block_tags. */
     const char *const *(*block_tags)(void *self);
+    /** Its options (--options key=value): one row each, ended by a row
+     *  whose key is NULL; NULL = none (methods/method_options.h). */
+    const ps_option *options;
 } ps_method;
 
 /** The registered methods, NULL-terminated (methods/registry.c). */

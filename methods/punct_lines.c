@@ -277,6 +277,23 @@ size_t ps_punct_lines_table_rows(void *self, const char *site)
 
 /* ---- the method --------------------------------------------------------- */
 
+/* The options (--options key=value; above, what each does). */
+enum { PL_P, PL_CLOSED, PL_L, PL_PRUNE, PL_LINES, PL_SCOPE, PL_UNIT, PL_N };
+static const char *const scopes[] = {"site", "global", NULL};
+static const char *const units[] = {"para", "node", NULL};
+static const ps_option pl_options[PL_N + 1] = {
+    [PL_P] = {"p", PS_OPT_DOUBLE, 0.3, 0.0, 1.0, NULL, "a unit is content when its punctuation ratio is at most p"},
+    [PL_CLOSED] = {"closed", PS_OPT_BOOL, 0, 0, 1, NULL, "1: the interval [0, p] (a unit without punctuation too)"},
+    [PL_L] = {"L", PS_OPT_INT, 50, 1, 1e9, NULL, "a line seen LC times is kept when LC <= 1 + RC / L"},
+    [PL_PRUNE] = {"prune", PS_OPT_INT, 100, 0, 1e9, NULL, "rows with LC <= RC / prune are deleted (0 = never)"},
+    [PL_LINES] = {"lines", PS_OPT_BOOL, 1, 0, 1, NULL, "0: the punctuation filter alone, no line statistics"},
+    [PL_SCOPE] = {"scope", PS_OPT_CHOICE, 0, 0, 0, scopes, "one line table per site, or one for all pages"},
+    [PL_UNIT] = {"unit", PS_OPT_CHOICE, 0, 0, 0, units, "paragraphs, or the page model's leaves"},
+    [PL_N] = {NULL, PS_OPT_DOUBLE, 0, 0, 0, NULL, NULL},
+};
+
+extern const ps_method ps_method_punct_lines;
+
 static void *pl_create(const ps_method_config *cfg, ps_error *err)
 {
     punct_lines *m = calloc(1, sizeof *m);
@@ -284,26 +301,18 @@ static void *pl_create(const ps_method_config *cfg, ps_error *err)
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    m->p = 0.3;
-    m->L = 50;
-    m->prune = 100;
-    m->lines = 1;
-    static const char *const scopes[] = {"site", "global", NULL};
-    static const char *const units[] = {"para", "node", NULL};
-    const ps_method_opt opts[] = {
-        {"p", PS_OPT_DOUBLE, &m->p, 0.0, 1.0, NULL},
-        {"closed", PS_OPT_BOOL, &m->closed, 0, 1, NULL},
-        {"L", PS_OPT_INT, &m->L, 1, 1e9, NULL},
-        {"prune", PS_OPT_INT, &m->prune, 0, 1e9, NULL},
-        {"lines", PS_OPT_BOOL, &m->lines, 0, 1, NULL},
-        {"scope", PS_OPT_CHOICE, &m->scope, 0, 0, scopes},
-        {"unit", PS_OPT_CHOICE, &m->unit, 0, 0, units},
-    };
-    if (ps_method_parse_options("punct-lines", cfg ? cfg->options : NULL, opts, sizeof opts / sizeof opts[0],
-                                err)) {
+    ps_options o;
+    if (ps_options_resolve(&o, cfg ? cfg->options : NULL, &ps_method_punct_lines, err)) {
         free(m);
         return NULL;
     }
+    m->p = o.value[PL_P];
+    m->closed = (int)o.value[PL_CLOSED];
+    m->L = (int)o.value[PL_L];
+    m->prune = (int)o.value[PL_PRUNE];
+    m->lines = (int)o.value[PL_LINES];
+    m->scope = (int)o.value[PL_SCOPE];
+    m->unit = (int)o.value[PL_UNIT];
     return m;
 }
 
@@ -466,4 +475,5 @@ const ps_method ps_method_punct_lines = {
     .create = pl_create,
     .extract = pl_extract,
     .destroy = pl_destroy,
+    .options = pl_options,
 };

@@ -160,47 +160,61 @@ static void tsvm_destroy(void *self)
     free(t);
 }
 
-/* "key=value,..." against the table below and one key per second pass
- * (ps_block_pass_table); unknown keys and values out of range are errors
- * naming the method and the key (a typo must not pass). */
-static int parse_options(tsvm *t, const char *method, const char *opts, ps_error *err)
+/* The options of svm and template-svm (--options key=value), then one a
+ * second pass (PS_METHOD_PASSES: ps_block_pass_table's rows); checked in
+ * methods/method_options.c, read in create_common.  Defaults above. */
+enum { O_FAVOR, O_THRESHOLD, O_MIN_PAGES, O_FOCUS_TEMPLATED, O_ARTICLE_BODY, O_GRID_SHIFT, O_GRID_GATE,
+       O_GRID_MODEL, O_GRID_MODEL_GATE, O_GRID_RESCUE, O_OWN };
+static const char *const favors[] = {"balanced", "precision", "recall", NULL};
+static const ps_option tsvm_options[O_OWN + 1] = {
+    [O_FAVOR] = {"favor", PS_OPT_CHOICE, 0, 0, 0, favors,
+                 "precision keeps less, recall more: sets threshold and fill unless given (--favor)"},
+    [O_THRESHOLD] = {"threshold", PS_OPT_DOUBLE, 0, -10, 10, NULL,
+                     "a block scored above X is content (favor: 0, precision 0.3, recall -0.3)"},
+    [O_MIN_PAGES] = {"min_pages", PS_OPT_INT, -1, 0, 1e9, NULL,
+                     "experiments: apply libraries of >= N pages (0: their N1), not the rule's 5"},
+    [O_FOCUS_TEMPLATED] = {"focus_templated", PS_OPT_DOUBLE, 0, 0, 1, NULL,
+                           "focus instead, on pages whose site library was applied (0 = off)"},
+    [O_ARTICLE_BODY] = {"article_body", PS_OPT_DOUBLE, ARTICLE_BODY_SHARE, 0, 1, NULL,
+                        "the JSON-LD articleBody instead when the text kept is under X of it (0 = off)"},
+    [O_GRID_SHIFT] = {"grid_shift", PS_OPT_DOUBLE, GRID_SHIFT, 0, 5, NULL,
+                      "on a listing, collection or service page (p >= grid_gate) scores go up by X*p"},
+    [O_GRID_GATE] = {"grid_gate", PS_OPT_DOUBLE, GRID_GATE, 0, 1, NULL, "grid_shift's gate"},
+    [O_GRID_MODEL] = {"grid_model", PS_OPT_SWITCH, 1, 0, 1, NULL,
+                      "the model's companion NAME.grid.model, when there, on grid-kind pages"},
+    [O_GRID_MODEL_GATE] = {"grid_model_gate", PS_OPT_DOUBLE, GRID_MODEL_GATE, 0, 3, NULL,
+                           "the grid model's gate (listing + collection + service + forum)"},
+    [O_GRID_RESCUE] = {"grid_rescue", PS_OPT_DOUBLE, GRID_RESCUE, 0, 1, NULL,
+                       "the grid model may add blocks where content holds under S of the text"},
+    [O_OWN] = {NULL, PS_OPT_DOUBLE, 0, 0, 0, NULL, NULL},
+};
+
+/* The options' values into t (favor: the SVM's threshold and the fill's
+ * margin together, unless given one by one; values: docs/research/QUALITY.md,
+ * the favor table). */
+static int read_options(tsvm *t, const ps_method *m, const ps_options *given, ps_error *err)
 {
-    static const char *const favors[] = {"balanced", "precision", "recall", NULL};
-    int favor = 0;
-    double threshold = NAN;
-    double *fill = ps_block_passes_at(&t->passes, "fill");
-    const double fill_default = *fill;
-    *fill = NAN; /* given or not: favor sets it when not */
-    const ps_method_opt own[] = {
-        {"favor", PS_OPT_CHOICE, &favor, 0, 0, favors},
-        {"threshold", PS_OPT_DOUBLE, &threshold, -10, 10, NULL},
-        {"min_pages", PS_OPT_INT, &t->min_pages, 0, 1e9, NULL},
-        {"focus_templated", PS_OPT_DOUBLE, &t->focus_templated, 0, 1, NULL},
-        {"article_body", PS_OPT_DOUBLE, &t->article_body, 0, 1, NULL},
-        {"grid_shift", PS_OPT_DOUBLE, &t->grid_shift, 0, 5, NULL},
-        {"grid_gate", PS_OPT_DOUBLE, &t->grid_gate, 0, 1, NULL},
-        {"grid_model", PS_OPT_SWITCH, &t->grid_model, 0, 1, NULL},
-        {"grid_model_gate", PS_OPT_DOUBLE, &t->grid_model_gate, 0, 3, NULL},
-        {"grid_rescue", PS_OPT_DOUBLE, &t->grid_rescue, 0, 1, NULL},
-    };
-    /* the method's own options, then one a pass: counted from the list, so
-     * that an option added above cannot be overwritten by the passes */
-    ps_method_opt table[sizeof own / sizeof *own + PS_BLOCK_PASSES_MAX];
-    size_t n = sizeof own / sizeof *own;
-    memcpy(table, own, sizeof own);
-    for (size_t i = 0; ps_block_pass_table[i].key; i++) {
-        const ps_block_pass *r = &ps_block_pass_table[i];
-        table[n++] = (ps_method_opt){r->key, r->type, &t->passes.value[i], r->min, r->max, NULL};
-    }
-    if (ps_method_parse_options(method, opts, table, n, err) != 0)
+    ps_options o;
+    if (ps_options_resolve(&o, given, m, err) != 0)
         return -1;
-    /* favor: the SVM's threshold and the fill's margin together, unless
-     * given one by one (values: docs/research/QUALITY.md, the favor table) */
+    const double *v = o.value;
+    t->min_pages = (int)v[O_MIN_PAGES];
+    t->focus_templated = v[O_FOCUS_TEMPLATED];
+    t->article_body = v[O_ARTICLE_BODY];
+    t->grid_shift = v[O_GRID_SHIFT];
+    t->grid_gate = v[O_GRID_GATE];
+    t->grid_model = v[O_GRID_MODEL];
+    t->grid_model_gate = v[O_GRID_MODEL_GATE];
+    t->grid_rescue = v[O_GRID_RESCUE];
+    for (size_t i = 0; ps_block_pass_table[i].key; i++)
+        t->passes.value[i] = v[O_OWN + i];
     static const double favor_threshold[] = {0.0, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_THRESHOLD};
-    const double favor_fill[] = {fill_default, FAVOR_PRECISION_FILL, FAVOR_RECALL_FILL};
-    t->threshold = isnan(threshold) ? favor_threshold[favor] : threshold;
-    if (isnan(*fill))
-        *fill = favor_fill[favor];
+    static const double favor_fill[] = {NAN, FAVOR_PRECISION_FILL, FAVOR_RECALL_FILL};
+    const int favor = (int)v[O_FAVOR];
+    t->threshold = o.given[O_THRESHOLD] ? v[O_THRESHOLD] : favor_threshold[favor];
+    const size_t fill = O_OWN + (size_t)ps_block_pass_find("fill");
+    if (favor && !o.given[fill])
+        t->passes.value[fill - O_OWN] = favor_fill[favor];
     return 0;
 }
 
@@ -234,6 +248,8 @@ static int open_grid_model(tsvm *t, const char *path, ps_error *err)
     return rc;
 }
 
+extern const ps_method ps_method_template_svm, ps_method_svm;
+
 static void *create_common(const ps_method_config *cfg, int use_templates, ps_error *err)
 {
     tsvm *t = calloc(1, sizeof *t);
@@ -249,15 +265,7 @@ static void *create_common(const ps_method_config *cfg, int use_templates, ps_er
         tsvm_destroy(t);
         return NULL;
     }
-    t->passes = ps_block_passes_default();
-    t->min_pages = -1;
-    t->article_body = ARTICLE_BODY_SHARE;
-    t->grid_shift = GRID_SHIFT;
-    t->grid_gate = GRID_GATE;
-    t->grid_model = 1;
-    t->grid_model_gate = GRID_MODEL_GATE;
-    t->grid_rescue = GRID_RESCUE;
-    if (parse_options(t, use_templates ? "template-svm" : "svm", cfg->options, err) != 0 ||
+    if (read_options(t, use_templates ? &ps_method_template_svm : &ps_method_svm, cfg->options, err) != 0 ||
         (t->grid_model && open_grid_model(t, path, err) != 0)) {
         tsvm_destroy(t);
         return NULL;
@@ -546,19 +554,21 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
 const ps_method ps_method_template_svm = {
     .name = "template-svm",
     .summary = "the paper's pipeline: site templates removed, then the SVM keeps content blocks",
-    .flags = PS_METHOD_NEEDS_MODEL,
+    .flags = PS_METHOD_NEEDS_MODEL | PS_METHOD_PASSES,
     .create = tsvm_create,
     .extract = tsvm_extract,
     .destroy = tsvm_destroy,
     .block_tags = tsvm_block_tags,
+    .options = tsvm_options,
 };
 
 const ps_method ps_method_svm = {
     .name = "svm",
     .summary = "the SVM over block features alone, no templates",
-    .flags = PS_METHOD_NEEDS_MODEL,
+    .flags = PS_METHOD_NEEDS_MODEL | PS_METHOD_PASSES,
     .create = svm_create,
     .extract = tsvm_extract,
     .destroy = tsvm_destroy,
     .block_tags = tsvm_block_tags,
+    .options = tsvm_options,
 };

@@ -68,6 +68,29 @@ typedef struct wiehf {
     UBreakIterator *words; /* template, cloned per page (thread safety) */
 } wiehf;
 
+/* The options (--options key=value; above, what each does). */
+enum { W_Q, W_ALPHA, W_BETA, W_TOP, W_SHARE, W_NEAR, W_FAR, W_HC, W_MERGE_BARE, W_CR_WORDS, W_CR_PUNCT, W_SCOPE, W_N };
+static const char *const hcs[] = {"plus1", "max1", NULL};
+static const char *const scopes[] = {"subtree", "own", NULL};
+static const ps_option w_options[W_N + 1] = {
+    [W_Q] = {"q", PS_OPT_DOUBLE, 10, 1, 1e6, NULL, "DSD's base: index i along the path weighs q^-(i-1)"},
+    [W_ALPHA] = {"alpha", PS_OPT_DOUBLE, 0.5, 0, 1e6, NULL, "TSD's weight of the first words (FW)"},
+    [W_BETA] = {"beta", PS_OPT_DOUBLE, 1, 0, 1e6, NULL, "TSD's weight of the second words (SW)"},
+    [W_TOP] = {"top", PS_OPT_INT, 7, 1, 64, NULL, "the containers of best SD taken"},
+    [W_SHARE] = {"share", PS_OPT_DOUBLE, 0.5, 0, 1, NULL, "JULI = near when the best holds >= share of their text"},
+    [W_NEAR] = {"near", PS_OPT_DOUBLE, 2, -1, 1e6, NULL, "JULI when the best container dominates"},
+    [W_FAR] = {"far", PS_OPT_DOUBLE, 4, -1, 1e6, NULL, "JULI otherwise"},
+    [W_HC] = {"hc", PS_OPT_CHOICE, HC_PLUS1, 0, 0, hcs, "PSD's NC / (HC + 1) (plus1) or NC / HC, 0 taken as 1"},
+    [W_MERGE_BARE] = {"merge_bare", PS_OPT_BOOL, 1, 0, 1, NULL,
+                      "siblings with no attributes at all have equal attributes (merged)"},
+    [W_CR_WORDS] = {"cr_words", PS_OPT_INT, 3, 1, 1000, NULL, "lexicon words that make a copyright container"},
+    [W_CR_PUNCT] = {"cr_punct", PS_OPT_INT, 0, 0, 1000, NULL, "at most this many punctuation marks count as none"},
+    [W_SCOPE] = {"scope", PS_OPT_CHOICE, 0, 0, 0, scopes, "a container's text: its whole subtree, or its own"},
+    [W_N] = {NULL, PS_OPT_DOUBLE, 0, 0, 0, NULL, NULL},
+};
+
+extern const ps_method ps_method_wiehf;
+
 static void *wiehf_create(const ps_method_config *cfg, ps_error *err)
 {
     wiehf *m = calloc(1, sizeof *m);
@@ -75,28 +98,15 @@ static void *wiehf_create(const ps_method_config *cfg, ps_error *err)
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    *m = (wiehf){.q = 10, .alpha = 0.5, .beta = 1, .share = 0.5, .near = 2, .far = 4,
-                 .top = 7, .hc = HC_PLUS1, .merge_bare = 1, .cr_words = 3, .cr_punct = 0};
-    static const char *const hc[] = {"plus1", "max1", NULL};
-    static const char *const scope[] = {"subtree", "own", NULL};
-    const ps_method_opt opts[] = {
-        {"q", PS_OPT_DOUBLE, &m->q, 1, 1e6, NULL},
-        {"alpha", PS_OPT_DOUBLE, &m->alpha, 0, 1e6, NULL},
-        {"beta", PS_OPT_DOUBLE, &m->beta, 0, 1e6, NULL},
-        {"top", PS_OPT_INT, &m->top, 1, 64, NULL},
-        {"share", PS_OPT_DOUBLE, &m->share, 0, 1, NULL},
-        {"near", PS_OPT_DOUBLE, &m->near, -1, 1e6, NULL},
-        {"far", PS_OPT_DOUBLE, &m->far, -1, 1e6, NULL},
-        {"hc", PS_OPT_CHOICE, &m->hc, 0, 0, hc},
-        {"merge_bare", PS_OPT_BOOL, &m->merge_bare, 0, 1, NULL},
-        {"cr_words", PS_OPT_INT, &m->cr_words, 1, 1000, NULL},
-        {"cr_punct", PS_OPT_INT, &m->cr_punct, 0, 1000, NULL},
-        {"scope", PS_OPT_CHOICE, &m->own, 0, 0, scope},
-    };
-    if (ps_method_parse_options("wiehf", cfg ? cfg->options : NULL, opts, sizeof opts / sizeof opts[0], err)) {
+    ps_options o;
+    if (ps_options_resolve(&o, cfg ? cfg->options : NULL, &ps_method_wiehf, err)) {
         free(m);
         return NULL;
     }
+    const double *v = o.value;
+    *m = (wiehf){.q = v[W_Q], .alpha = v[W_ALPHA], .beta = v[W_BETA], .share = v[W_SHARE], .near = v[W_NEAR],
+                 .far = v[W_FAR], .top = (int)v[W_TOP], .hc = (int)v[W_HC], .merge_bare = (int)v[W_MERGE_BARE],
+                 .cr_words = (int)v[W_CR_WORDS], .cr_punct = (int)v[W_CR_PUNCT], .own = (int)v[W_SCOPE]};
     UErrorCode st = U_ZERO_ERROR;
     m->words = ubrk_open(UBRK_WORD, "", NULL, 0, &st);
     if (U_FAILURE(st)) {
@@ -656,4 +666,5 @@ const ps_method ps_method_wiehf = {
     .create = wiehf_create,
     .extract = wiehf_extract,
     .destroy = wiehf_destroy,
+    .options = w_options,
 };

@@ -13,9 +13,13 @@ static void *make(const char *name, const char *options)
 {
     const ps_method *m = ps_method_find(name);
     assert_non_null(m);
-    ps_method_config cfg = {.options = options};
     ps_error err = {0};
+    ps_options *o = ps_options_new(name, &err); /* the values checked, as the extractor does */
+    assert_non_null(o);
+    assert_int_equal(ps_options_parse(o, options, &err), 0);
+    ps_method_config cfg = {.options = o};
     void *self = m->create(&cfg, &err);
+    ps_options_free(o);
     if (!self)
         fprintf(stderr, "%s\n", err.msg);
     assert_non_null(self);
@@ -93,19 +97,24 @@ static void test_punct_interval_reading(void **state)
 static void test_punct_options_rejected(void **state)
 {
     (void)state;
-    const ps_method *pm = ps_method_find("punct-lines");
     ps_error err = {0};
-    ps_method_config cfg = {.options = "p=2"};
-    assert_null(pm->create(&cfg, &err));
+    ps_options *o = ps_options_new("punct-lines", &err);
+    assert_non_null(o);
+    assert_int_equal(ps_options_parse(o, "p=2", &err), -1);
     assert_int_equal(err.code, PS_ERR_USAGE);
     assert_non_null(strstr(err.msg, "p=2"));
-    cfg.options = "colour=red";
-    assert_null(pm->create(&cfg, &err));
+    assert_non_null(strstr(err.msg, "[0, 1]")); /* the accepted range */
+    assert_int_equal(ps_options_parse(o, "colour=red", &err), -1);
     assert_non_null(strstr(err.msg, "unknown option 'colour'"));
     assert_non_null(strstr(err.msg, "closed"));
-    cfg.options = "scope=planet";
-    assert_null(pm->create(&cfg, &err));
+    assert_int_equal(ps_options_parse(o, "scope=planet", &err), -1);
     assert_non_null(strstr(err.msg, "site, global"));
+    ps_options_free(o);
+    /* through the extractor, the same check */
+    ps_extractor_config cfg = {.options = "p=2"};
+    assert_null(ps_extractor_new("punct-lines", &cfg, &err));
+    assert_int_equal(err.code, PS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "p=2"));
 }
 
 /* With every paragraph let through (p = 1, [0, p], no line statistics)

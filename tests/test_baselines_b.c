@@ -14,9 +14,13 @@ static char *run(const char *name, const char *options, const char *html)
 {
     const ps_method *m = ps_method_find(name);
     assert_non_null(m);
-    ps_method_config cfg = {.options = options};
     ps_error err = {0};
+    ps_options *o = ps_options_new(name, &err); /* the values checked, as the extractor does */
+    assert_non_null(o);
+    assert_int_equal(ps_options_parse(o, options, &err), 0);
+    ps_method_config cfg = {.options = o};
     void *self = m->create(&cfg, &err);
+    ps_options_free(o);
     if (!self)
         fprintf(stderr, "create: %s\n", err.msg);
     assert_non_null(self);
@@ -384,11 +388,9 @@ static void test_bad_options_are_usage_errors(void **state)
     const char *bad[][2] = {{"correlation", "c=abc"}, {"correlation", "apart=maybe"}, {"correlation", "nokey"},
                             {"wiehf", "q=0"},         {"wiehf", "hc=zero"},          {"wiehf", "colour=red"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        const ps_method *m = ps_method_find(bad[i][0]);
-        ps_method_config cfg = {.options = bad[i][1]};
+        ps_extractor_config cfg = {.options = bad[i][1]};
         ps_error err = {0};
-        void *self = m->create(&cfg, &err);
-        assert_null(self);
+        assert_null(ps_extractor_new(bad[i][0], &cfg, &err));
         assert_int_equal(err.code, PS_ERR_USAGE);
         assert_true(strlen(err.msg) > 0);
     }

@@ -1,8 +1,10 @@
 # bash completion for the pagesift tools (installed as
 # share/bash-completion/completions/<tool> for each tool).  The options are
 # read from the tool's own --help, so they are always those of the installed
-# version; --method and --format complete their values (from the tool's
-# --method help and --format help: the library's tables).
+# version; --method, --format, --options and --favor complete their values
+# (from the tool's --method help, --format help and --options help: the
+# library's tables; --options the keys of the --method on the line, or
+# svm's, after the last comma).
 _pagesift_tools()
 {
     local cur prev words cword
@@ -24,6 +26,26 @@ _pagesift_tools()
             if [[ ${tool##*/} == pagesift ]]; then
                 COMPREPLY=($(compgen -W "$(pagesift --format help 2>/dev/null |
                     awk 'NR > 1 && /^  [^ ]/ {print $1}') help" -- "$cur"))
+                return
+            fi ;;
+        --options|--favor)
+            if [[ ${tool##*/} == pagesift ]]; then
+                local m=svm i
+                for ((i = 1; i < ${#COMP_WORDS[@]} - 1; i++)); do
+                    [[ ${COMP_WORDS[i]} == -m || ${COMP_WORDS[i]} == --method ]] && m=${COMP_WORDS[i+1]}
+                done
+                local table
+                table=$(pagesift --method "$m" --options help 2>/dev/null)
+                if [[ $prev == --favor ]]; then
+                    COMPREPLY=($(compgen -W "$(sed -n 's/^  favor  *one of \([^()]*\) (.*/\1/p' <<< "$table" |
+                        tr -d ,)" -- "$cur"))
+                else
+                    local pre=
+                    [[ $cur == *,* ]] && pre=${cur%,*},
+                    COMPREPLY=($(compgen -P "$pre" -S = -W "$(awk 'NR > 1 && /^  [^ ]/ {print $1}' <<< "$table")" \
+                        -- "${cur##*,}"))
+                    compopt -o nospace 2>/dev/null
+                fi
                 return
             fi ;;
         --site-rule)

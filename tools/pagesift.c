@@ -19,9 +19,29 @@
 #include "pagesift/batch.h"
 #include "pagesift/inputs.h"
 #include "pagesift/model.h"
+#include "pagesift/options.h"
 #include "pagesift/util.h"
 
 #include "cli.h"
+
+/* @p text after a name that ends at column @p indent, wrapped at 79
+ * columns, the next lines indented as far. */
+static void print_wrapped(FILE *f, const char *text, int indent)
+{
+    int col = indent;
+    for (const char *s = text; *s;) {
+        size_t w = strcspn(s, " ");
+        if (col > indent && col + 1 + (int)w > 79) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        }
+        fprintf(f, " %.*s", (int)w, s);
+        col += 1 + (int)w;
+        s += w;
+        s += strspn(s, " ");
+    }
+    fputc('\n', f);
+}
 
 /* The format table (ps_format_name, output/formats.c): each format's name,
  * what it writes and its file with --output-dir, wrapped at 79 columns. */
@@ -32,20 +52,25 @@ static void list_formats(FILE *f)
         char line[512];
         snprintf(line, sizeof line, "%s (ID%s)", ps_format_summary(i), ps_format_extension(i));
         fprintf(f, "  %-11s", ps_format_name(i));
-        int col = 13;
-        for (const char *s = line; *s;) {
-            size_t w = strcspn(s, " ");
-            if (col > 13 && col + 1 + (int)w > 79) {
-                fputs("\n             ", f);
-                col = 13;
-            }
-            fprintf(f, " %.*s", (int)w, s);
-            col += 1 + (int)w;
-            s += w;
-            s += strspn(s, " ");
-        }
-        fputc('\n', f);
+        print_wrapped(f, line, 13);
     }
+}
+
+/* The option table of @p method (ps_method_option, pagesift/options.h): each
+ * option's key, what it accepts, its default and its doc line. */
+static void list_options(FILE *f, const char *method)
+{
+    ps_option_info o;
+    fprintf(f, "Options of %s (--options KEY=VALUE,...):\n", method);
+    for (size_t i = 0; ps_method_option(method, i, &o) == 0; i++) {
+        char line[600];
+        snprintf(line, sizeof line, "%s%s%s%s: %s", o.accepts, o.default_value[0] ? " (default " : "", o.default_value,
+                 o.default_value[0] ? ")" : "", o.doc);
+        fprintf(f, "  %-16s", o.key);
+        print_wrapped(f, line, 18);
+    }
+    if (ps_method_option(method, 0, &o) != 0)
+        fputs("  (none)\n", f);
 }
 
 static void usage(FILE *f)
@@ -144,7 +169,9 @@ static void usage(FILE *f)
         "      --learn-templates   learn the site libraries from the inputs first\n"
         "                          (the paper's setting), then extract: reads the\n"
         "                          inputs twice, so not standard input\n"
-        "      --options LIST      method options, key=value,key=value\n"
+        "      --options LIST      method options, key=value,key=value (--options\n"
+        "                          help lists the method's: what each accepts, its\n"
+        "                          default and what it does)\n"
         "      --no-comments       drop comment threads under the article (default;\n"
         "                          svm and template-svm: --options comments=1)\n"
         "      --with-comments     keep them (--options comments=0)\n"
@@ -650,10 +677,6 @@ static int parse_options(cli_run *r, int argc, char **argv)
     return GO_ON;
 }
 
-/* The method options check_options builds (--options and the flags that
- * set options): kept for the whole run. */
-static ps_buf optbuf;
-
 /* The options together: what goes with what, the inputs, the method. */
 static int check_options(cli_run *r, int argc, char **argv)
 {
@@ -671,24 +694,16 @@ static int check_options(cli_run *r, int argc, char **argv)
         list_formats(stderr);
         return 2;
     }
-    /* --with-comments / --no-comments, --no-tables and --favor: options of
-     * the passes, after --options's (a buffer that grows: a long --options
-     * was cut before, "option 'thresho' is not of the form key=value") */
-    if (r->favor && strcmp(r->favor, "precision") != 0 && strcmp(r->favor, "recall") != 0 &&
-        strcmp(r->favor, "balanced") != 0) {
-        fprintf(stderr, "pagesift: --favor: '%s' is not precision, recall or balanced\n", r->favor);
-        return 2;
+    if (r->xc.options && strcmp(r->xc.options, "help") == 0) {
+        const char *m = r->method ? r->method : r->xc.templates_dir || r->learn ? "template-svm" : "svm";
+        if (!method_known(m)) {
+            fprintf(stderr, "pagesift: unknown method '%s'\n", m);
+            list_methods(stderr);
+            return 2;
+        }
+        list_options(stdout, m);
+        return 0;
     }
-    const char *sep = r->xc.options && *r->xc.options ? "," : "";
-    if ((r->xc.options && ps_buf_printf(&optbuf, "%s", r->xc.options) != 0) ||
-        (r->comments >= 0 && ps_buf_printf(&optbuf, "%scomments=%d", sep, r->comments) != 0) ||
-        (r->no_tables && ps_buf_printf(&optbuf, "%sno_tables=1", optbuf.len ? "," : "") != 0) ||
-        (r->favor && ps_buf_printf(&optbuf, "%sfavor=%s", optbuf.len ? "," : "", r->favor) != 0)) {
-        fprintf(stderr, "pagesift: out of memory\n");
-        return 1;
-    }
-    if (optbuf.len)
-        r->xc.options = optbuf.data;
     r->args = argv + optind;
     r->n_args = (size_t)(argc - optind);
     r->fetch_inputs = r->fo.urls_file || r->fo.n_sitemaps || r->fo.n_feeds;
@@ -751,11 +766,45 @@ static int check_options(cli_run *r, int argc, char **argv)
     return GO_ON;
 }
 
+/* The method's options, typed, checked against its table (pagesift/options.h):
+ * --options's, then the ones the flags set; static: reachable until exit. */
+static ps_options *method_opts;
+
+/* method_opts from --options and the flags that set an option: -1 with
+ * r->err and *flag the flag whose value was refused (NULL: --options). */
+static int set_method_options(cli_run *r, const char **flag)
+{
+    *flag = NULL;
+    if (!(method_opts = ps_options_new(r->method, &r->err)) ||
+        ps_options_parse(method_opts, r->xc.options, &r->err) != 0)
+        return -1;
+    *flag = r->comments ? "--no-comments" : "--with-comments";
+    if (r->comments >= 0 && ps_options_set(method_opts, "comments", r->comments ? "1" : "0", &r->err) != 0)
+        return -1;
+    *flag = "--no-tables";
+    if (r->no_tables && ps_options_set(method_opts, "no_tables", "1", &r->err) != 0)
+        return -1;
+    *flag = "--favor";
+    if (r->favor && ps_options_set(method_opts, "favor", r->favor, &r->err) != 0)
+        return -1;
+    r->xc.options = NULL;
+    r->xc.method_options = method_opts;
+    return 0;
+}
+
 /* Every setup error comes before any page is read: the library, the
- * extractor (or the model, to learn templates first), the output folder,
- * the source, the batch's settings and the signals. */
+ * method's options, the extractor (or the model, to learn templates
+ * first), the output folder, the source, the batch's settings and the
+ * signals. */
 static int prepare(cli_run *r)
 {
+    const char *flag;
+    if (set_method_options(r, &flag) != 0) {
+        fprintf(stderr, "pagesift: %s%s%s\n", flag ? flag : "", flag ? ": " : "", r->err.msg);
+        if (r->err.code == PS_ERR_USAGE && !method_known(r->method))
+            list_methods(stderr);
+        return r->err.code == PS_ERR_USAGE ? 2 : 3;
+    }
     if (r->xc.site_models_dir) {
         if (strcmp(r->method, "svm") != 0 && strcmp(r->method, "template-svm") != 0) {
             fprintf(stderr, "pagesift: --models: site models are for the svm and template-svm methods, not %s\n", r->method);

@@ -24,7 +24,8 @@ b=$(chars "$tmp/b.jsonl") p=$(chars "$tmp/p.jsonl") r=$(chars "$tmp/r.jsonl")
 cmp -s "$tmp/p.jsonl" "$tmp/po.jsonl" || fail "--favor precision and --options favor=precision differ"
 pagesift --favor sometimes "$sample/html/dragnet-14.html" > /dev/null 2> "$tmp/err"
 [ $? -eq 2 ] || fail "--favor sometimes: exit status is not 2"
-grep -q "precision, recall or balanced" "$tmp/err" || fail "--favor sometimes: no message naming the values"
+grep -q -- "--favor: svm: option favor=sometimes: expected one of balanced, precision, recall" "$tmp/err" ||
+    fail "--favor sometimes: no message naming the flag, the option and the values: $(cat "$tmp/err")"
 pagesift --options favor=sometimes "$sample/html/dragnet-14.html" > /dev/null 2> "$tmp/err"
 [ $? -ne 0 ] || fail "--options favor=sometimes was accepted"
 echo "ok: precision $p, balanced $b, recall $r characters over the sample"

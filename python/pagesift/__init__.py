@@ -27,7 +27,8 @@ from . import _lib as L
 
 __all__ = [
     "extract", "Extractor", "iter_warc", "Records", "run", "Summary", "features", "train",
-    "Error", "ModelError", "PageError", "InputError", "ClosedError", "version", "methods", "OUTPUTS",
+    "Error", "ModelError", "PageError", "InputError", "ClosedError", "OptionError", "version",
+    "methods", "options", "OUTPUTS",
 ]
 
 
@@ -46,7 +47,6 @@ def _format_names():
 OUTPUTS = _format_names() + ("json",)
 _BATCH_FORMAT = {name: L.ps_format_find(name.encode("ascii")) for name in OUTPUTS}
 _BATCH_FORMAT["json"] = L.ps_format_find(b"jsonl")
-_FAVOR = ("precision", "recall", "balanced")
 _SITE_RULES = {"host": L.PS_SITE_HOST, "host-path1": L.PS_SITE_HOST_PATH1}
 
 
@@ -68,6 +68,12 @@ class ModelError(Error):
 class ClosedError(Error, ValueError):
     """A call on an Extractor that is closed (or being closed by another
     thread).  A ValueError too, as before."""
+
+
+class OptionError(Error, ValueError):
+    """An option the method's table refuses (unknown, or a value it does
+    not accept): the message names the option and what it accepts.  A
+    ValueError too."""
 
 
 class PageError(Error):
@@ -95,6 +101,20 @@ def version():
 def methods():
     """Names of the extraction methods (as --method takes them)."""
     return [L.ps_method_name(i).decode() for i in range(L.ps_method_count())]
+
+
+def options(method="svm"):
+    """The options of a method (`pagesift --method METHOD --options help`),
+    from its table in the library, in order: dicts with key, accepts (what
+    values it takes), default (as options= takes it; "" when the method
+    decides) and doc."""
+    if not isinstance(method, str) or method not in methods():
+        raise ValueError("method: %r is not one of %s" % (method, ", ".join(methods())))
+    out, info = [], L.ps_option_info()
+    while L.ps_method_option(method.encode(), len(out), ctypes.byref(info)) == 0:
+        out.append({"key": info.key.decode(), "accepts": info.accepts.decode(),
+                    "default": info.default_value.decode(), "doc": info.doc.decode()})
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -201,16 +221,31 @@ def _enc(s):
     return os.fsencode(s) if isinstance(s, os.PathLike) else str(s).encode("utf-8")
 
 
-def _options(favor, with_comments, options):
-    options = _text("options", options, binary=False)
-    parts = [options] if options else []
-    if _flag("with_comments", with_comments):
-        parts.append("comments=0")  # --with-comments
-    if favor is not None:
-        if not isinstance(favor, str) or favor not in _FAVOR:
-            raise ValueError("favor: %r is not precision, recall or balanced" % (favor,))
-        parts.append("favor=" + favor)
-    return ",".join(parts) or None
+class _Options:
+    """A method's options, typed: the library's ps_options, each value
+    checked against the method's table as it is set (options= first, then
+    with_comments and favor, as the CLI's flags after --options)."""
+
+    def __init__(self, method, favor, with_comments, options):
+        options = _text("options", options, binary=False)
+        comments = _flag("with_comments", with_comments)
+        favor = _text("favor", favor, binary=False)
+        err = L.ps_error()
+        self._o = L.ps_options_new(method.encode(), ctypes.byref(err))
+        if not self._o:
+            _raise(err)
+        if options and L.ps_options_parse(self._o, options.encode(), ctypes.byref(err)) != 0:
+            _raise(err, OptionError)
+        if comments and L.ps_options_set(self._o, b"comments", b"0", ctypes.byref(err)) != 0:
+            _raise(err, OptionError)
+        if favor is not None and L.ps_options_set(self._o, b"favor", favor.encode(),
+                                                  ctypes.byref(err)) != 0:
+            _raise(err, OptionError)
+
+    def __del__(self):
+        if getattr(self, "_o", None):
+            L.ps_options_free(self._o)
+            self._o = None
 
 
 def _free_str(p):
@@ -247,12 +282,14 @@ class Extractor:
         self.method = _text("method", method, binary=False) or ("template-svm" if templates else "svm")
         self.model = _path("model", model)
         self.templates = _path("templates", templates)
-        self.options = _options(favor, with_comments, options)
+        self.options = _text("options", options, binary=False)
+        opts = _Options(self.method, favor, with_comments, options)
         self._site_rule = _SITE_RULES[site_rule]
         self._max_bytes = _max_bytes(max_bytes)
-        # kept alive for the extractor's life (the config holds pointers)
-        self._cfg_strings = (_enc(self.model), _enc(self.templates), _enc(self.options))
-        cfg = L.ps_extractor_config(*self._cfg_strings, None)
+        # the strings kept alive for the extractor's life (the config holds pointers)
+        self._cfg_strings = (_enc(self.model), _enc(self.templates))
+        cfg = L.ps_extractor_config(*self._cfg_strings)
+        cfg.method_options = opts._o
         err = L.ps_error()
         ex = L.ps_extractor_new(self.method.encode(), ctypes.byref(cfg), ctypes.byref(err))
         if not ex:
@@ -486,7 +523,6 @@ def _batch_config(model, templates, learn_templates, favor, with_comments, metho
     method = _text("method", method, binary=False)
     if learn_templates and templates:
         raise ValueError("templates and learn_templates exclude each other")
-    opts = _options(favor, with_comments, options)
     meth = method or ("template-svm" if (templates or learn_templates) else "svm")
     cfg = L.ps_batch_config()
     cfg.format = _BATCH_FORMAT[output]
@@ -503,15 +539,18 @@ def _batch_config(model, templates, learn_templates, favor, with_comments, metho
     _dedup(cfg, dedup, dedup_distance)
     ex = None
     if learn_templates:
-        xc = L.ps_extractor_config(_enc(model), None, _enc(opts), None)
-        keep.append(xc)
+        opts = _Options(meth, favor, with_comments, options)
+        xc = L.ps_extractor_config(_enc(model))
+        xc.method_options = opts._o
+        keep.extend((opts, xc))
         m = _enc(meth)
         keep.append(m)
         cfg.learn_templates = 1
         cfg.method = m
         cfg.extractor_config = ctypes.pointer(xc)
     else:
-        ex = Extractor(model, templates, method=meth, options=opts, max_bytes=max_bytes)
+        ex = Extractor(model, templates, favor=favor, with_comments=with_comments, method=meth,
+                       options=options, max_bytes=max_bytes)
         cfg.extractor = ex._ex
     return cfg, ex
 

@@ -69,6 +69,11 @@ class ps_extractor_config(ctypes.Structure):
                 ("page_types_path", c_char_p), ("method_options", c_void_p)]
 
 
+class ps_option_info(ctypes.Structure):
+    _fields_ = [("key", c_char_p), ("doc", c_char_p), ("accepts", ctypes.c_char * 256),
+                ("default_value", ctypes.c_char * 64)]
+
+
 class ps_step_options(ctypes.Structure):
     _fields_ = [("site_rule", c_int), ("max_bytes", c_size_t), ("deadline", c_double),
                 ("page_flags", ctypes.c_uint)]
@@ -151,11 +156,12 @@ STRUCTS = {
     "ps_batch_config": ps_batch_config, "ps_batch_counts": ps_batch_counts,
 }
 # ... and those test_layout_other.py checks against the other headers.
-OTHER_HEADERS = ["pagesift/page.h", "pagesift/train.h", "pagesift/labels.h"]
+OTHER_HEADERS = ["pagesift/page.h", "pagesift/train.h", "pagesift/labels.h", "pagesift/options.h"]
 OTHER_STRUCTS = {
     "ps_decoded": ps_decoded, "ps_block_csv_options": ps_block_csv_options,
     "ps_train_data_info": ps_train_data_info, "ps_train_options": ps_train_options,
     "ps_train_point": ps_train_point, "ps_train_grid": ps_train_grid,
+    "ps_option_info": ps_option_info,
 }
 
 # enum values used (pagesift.h, pagesift/batch.h)
@@ -282,6 +288,12 @@ ps_format_page = _fn("ps_format_page", c_void_p, c_int, c_void_p, POINTER(ps_ext
                      POINTER(ps_input), c_char_p, c_char_p, c_uint, POINTER(c_size_t), Err)
 ps_method_count = _fn("ps_method_count", c_size_t)
 ps_method_name = _fn("ps_method_name", c_char_p, c_size_t)
+# pagesift/options.h: the methods' option tables, typed values checked against them
+ps_method_option = _fn("ps_method_option", c_int, c_char_p, c_size_t, POINTER(ps_option_info))
+ps_options_new = _fn("ps_options_new", c_void_p, c_char_p, Err)
+ps_options_set = _fn("ps_options_set", c_int, c_void_p, c_char_p, c_char_p, Err)
+ps_options_parse = _fn("ps_options_parse", c_int, c_void_p, c_char_p, Err)
+ps_options_free = _fn("ps_options_free", None, c_void_p)
 ps_model_default_path = _fn("ps_model_default_path", c_char_p)
 
 ps_source_open = _fn("ps_source_open", c_void_p, POINTER(c_char_p), c_size_t, c_char_p,

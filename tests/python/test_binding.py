@@ -184,6 +184,33 @@ class Errors(unittest.TestCase):
             pagesift.Extractor(templates="/nonexistent/tpl")
         self.assertIn("/nonexistent/tpl", str(c.exception))
 
+    def test_options_table(self):
+        # the library's table, as `pagesift --options help` prints it; a value
+        # it refuses is an OptionError (a ValueError and an Error) naming the
+        # option and what it accepts, whichever keyword it came from
+        for method in ("svm", "punct-lines", "all"):
+            help_ = run([tool("pagesift"), "--method", method, "--options", "help"]).decode()
+            keys = [line.split()[0] for line in help_.splitlines()[1:]
+                    if line.startswith("  ") and not line.startswith("   ") and line.strip() != "(none)"]
+            table = pagesift.options(method)
+            self.assertEqual([o["key"] for o in table], keys, method)
+            for o in table:
+                self.assertIn(o["accepts"], help_)
+                self.assertTrue(o["doc"])
+        fill = [o for o in pagesift.options("svm") if o["key"] == "fill"][0]
+        self.assertEqual((fill["accepts"], fill["default"]), ("a number in [0, 100]", "1"))
+        for kw, says in (({"favor": "more"}, "option favor=more: expected one of balanced, precision, recall"),
+                         ({"options": "fill=300"}, "option fill=300: expected a number in [0, 100]"),
+                         ({"options": "colour=red"}, "unknown option 'colour' (known: favor,"),
+                         ({"method": "punct-lines", "with_comments": True}, "unknown option 'comments'")):
+            with self.assertRaises(pagesift.OptionError) as c:
+                pagesift.Extractor(**kw)
+            self.assertIn(says, str(c.exception))
+            self.assertIsInstance(c.exception, ValueError)
+            self.assertEqual(c.exception.status, "usage")
+        with self.assertRaises(ValueError):
+            pagesift.options("no-such-method")
+
     def test_bad_arguments(self):
         with self.assertRaises(ValueError):
             pagesift.extract(b"<p>x</p>", favor="more")

@@ -25,7 +25,8 @@ static void usage(FILE *f)
 {
     fputs("Usage: pagesift-train [OPTION]... CSV... -o MODEL\n"
           "  or:  pagesift-train --upgrade OLD.model -o MODEL\n"
-          "  or:  pagesift-train --reduce SIZE -m MODEL [--reduce-rows N] CSV... -o NEW\n"
+          "  or:  pagesift-train --reduce SIZE -m MODEL [--reduce-rows N] [--reduce-refine N] CSV...\n"
+          "        -o NEW\n"
           "  or:  pagesift-train --per-site [-m BASE] [--site-of HOST] CSV... -o DIR\n"
           "  or:  pagesift-train --update DIR [-m BASE] [--site-of HOST] CSV...\n"
           "  or:  pagesift-train --page-types [-k N] [-s N] DATASET[=TYPE]... -o MODEL\n"
@@ -91,6 +92,8 @@ static void usage(FILE *f)
           "                           bundle records them (reduce_*, docs/MODEL_FORMAT.md)\n"
           "      --reduce-rows N      rows the least squares fits on, a seeded sample\n"
           "                           (-s) of the CSVs' rows (default 20000; 0 = all)\n"
+          "      --reduce-refine N    then N gradient steps on the centres (the\n"
+          "                           coefficients re-fitted every 10; default 0)\n"
           "\n"
           "Per-site models (docs/SITE_MODELS.md): one bundle per site of the CSVs'\n"
           "labelled rows, DIR/<site key>.model (the template libraries' names), each the\n"
@@ -146,7 +149,8 @@ static void usage(FILE *f)
           "\n"
           "Exit status: 0 ok; 1 bad input (unreadable or malformed CSV, a column the\n"
           "--features ask for is missing, non-numeric or NaN value, no labelled rows,\n"
-          "one class only; messages name the file and line) or training failed (per\n"
+          "one class only; messages name the file and line; --reduce: a bundle that\n"
+          "cannot be read, or the fit failed) or training failed (per\n"
           "site: the other sites are still written);\n"
           "2 usage error; 3 the model or grid files could not be written.\n",
           f);
@@ -667,7 +671,7 @@ static int parse_range(const char *s, double *a, double *b, double *step)
 /* The long options without a short one. */
 enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP, O_UPGRADE,
        O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_KEEPWORSE, O_PAGETYPES, O_FOLD, O_NOTFOLD, O_MAXPAGES,
-       O_BLOCKTAGS, O_REDUCE, O_REDUCEROWS };
+       O_BLOCKTAGS, O_REDUCE, O_REDUCEROWS, O_REDUCEREFINE };
 
 /* What the command line asks for. */
 typedef struct train_cli {
@@ -681,6 +685,7 @@ typedef struct train_cli {
     ps_train_group group;
     int stamp;
     const char *reduce;             /* --reduce SIZE */
+    int reduce_opts;                /* --reduce-rows or --reduce-refine given */
     ps_reduce_options ro;
 } train_cli;
 
@@ -778,7 +783,18 @@ static int parse_option(train_cli *t, int c, char **argv)
     case O_BLOCKTAGS: t->block_tags = optarg; break;
     case O_UPGRADE: t->upgrade = optarg; break;
     case O_REDUCE: t->reduce = optarg; break;
+    case O_REDUCEREFINE: {
+        long v = strtol(optarg, &e, 10);
+        if (e == optarg || *e || v < 0 || v > 100000) {
+            fprintf(stderr, "pagesift-train: --reduce-refine: '%s' is not a number of steps\n", optarg);
+            return 2;
+        }
+        t->ro.refine_iters = (int)v;
+        t->reduce_opts = 1;
+        break;
+    }
     case O_REDUCEROWS:
+        t->reduce_opts = 1;
         t->ro.fit_rows = strtoull(optarg, &e, 10);
         if (e == optarg || *e || optarg[0] == '-') {
             fprintf(stderr, "pagesift-train: --reduce-rows: '%s' is not a number\n", optarg);
@@ -831,6 +847,7 @@ static int parse_options(train_cli *t, int argc, char **argv)
         {"grid-svg", required_argument, 0, O_GSVG}, {"stamp", no_argument, 0, O_STAMP},
         {"upgrade", required_argument, 0, O_UPGRADE},
         {"reduce", required_argument, 0, O_REDUCE}, {"reduce-rows", required_argument, 0, O_REDUCEROWS},
+        {"reduce-refine", required_argument, 0, O_REDUCEREFINE},
         {"per-site", no_argument, 0, O_PERSITE}, {"update", required_argument, 0, O_UPDATE},
         {"model", required_argument, 0, 'm'}, {"site-of", required_argument, 0, O_SITEOF},
         {"site-weights", required_argument, 0, O_SITEW}, {"keep-worse", no_argument, 0, O_KEEPWORSE}, {"page-types", no_argument, 0, O_PAGETYPES},
@@ -929,7 +946,7 @@ static int run_reduce(train_cli *t, int argc, char **argv)
     if (ps_model_reduce(t->base_model, (const char *const *)argv + optind, (size_t)(argc - optind), &t->ro, &b, &rep,
                         &rerr) != 0) {
         fprintf(stderr, "pagesift-train: %s\n", rerr.msg);
-        return rerr.code == PS_ERR_USAGE ? 2 : rerr.code == PS_ERR_IO ? 3 : 1;
+        return rerr.code == PS_ERR_USAGE ? 2 : 1;
     }
     int rc = ps_write_file_atomic(t->out, b.data, b.len, &rerr) == 0 ? 0 : 3;
     ps_buf_free(&b);
@@ -1113,6 +1130,10 @@ int main(int argc, char **argv)
         return run_upgrade(&t, argc);
     if (t.reduce)
         return run_reduce(&t, argc, argv);
+    if (t.reduce_opts) {
+        fprintf(stderr, "pagesift-train: --reduce-rows and --reduce-refine go with --reduce\n");
+        return 2;
+    }
     if (t.per_site || t.update || t.site_of || t.site_weights || t.base_model || t.keep_worse)
         return run_sites(&t, argc, argv);
     if (!t.out || optind >= argc) {

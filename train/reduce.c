@@ -436,6 +436,99 @@ static int fit_coefs(const double *xs, const double *t, size_t n, const double *
     return ok == 0 ? 0 : ps_set_error(err, PS_ERR_USAGE, "the least-squares system is singular");
 }
 
+/* The weighted squared error of the fit (as fit_coefs weighs rows) and, when
+ * @p grad is not NULL, its gradient with respect to the centres (m * d). */
+static double fit_loss(const double *xs, const double *t, size_t n, const double *ctr, size_t m, size_t d,
+                       double gamma, const ps_reduce_options *o, const double *beta, double *grad)
+{
+    double loss = 0, *k = malloc(m * sizeof *k);
+    if (!k)
+        return INFINITY;
+    if (grad)
+        memset(grad, 0, m * d * sizeof *grad);
+    for (size_t i = 0; i < n; i++) {
+        const double *x = xs + i * d;
+        double f = -beta[m];
+        for (size_t j = 0; j < m; j++) {
+            k[j] = exp(-gamma * dist2(x, ctr + j * d, d));
+            f += beta[j] * k[j];
+        }
+        double w = 1.0;
+        if (o->boundary_width > 0) {
+            double z = t[i] / o->boundary_width;
+            w = 1.0 + o->boundary_weight * exp(-0.5 * z * z);
+        }
+        double r = f - t[i];
+        loss += w * r * r;
+        if (!grad)
+            continue;
+        /* d/dc_j of w r^2 = 2 w r beta_j K_ij 2 gamma (x_i - c_j) */
+        for (size_t j = 0; j < m; j++) {
+            double g = 4.0 * gamma * w * r * beta[j] * k[j];
+            if (g == 0)
+                continue;
+            double *gj = grad + j * d;
+            const double *cj = ctr + j * d;
+            for (size_t q = 0; q < d; q++)
+                gj[q] += g * (x[q] - cj[q]);
+        }
+    }
+    free(k);
+    return loss;
+}
+
+/* Move the centres down the gradient of the fit's error (Adam steps, the
+ * coefficients re-fitted every 10), o->refine_iters steps; a round that
+ * does not lower the error is undone.  0, or -1 with err. */
+static int refine_centres(const double *xs, const double *t, size_t n, double *ctr, size_t m, size_t d,
+                          double gamma, const ps_reduce_options *o, double *beta, ps_error *err)
+{
+    size_t md = m * d;
+    double *g = malloc(md * sizeof *g), *m1 = calloc(md, sizeof *m1), *v1 = calloc(md, sizeof *v1);
+    double *keep_c = malloc(md * sizeof *keep_c), *keep_b = malloc((m + 1) * sizeof *keep_b);
+    int rc = 0;
+    if (!g || !m1 || !v1 || !keep_c || !keep_b) {
+        rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    double best = fit_loss(xs, t, n, ctr, m, d, gamma, o, beta, NULL);
+    const double lr = 0.0005, b1 = 0.9, b2 = 0.999; /* lr: in scaled feature units (0..1); 0.002 and more raised the error */
+    int step = 0;
+    for (int round = 0; round * 10 < o->refine_iters; round++) {
+        memcpy(keep_c, ctr, md * sizeof *ctr);
+        memcpy(keep_b, beta, (m + 1) * sizeof *beta);
+        for (int it = 0; it < 10 && round * 10 + it < o->refine_iters; it++) {
+            fit_loss(xs, t, n, ctr, m, d, gamma, o, beta, g);
+            step++;
+            double c1 = 1 - pow(b1, step), c2 = 1 - pow(b2, step);
+            for (size_t q = 0; q < md; q++) {
+                m1[q] = b1 * m1[q] + (1 - b1) * g[q];
+                v1[q] = b2 * v1[q] + (1 - b2) * g[q] * g[q];
+                if (g[q] != 0 || m1[q] != 0)
+                    ctr[q] -= lr * (m1[q] / c1) / (sqrt(v1[q] / c2) + 1e-12);
+            }
+        }
+        if (fit_coefs(xs, t, n, ctr, m, d, gamma, o, beta, err) != 0) {
+            rc = -1;
+            goto out;
+        }
+        double loss = fit_loss(xs, t, n, ctr, m, d, gamma, o, beta, NULL);
+        if (!(loss < best)) { /* no better: back to the round's start, and stop */
+            memcpy(ctr, keep_c, md * sizeof *ctr);
+            memcpy(beta, keep_b, (m + 1) * sizeof *beta);
+            break;
+        }
+        best = loss;
+    }
+out:
+    free(g);
+    free(m1);
+    free(v1);
+    free(keep_c);
+    free(keep_b);
+    return rc;
+}
+
 /* ---- one stage ---------------------------------------------------------- */
 
 /* The bundle of @p m with centres @p ctr (m_new * nf, scaled) and @p beta
@@ -539,6 +632,8 @@ static int reduce_stage(const ps_model *m, const double *x, const double *target
         t[i] = sign * target[fit[i]];
     }
     if (fit_coefs(xs, t, n_fit, ctr, m_new, nf, m->gamma, o, beta, err) != 0)
+        goto out;
+    if (o->refine_iters > 0 && refine_centres(xs, t, n_fit, ctr, m_new, nf, m->gamma, o, beta, err) != 0)
         goto out;
     for (size_t i = 0; i <= m_new; i++)
         if (!isfinite(beta[i])) {

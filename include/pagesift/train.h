@@ -162,6 +162,9 @@ typedef struct ps_reduce_options {
     double ridge;         /**< ridge term relative to the mean diagonal
                                (default 1e-10; raised when singular) */
     int kmeans_iters;     /**< Lloyd steps (default 25) */
+    int refine_iters;     /**< gradient steps on the centres after the
+                               first fit (Adam, coefficients re-fitted every
+                               10; default 0: the k-means centres as they are) */
     double boundary_width, boundary_weight; /**< a fit row of decision value
                                t weighs 1 + weight * exp(-t^2 / (2 width^2)):
                                rows near the boundary, where an error flips

@@ -53,5 +53,9 @@ pagesift-train --reduce 0.5 -m "$t/stack.model" -o "$t/x.model" >/dev/null 2>&1
 pagesift-train --reduce 100000 -m "$t/stack.model" "$t/rows.csv" -o "$t/x.model" >/dev/null 2>"$t/err"
 [ $? -eq 2 ] && grep -q "not fewer" "$t/err" || fail "too many centres: $(cat "$t/err")"
 [ ! -e "$t/x.model" ] || fail "a refused reduction wrote a bundle"
+pagesift-train --reduce-rows 100 "$t/rows.csv" -o "$t/x.model" >/dev/null 2>"$t/err"
+[ $? -eq 2 ] && grep -q "go with --reduce" "$t/err" || fail "--reduce-rows alone: $(cat "$t/err")"
+pagesift-train --reduce 0.5 --reduce-refine -3 -m "$t/stack.model" "$t/rows.csv" -o "$t/x.model" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "negative --reduce-refine accepted"
 pagesift-train --help | grep -q -- "--reduce SIZE" || fail "--help"
 echo ok

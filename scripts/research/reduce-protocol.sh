@@ -43,7 +43,7 @@ reduce() {
     ln -sfn "$src" "$dst"
   elif [ ! -s "$dst" ]; then
     "${nice[@]}" "$bin/pagesift-train" --reduce "$size" -m "$src" "$@" -o "$dst" \
-      > "$out/reduce-$(basename "$dst" .model).txt"
+      > "$out/reduce-$(basename "$(dirname "$dst")")-$(basename "$dst" .model).txt"
   fi
 }
 

@@ -141,6 +141,19 @@ static void test_reduce_one_stage(void **state)
     assert_true(rmse < 0.15); /* decision values spread over about [-3, 3] */
     assert_true(flips * 100 <= n); /* at most 1 % */
     assert_true(fabs(rmse - rep.stage[0].rmse) < 1e-9);
+    /* the embedded libsvm part is libsvm's own format: libsvm reads it and
+     * gives the same decision values (nr_sv counts the centres of each sign
+     * group, whose re-fitted coefficients may have either sign) */
+    for (size_t i = 0; i < n; i += 37) {
+        double dec;
+        int ll = ps_model_libsvm_decision(r, x + i * 5, &dec);
+        assert_true(ll == 0 || ll == 1);
+        double sc = r->content_first ? dec : -dec;
+        if (fabs(sc - s2[i]) > 1e-4)
+            fail_msg("row %zu: libsvm %.9g, pagesift %.9g", i, sc, s2[i]);
+        if (fabs(sc) > 1e-4)
+            assert_int_equal(ll, c2[i]);
+    }
     assert_int_equal(flips, rep.stage[0].sign_flips);
 
     /* gradient steps on the centres never leave the fit worse on its rows

@@ -13,7 +13,8 @@
 #   scripts/research/reduce-protocol.sh SIZE OUT [loso] [traf] [wcxb]
 #
 # Environment: PS_SHARED_DIR (../shared), PS_BINARY_DIR (build/), MAIN_OUT
-# (the folder of the frozen models, default ../main/out), JOBS (1).
+# (the folder of the frozen models, default ../main/out), JOBS (1), SEED
+# (pagesift-train -s: the k-means seeding and the fit sample, default 1).
 # Writes OUT/loso/*.json, OUT/traf (eval-traf-folds --out), OUT/wcxb
 # (eval-wcxb-folds --out), OUT/reduce-*.txt (pagesift-train's figures) and
 # OUT/scores.txt.
@@ -42,7 +43,7 @@ reduce() {
   if [ "$size" = orig ]; then
     ln -sfn "$src" "$dst"
   elif [ ! -s "$dst" ]; then
-    "${nice[@]}" "$bin/pagesift-train" --reduce "$size" -m "$src" "$@" -o "$dst" \
+    "${nice[@]}" "$bin/pagesift-train" --reduce "$size" -s "${SEED:-1}" -m "$src" "$@" -o "$dst" \
       > "$out/reduce-$(basename "$(dirname "$dst")")-$(basename "$dst" .model).txt"
   fi
 }

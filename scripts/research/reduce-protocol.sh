@@ -14,7 +14,8 @@
 #
 # Environment: PS_SHARED_DIR (../shared), PS_BINARY_DIR (build/), MAIN_OUT
 # (the folder of the frozen models, default ../main/out), JOBS (1), SEED
-# (pagesift-train -s: the k-means seeding and the fit sample, default 1).
+# (pagesift-train -s: the k-means seeding and the fit sample, default 1),
+# GRID_SIZE=orig (the grid models left unreduced, linked).
 # Writes OUT/loso/*.json, OUT/traf (eval-traf-folds --out), OUT/wcxb
 # (eval-wcxb-folds --out), OUT/reduce-*.txt (pagesift-train's figures) and
 # OUT/scores.txt.
@@ -40,7 +41,7 @@ nice=()
 reduce() {
   local src=$1 dst=$2
   shift 2
-  if [ "$size" = orig ]; then
+  if [ "$size" = orig ] || { [ "${GRID_SIZE:-}" = orig ] && [[ $dst == *.grid.model ]]; }; then
     ln -sfn "$src" "$dst"
   elif [ ! -s "$dst" ]; then
     "${nice[@]}" "$bin/pagesift-train" --reduce "$size" -s "${SEED:-1}" -m "$src" "$@" -o "$dst" \

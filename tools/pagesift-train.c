@@ -25,6 +25,8 @@ static void usage(FILE *f)
 {
     fputs("Usage: pagesift-train [OPTION]... CSV... -o MODEL\n"
           "  or:  pagesift-train --upgrade OLD.model -o MODEL\n"
+          "  or:  pagesift-train --reduce SIZE -m MODEL [--reduce-rows N] [--reduce-refine N] CSV...\n"
+          "        -o NEW\n"
           "  or:  pagesift-train --per-site [-m BASE] [--site-of HOST] CSV... -o DIR\n"
           "  or:  pagesift-train --update DIR [-m BASE] [--site-of HOST] CSV...\n"
           "  or:  pagesift-train --page-types [-k N] [-s N] DATASET[=TYPE]... -o MODEL\n"
@@ -75,6 +77,23 @@ static void usage(FILE *f)
           "                           in the current format, the model unchanged byte for\n"
           "                           byte, with the checksum of its body (-o may name\n"
           "                           OLD.model itself)\n"
+          "      --reduce SIZE        no training: a reduced-set approximation of the\n"
+          "                           bundle -m MODEL (both stages of a stacked one):\n"
+          "                           each stage's support vectors replaced by fewer\n"
+          "                           centres (k-means of them), coefficients and rho\n"
+          "                           fitted by least squares to MODEL's decision values\n"
+          "                           on every row of the block CSVs (labelled or not;\n"
+          "                           pagesift-features' columns, block_path and\n"
+          "                           inner_len for a second stage).  SIZE: a share of\n"
+          "                           each stage's support vectors (0.5, 50%), or\n"
+          "                           centres N1[,N2] per stage (N2 left out: the share\n"
+          "                           of N1).  Prints per stage the RMSE, largest error\n"
+          "                           and sign flips against MODEL on every row; the\n"
+          "                           bundle records them (reduce_*, docs/MODEL_FORMAT.md)\n"
+          "      --reduce-rows N      rows the least squares fits on, a seeded sample\n"
+          "                           (-s) of the CSVs' rows (default 20000; 0 = all)\n"
+          "      --reduce-refine N    then N gradient steps on the centres (the\n"
+          "                           coefficients re-fitted every 10; default 0)\n"
           "\n"
           "Per-site models (docs/SITE_MODELS.md): one bundle per site of the CSVs'\n"
           "labelled rows, DIR/<site key>.model (the template libraries' names), each the\n"
@@ -130,7 +149,8 @@ static void usage(FILE *f)
           "\n"
           "Exit status: 0 ok; 1 bad input (unreadable or malformed CSV, a column the\n"
           "--features ask for is missing, non-numeric or NaN value, no labelled rows,\n"
-          "one class only; messages name the file and line) or training failed (per\n"
+          "one class only; messages name the file and line; --reduce: a bundle that\n"
+          "cannot be read, or the fit failed) or training failed (per\n"
           "site: the other sites are still written);\n"
           "2 usage error; 3 the model or grid files could not be written.\n",
           f);
@@ -651,7 +671,7 @@ static int parse_range(const char *s, double *a, double *b, double *step)
 /* The long options without a short one. */
 enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP, O_UPGRADE,
        O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_KEEPWORSE, O_PAGETYPES, O_FOLD, O_NOTFOLD, O_MAXPAGES,
-       O_BLOCKTAGS };
+       O_BLOCKTAGS, O_REDUCE, O_REDUCEROWS, O_REDUCEREFINE };
 
 /* What the command line asks for. */
 typedef struct train_cli {
@@ -664,6 +684,9 @@ typedef struct train_cli {
     unsigned long long max_pages;
     ps_train_group group;
     int stamp;
+    const char *reduce;             /* --reduce SIZE */
+    int reduce_opts;                /* --reduce-rows or --reduce-refine given */
+    ps_reduce_options ro;
 } train_cli;
 
 /* parse_option, parse_options: GO_ON to carry on, else the exit status */
@@ -759,6 +782,25 @@ static int parse_option(train_cli *t, int c, char **argv)
     case O_STAMP: t->stamp = 1; break;
     case O_BLOCKTAGS: t->block_tags = optarg; break;
     case O_UPGRADE: t->upgrade = optarg; break;
+    case O_REDUCE: t->reduce = optarg; break;
+    case O_REDUCEREFINE: {
+        long v = strtol(optarg, &e, 10);
+        if (e == optarg || *e || v < 0 || v > 100000) {
+            fprintf(stderr, "pagesift-train: --reduce-refine: '%s' is not a number of steps\n", optarg);
+            return 2;
+        }
+        t->ro.refine_iters = (int)v;
+        t->reduce_opts = 1;
+        break;
+    }
+    case O_REDUCEROWS:
+        t->reduce_opts = 1;
+        t->ro.fit_rows = strtoull(optarg, &e, 10);
+        if (e == optarg || *e || optarg[0] == '-') {
+            fprintf(stderr, "pagesift-train: --reduce-rows: '%s' is not a number\n", optarg);
+            return 2;
+        }
+        break;
     case O_PERSITE: t->per_site = 1; break;
     case O_PAGETYPES: t->page_types = 1; break;
     case O_MAXPAGES:
@@ -804,6 +846,8 @@ static int parse_options(train_cli *t, int argc, char **argv)
         {"threads", required_argument, 0, 'j'},  {"grid-csv", required_argument, 0, O_GCSV},
         {"grid-svg", required_argument, 0, O_GSVG}, {"stamp", no_argument, 0, O_STAMP},
         {"upgrade", required_argument, 0, O_UPGRADE},
+        {"reduce", required_argument, 0, O_REDUCE}, {"reduce-rows", required_argument, 0, O_REDUCEROWS},
+        {"reduce-refine", required_argument, 0, O_REDUCEREFINE},
         {"per-site", no_argument, 0, O_PERSITE}, {"update", required_argument, 0, O_UPDATE},
         {"model", required_argument, 0, 'm'}, {"site-of", required_argument, 0, O_SITEOF},
         {"site-weights", required_argument, 0, O_SITEW}, {"keep-worse", no_argument, 0, O_KEEPWORSE}, {"page-types", no_argument, 0, O_PAGETYPES},
@@ -813,6 +857,7 @@ static int parse_options(train_cli *t, int argc, char **argv)
         {"version", no_argument, 0, 'V'},        {0, 0, 0, 0}};
     int c;
     ps_train_options_init(&t->o);
+    ps_reduce_options_init(&t->ro);
     t->features = "paper";
     t->group = PS_GROUP_PAGE;
     ps_cli_report_as("pagesift-train"); /* the library's messages: "pagesift-train: ..." */
@@ -840,6 +885,88 @@ static int run_upgrade(const train_cli *t, int argc)
     if (!t->o.quiet)
         fprintf(stderr, "pagesift-train: %s: re-saved as format %d with its checksum\n", t->out,
                 PS_MODEL_FORMAT_VERSION);
+    return 0;
+}
+
+/* --reduce SIZE: a share ("0.5", "50%") or counts "N1[,N2]" into @p o.
+ * 0, or -1 when it is neither. */
+static int parse_reduce_size(const char *s, ps_reduce_options *o)
+{
+    char *e;
+    if (strchr(s, '.') || strchr(s, '%')) {
+        double v = strtod(s, &e);
+        if (e == s)
+            return -1;
+        if (*e == '%') {
+            v /= 100;
+            e++;
+        }
+        if (*e || !(v > 0 && v < 1))
+            return -1;
+        o->share = v;
+        return 0;
+    }
+    for (int k = 0; k < 2; k++) {
+        if (!(*s >= '0' && *s <= '9'))
+            return -1;
+        unsigned long long v = strtoull(s, &e, 10);
+        if (e == s || v < 2 || v > 100000000)
+            return -1;
+        o->n_sv[k] = (size_t)v;
+        if (!*e)
+            return 0;
+        if (*e != ',' || k == 1)
+            return -1;
+        s = e + 1;
+    }
+    return -1;
+}
+
+/* --reduce SIZE -m MODEL CSV... -o NEW: a reduced-set approximation. */
+static int run_reduce(train_cli *t, int argc, char **argv)
+{
+    if (!t->out || !t->base_model || optind >= argc) {
+        fprintf(stderr, "pagesift-train: --reduce takes the bundle to reduce (-m MODEL), the block CSVs to fit "
+                        "on and -o NEW\n");
+        return 2;
+    }
+    if (parse_reduce_size(t->reduce, &t->ro) != 0) {
+        fprintf(stderr, "pagesift-train: --reduce: '%s' is neither a share between 0 and 1 (0.5, 50%%) nor "
+                        "centres per stage N1[,N2] (each at least 2)\n", t->reduce);
+        return 2;
+    }
+    if (t->per_site || t->update || t->site_of || t->site_weights || t->keep_worse || t->page_types || t->upgrade) {
+        fprintf(stderr, "pagesift-train: --reduce goes with -m, -s, --reduce-rows, -q and -o only\n");
+        return 2;
+    }
+    t->ro.seed = t->o.seed;
+    ps_buf b = {0};
+    ps_reduce_report rep;
+    ps_error rerr = {0};
+    if (ps_model_reduce(t->base_model, (const char *const *)argv + optind, (size_t)(argc - optind), &t->ro, &b, &rep,
+                        &rerr) != 0) {
+        fprintf(stderr, "pagesift-train: %s\n", rerr.msg);
+        return rerr.code == PS_ERR_USAGE ? 2 : 1;
+    }
+    int rc = ps_write_file_atomic(t->out, b.data, b.len, &rerr) == 0 ? 0 : 3;
+    ps_buf_free(&b);
+    if (rc) {
+        fprintf(stderr, "pagesift-train: %s\n", rerr.msg);
+        return rc;
+    }
+    printf("reduce: %s: %zu rows of %zu pages, %.1f s\n", t->base_model, rep.rows, rep.pages, rep.seconds);
+    for (size_t k = 0; k < rep.n_stages; k++) {
+        const ps_reduce_stage_report *st = &rep.stage[k];
+        printf("stage %zu: %zu -> %zu support vectors, fitted on %zu rows; %s on %zu rows: RMSE %.4f, "
+               "largest error %.3f, sign flips %zu (%.3f %%)\n",
+               k + 1, st->sv_before, st->sv_after, st->fit_rows, k ? "the stack's final scores" : "decision values",
+               st->rows, st->rmse, st->max_error, st->sign_flips,
+               st->rows ? 100.0 * (double)st->sign_flips / (double)st->rows : 0.0);
+    }
+    if (rep.n_stages == 2)
+        printf("(the first stage reduced, the second not: RMSE %.4f, largest error %.3f, sign flips %zu of the "
+               "final scores)\n", rep.first_only.rmse, rep.first_only.max_error, rep.first_only.sign_flips);
+    printf("model: %s\n", t->out);
     return 0;
 }
 
@@ -1001,6 +1128,12 @@ int main(int argc, char **argv)
                                 &t.page_fold, (size_t)t.max_pages);
     if (t.upgrade)
         return run_upgrade(&t, argc);
+    if (t.reduce)
+        return run_reduce(&t, argc, argv);
+    if (t.reduce_opts) {
+        fprintf(stderr, "pagesift-train: --reduce-rows and --reduce-refine go with --reduce\n");
+        return 2;
+    }
     if (t.per_site || t.update || t.site_of || t.site_weights || t.base_model || t.keep_worse)
         return run_sites(&t, argc, argv);
     if (!t.out || optind >= argc) {

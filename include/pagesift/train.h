@@ -148,6 +148,64 @@ PS_LAB_EXPORT int ps_train_write_grid_csv(const ps_train_grid *g, const char *pa
 PS_LAB_EXPORT int ps_train_write_grid_svg(const ps_train_grid *g, const char *title,
                             const char *path, ps_error *err);
 
+/* ---- a reduced-set approximation of a bundle (train/reduce.c, issue 33) */
+
+/** Options of ps_model_reduce; start from ps_reduce_options_init(). */
+typedef struct ps_reduce_options {
+    double share;         /**< centres per stage as a share of its support
+                               vectors, 0 < share < 1 (default 0.5) */
+    size_t n_sv[2];       /**< centres of the first and second stage (0: by
+                               share; only n_sv[0]: the second at the same
+                               share as the first) */
+    size_t fit_rows;      /**< rows the least squares fits on, a seeded
+                               sample (default 20000; 0 = all) */
+    double ridge;         /**< ridge term relative to the mean diagonal
+                               (default 1e-10; raised when singular) */
+    int kmeans_iters;     /**< Lloyd steps (default 25) */
+    int refine_iters;     /**< gradient steps on the centres after the
+                               first fit (Adam, coefficients re-fitted every
+                               10; default 0: the k-means centres as they are) */
+    double boundary_width, boundary_weight; /**< a fit row of decision value
+                               t weighs 1 + weight * exp(-t^2 / (2 width^2)):
+                               rows near the boundary, where an error flips
+                               the class, count more (default 0.5 and 10;
+                               width 0: every row alike) */
+    uint64_t seed;        /**< default 1 */
+} ps_reduce_options;
+PS_LAB_EXPORT void ps_reduce_options_init(ps_reduce_options *o);
+
+/** How close one reduced stage comes to the original. */
+typedef struct ps_reduce_stage_report {
+    size_t sv_before, sv_after;
+    size_t fit_rows;      /**< rows the coefficients were fitted on */
+    size_t rows;          /**< rows measured: every row of the CSVs */
+    double rmse, max_error; /**< of the decision values (the second stage:
+                               the stack's final scores) against the original's */
+    size_t sign_flips;    /**< rows whose class changed */
+} ps_reduce_stage_report;
+
+typedef struct ps_reduce_report {
+    size_t n_stages, rows, pages;
+    ps_reduce_stage_report stage[2];
+    ps_reduce_stage_report first_only; /**< a stack: its final scores with
+                               the first stage reduced and the second not */
+    double seconds;
+} ps_reduce_report;
+
+/** A reduced-set approximation of the bundle at @p model_path (one stage
+ *  or a stacked pair, docs/MODEL_FORMAT.md): per stage, the support vectors
+ *  replaced by fewer centres (a k-means of them, by sign of coefficient,
+ *  weighted by |coefficient|) with the same gamma, and coefficients and rho
+ *  re-fitted by ridge least squares to the original decision values on the
+ *  rows of the block CSVs @p csvs (every row, labelled or not, scaled as the
+ *  model scales them); a second stage is fitted on the context its rows get
+ *  from the reduced first stage, to the original stack's final scores.  The
+ *  result, an ordinary bundle with the keys reduced_from and reduce_*, into
+ *  @p out (replaced); @p rep the figures.  0, or -1 with err. */
+PS_LAB_EXPORT int ps_model_reduce(const char *model_path, const char *const *csvs, size_t n_csvs,
+                                  const ps_reduce_options *o, ps_buf *out, ps_reduce_report *rep,
+                                  ps_error *err);
+
 /* ---- page types (train/page_types_train.c; the classifier:
  * pagesift/page_types.h) */
 

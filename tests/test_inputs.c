@@ -12,6 +12,7 @@
 
 #include "common/util.h"
 #include "pagesift/dataset.h"
+#include "tests/test_tmpdir.h"
 #include "tests/test_util.h"
 #include "pagesift/inputs.h"
 
@@ -22,16 +23,13 @@ static char tmpdir[256];
 static int setup_tmp(void **state)
 {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/ps_test_inputs.XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return test_tmpdir_make(tmpdir, sizeof tmpdir, "ps_test_inputs");
 }
 
 static int teardown_tmp(void **state)
 {
     (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return test_tmpdir_remove(tmpdir);
 }
 
 static const char *tpath(const char *name)

@@ -12,6 +12,7 @@
 
 #include "common/util.h"
 #include "pagesift/labels.h"
+#include "tests/test_tmpdir.h"
 #include "tests/test_util.h"
 #include "train/train_internal.h"
 
@@ -249,17 +250,13 @@ static void test_reduce_refuses(void **state)
 static int setup(void **state)
 {
     (void)state;
-    const char *t = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/test_reduce-XXXXXX", t && *t ? t : "/tmp");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return test_tmpdir_make(tmpdir, sizeof tmpdir, "test_reduce");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return test_tmpdir_remove(tmpdir);
 }
 
 int main(void)

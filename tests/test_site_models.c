@@ -19,6 +19,7 @@
 #include "pagesift/features.h"
 #include "pagesift/page.h"
 #include "pagesift/site_models.h"
+#include "tests/test_tmpdir.h"
 #include "tests/test_util.h"
 #include "train/train_internal.h"
 
@@ -28,8 +29,7 @@ static ps_model *base;
 static int setup(void **state)
 {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/ps-test-sitemodels-XXXXXX");
-    if (!mkdtemp(tmpdir))
+    if (test_tmpdir_make(tmpdir, sizeof tmpdir, "ps-test-sitemodels") != 0)
         return -1;
     ps_error err = {0};
     base = ps_model_load(PS_SOURCE_DIR "/models/default.model", &err);
@@ -40,9 +40,7 @@ static int teardown(void **state)
 {
     (void)state;
     ps_model_free(base);
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return test_tmpdir_remove(tmpdir);
 }
 
 /* Rows of a "site": the base's own support vectors back in raw units, 4

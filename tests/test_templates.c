@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "pagesift/dataset.h"
+#include "tests/test_tmpdir.h"
 #include "tests/test_util.h"
 #include "common/util.h"
 #include "extract/page_internal.h"
@@ -227,16 +228,12 @@ static char tmpdir[256];
 
 static void make_tmpdir(void)
 {
-    const char *t = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/tpl_test_XXXXXX", t && *t ? t : "/tmp");
-    assert_non_null(mkdtemp(tmpdir));
+    assert_int_equal(test_tmpdir_make(tmpdir, sizeof tmpdir, "tpl_test"), 0);
 }
 
 static void rm_tmpdir(void)
 {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(test_tmpdir_remove(tmpdir), 0);
 }
 
 /* Sentences that differ far beyond the similarity threshold. */

@@ -174,6 +174,15 @@ static ps_model *delta_parse(const char *text, size_t len, const char *name, con
     /* its base: the one loaded, by checksum */
     const char *bsum = ps_model_info(m, "base_checksum"), *have = ps_model_info(base, "checksum");
     const char *bname = ps_model_info(m, "base_model");
+    const char *red = ps_model_info(base, "reduced_from"); /* "<checksum> <n_sv>" */
+    if (bsum && red && strncmp(red, bsum, strlen(bsum)) == 0 && red[strlen(bsum)] == ' ') {
+        rc = ps_set_error(err, PS_ERR_FORMAT,
+                          "%s: made against %s (base_checksum %s), the model that the one loaded (%s) "
+                          "was reduced from; a reduced model is no base for site models "
+                          "(docs/SITE_MODELS.md): run the pages of sites with models with --model %s",
+                          nm, bname ? bname : "?", bsum, base->name, bname ? bname : "that model");
+        goto out;
+    }
     if (!bsum || !have || strcmp(bsum, have) != 0) {
         rc = ps_set_error(err, PS_ERR_FORMAT,
                           "%s: a delta against another base model (%s, base_checksum %s), not the default "

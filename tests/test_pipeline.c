@@ -19,6 +19,7 @@
 #include "batch/batch.h"
 #include "pagesift/pipeline.h"
 #include "pagesift/page.h"
+#include "tests/test_tmpdir.h"
 #include "tests/test_util.h"
 
 /* ---- an in-memory reader ------------------------------------------------- */
@@ -511,8 +512,8 @@ static int exists_in(const char *dir, const char *name)
 static void test_skip_existing_leaves_live_runs_temps(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/ps_test_owned_XXXXXX";
-    assert_non_null(mkdtemp(dir));
+    char dir[200];
+    assert_int_equal(test_tmpdir_make(dir, sizeof dir, "ps_test_owned"), 0);
     char lock[600];
     snprintf(lock, sizeof lock, "%s/.pagesift-run.Live01", dir);
     int lfd = open(lock, O_RDWR | O_CREAT, 0644);
@@ -563,9 +564,7 @@ static void test_skip_existing_leaves_live_runs_temps(void **state)
     assert_int_equal(n.skipped, 3);
     assert_false(exists_in(dir, "p0001.txt.tmp.Live01.aB3dE5"));
     assert_false(exists_in(dir, ".pagesift-run.Live01"));
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(test_tmpdir_remove(dir), 0);
     ps_extractor_free(ex);
 }
 
@@ -598,8 +597,8 @@ static void *writer_thread(void *arg)
 static void test_skip_existing_beside_a_live_run(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/ps_test_beside_XXXXXX";
-    assert_non_null(mkdtemp(dir));
+    char dir[200];
+    assert_int_equal(test_tmpdir_make(dir, sizeof dir, "ps_test_beside"), 0);
     ps_extractor *ex = all_extractor();
     writer_run w = {.ex = ex, .dir = dir};
     pthread_t t;
@@ -619,9 +618,7 @@ static void test_skip_existing_beside_a_live_run(void **state)
             resumes, w.n.extracted, w.n.failed);
     assert_int_equal(w.n.failed, 0);
     assert_int_equal(w.n.extracted, 24);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(test_tmpdir_remove(dir), 0);
     ps_extractor_free(ex);
 }
 
@@ -659,8 +656,8 @@ static void *page_run_thread(void *arg)
 static void test_manifest_of_runs_at_once(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/ps_test_manifest_XXXXXX";
-    assert_non_null(mkdtemp(dir));
+    char dir[200];
+    assert_int_equal(test_tmpdir_make(dir, sizeof dir, "ps_test_manifest"), 0);
     ps_extractor *ex = all_extractor();
     page_run a = {.ex = ex, .dir = dir, .prefix = "a"}, b = {.ex = ex, .dir = dir, .prefix = "b"};
     pthread_t ta, tb;
@@ -711,9 +708,7 @@ static void test_manifest_of_runs_at_once(void **state)
     for (size_t i = 0; i < 300; i++)
         assert_true(seen[0][i] == 1 && seen[1][i] == 1);
     free(man);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(test_tmpdir_remove(dir), 0);
     ps_extractor_free(ex);
 }
 

@@ -1304,10 +1304,29 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     }
     /* Before libxml2 sees the markup: refuse what would make its parser
      * quadratic (extract/page_guard.c). */
-    if (ps_page_guard(html, hlen, NULL, err) != 0) {
+    ps_page_guard_stats gs;
+    if (ps_page_guard(html, hlen, &gs, err) != 0) {
         free(fixed);
         ps_page_free(pg);
         return NULL;
+    }
+    if (gs.n_fixes) { /* markup libxml2 reads otherwise than a browser, in a copy */
+        if (!fixed) {
+            fixed = malloc(hlen + 1);
+            if (fixed) {
+                memcpy(fixed, html, hlen);
+                fixed[hlen] = '\0';
+                html = fixed;
+            }
+        }
+        if (!fixed) {
+            free(gs.fixes);
+            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            ps_page_free(pg);
+            return NULL;
+        }
+        ps_page_fix_markup(fixed, &gs);
+        free(gs.fixes);
     }
     size_t rlen;
     char *rescripted = repair_script_ends(html, hlen, &rlen);

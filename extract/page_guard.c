@@ -30,7 +30,14 @@
  * sum of the depths at unmatched end tags.  The simulation errs towards
  * more depth than libxml2 builds (libxml2 closes more elements implicitly
  * than the rules above), never towards less; the limits are far above what
- * real pages reach (docs/EXTRACTION.md, "Bounds"). */
+ * real pages reach (docs/EXTRACTION.md, "Bounds").
+ *
+ * The same pass notes the markup libxml2 reads otherwise than a browser's
+ * HTML5 parser (ps_markup_fix): attribute names it cannot read, which made
+ * it end the tag at a '>' inside a quoted value, and the '/' of
+ * "<script/>" and "<style/>", which made their code page text; page.c
+ * parses a copy with them repaired (docs/EXTRACTION.md, "Markup a browser
+ * reads differently"). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdint.h>
@@ -94,6 +101,55 @@ static int is_space(unsigned char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
+
+/* An attribute name, as the guard reads it, ends at white space, '>', '='
+ * or '/' (NAME_END).  libxml2 2.9.14 (htmlParseHTMLName) reads an ASCII
+ * letter, '_', ':' or '.' first and then those, digits and '-': any other
+ * byte is NOT_FIRST, and NOT_AFTER too unless a digit or '-'. */
+enum { NAME_END = 1, NOT_AFTER = 2, NOT_FIRST = 4 };
+static unsigned char name_class[256];
+static pthread_once_t name_once = PTHREAD_ONCE_INIT;
+
+static void build_name_class(void)
+{
+    for (int c = 0; c < 256; c++) {
+        int start = ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_' || c == ':' || c == '.';
+        int after = start || (c >= '0' && c <= '9') || c == '-';
+        int end = is_space((unsigned char)c) || c == '>' || c == '=' || c == '/';
+        name_class[c] = (unsigned char)((end ? NAME_END : 0) | (after ? 0 : NOT_AFTER) | (start ? 0 : NOT_FIRST));
+    }
+}
+
+/* note a fix of s[from..to) in st->fixes; 0, or -1 out of memory */
+static int note_fix(ps_page_guard_stats *st, size_t *cap, size_t from, size_t to, int slash)
+{
+    if (st->n_fixes == *cap) {
+        size_t nc = *cap ? 2 * *cap : 8;
+        ps_markup_fix *nf = realloc(st->fixes, nc * sizeof *nf);
+        if (!nf)
+            return -1;
+        st->fixes = nf;
+        *cap = nc;
+    }
+    st->fixes[st->n_fixes++] = (ps_markup_fix){from, to, slash};
+    return 0;
+}
+
+void ps_page_fix_markup(char *s, const ps_page_guard_stats *st)
+{
+    pthread_once(&name_once, build_name_class);
+    for (size_t k = 0; k < st->n_fixes; k++) {
+        const ps_markup_fix *f = &st->fixes[k];
+        if (f->slash) {
+            s[f->from] = ' ';
+            continue;
+        }
+        for (size_t i = f->from; i < f->to; i++)
+            if (name_class[(unsigned char)s[i]] & (i == f->from ? NOT_FIRST : NOT_AFTER))
+                s[i] = '_';
+    }
+}
+
 
 /* The tag name at s[i..]: lower-cased into @p name (at most 31 bytes kept,
  * their count in *len), returns the index after it. */
@@ -216,9 +272,11 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
     size_t depth = 0, cap = 0;
     int rc = 0;
     uint64_t attr_work = 0, close_work = 0;
+    size_t fix_cap = 0;
     size_t text_from = 0; /* where the text after the last markup begins */
     const size_t budget = ps_page_node_budget(n);
     st->node_budget = budget;
+    pthread_once(&name_once, build_name_class);
     for (size_t i = 0; i < n && rc == 0;) {
         const char *lt = memchr(s + i, '<', n - i);
         if (!lt)
@@ -262,6 +320,7 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
         /* attributes: names, '=', values quoted or not; up to '>' */
         size_t attrs = 0;
         int self_close = 0;
+        size_t slash_at = 0;
         while (i < n && s[i] != '>') {
             unsigned char a = (unsigned char)s[i];
             if (is_space(a)) {
@@ -270,6 +329,7 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
             }
             if (a == '/') {
                 self_close = i + 1 < n && s[i + 1] == '>';
+                slash_at = i;
                 i++;
                 continue;
             }
@@ -287,9 +347,17 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
                 continue;
             }
             attrs++;
-            while (i < n && !is_space((unsigned char)s[i]) && s[i] != '>' && s[i] != '=' && s[i] != '/')
-                i++;
+            size_t name_at = i;
+            unsigned bad = name_class[a] & NOT_FIRST;
+            for (unsigned cl; i < n && !((cl = name_class[(unsigned char)s[i]]) & NAME_END); i++)
+                bad |= cl & NOT_AFTER;
+            if (bad && !closing && note_fix(st, &fix_cap, name_at, i, 0) != 0) {
+                rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+                break;
+            }
         }
+        if (rc != 0)
+            break;
         if (i < n)
             i++; /* '>' */
         text_from = i;
@@ -351,8 +419,13 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
             }
             continue;
         }
-        if ((role & GUARD_RAW) && !self_close) {
-            /* raw text up to the end tag */
+        if (role & GUARD_RAW) {
+            /* raw text up to the end tag, "<script/>" too: HTML5 ignores
+             * the '/', and so will libxml2 once the fix has replaced it */
+            if (self_close && note_fix(st, &fix_cap, slash_at, slash_at + 1, 1) != 0) {
+                rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+                break;
+            }
             size_t k = i;
             for (; k + 1 < n; k++) {
                 const char *p = memchr(s + k, '<', n - k);
@@ -410,6 +483,11 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
         rc = refuse_nodes(budget, n, text_from, err);
     st->attr_work = attr_work;
     st->close_work = close_work;
+    if (rc != 0 || st == &local) {
+        free(st->fixes);
+        st->fixes = NULL;
+        st->n_fixes = 0;
+    }
     free(tab.key);
     free(tab.open);
     free(stack);

@@ -111,6 +111,20 @@ htmlDocPtr ps_xml_read(const char *html, size_t len, const char *url, int option
 void ps_xml_failed_reset(void);
 int ps_xml_failed(void);
 
+/** One repair of the markup before libxml2 parses it (ps_page_fix_markup):
+ *  - an attribute name of a start tag with bytes libxml2 cannot read in a
+ *    name (an ASCII letter, '_', ':' or '.' first, then those, digits or
+ *    '-'; Vue's and Alpine's "@click", Angular's "(click)", a non-ASCII
+ *    name): each such byte of s[from..to) becomes '_';
+ *  - the '/' of "<script .../>" or "<style .../>" at s[from] (to = from + 1):
+ *    HTML5 ignores it and reads the content up to the end tag as the
+ *    element's, libxml2 closed the element and the content became text;
+ *    it becomes ' '. */
+typedef struct ps_markup_fix {
+    size_t from, to;
+    int slash; /**< 1: the self-closing '/' of a script or style */
+} ps_markup_fix;
+
 /** What the pre-parse guard (extract/page_guard.c) saw of a page. */
 typedef struct ps_page_guard_stats {
     size_t elements;      /**< start tags */
@@ -121,6 +135,11 @@ typedef struct ps_page_guard_stats {
     size_t unmatched;     /**< end tags that matched no open element */
     uint64_t attr_work;   /**< sum of squared attribute counts */
     uint64_t close_work;  /**< sum of stack depths at unmatched end tags */
+    /** Markup that libxml2 2.9.14 reads otherwise than an HTML5 parser (a
+     *  browser), for ps_page_fix_markup; malloc'd, the caller frees it
+     *  (NULL when none). */
+    struct ps_markup_fix *fixes;
+    size_t n_fixes;       /**< entries in fixes */
 } ps_page_guard_stats;
 
 /** The most nodes a page of @p bytes (UTF-8 markup) may have:
@@ -132,5 +151,12 @@ size_t ps_page_node_budget(size_t bytes);
  *  PS_ERR_TOO_LARGE and a message naming the limit and the byte, a page
  *  past one of the PS_PAGE_MAX_* limits of the guard.  @p st may be NULL. */
 int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *err);
+
+/** Apply the guard's @p st->fixes to @p s, the markup it scanned (same
+ *  length: every fix replaces bytes).  libxml2 2.9.14 ends a tag at the next
+ *  '>' after an attribute name it cannot read, even inside a quoted value,
+ *  so the rest of the tag became text and its later attributes were lost;
+ *  and it closed "<script/>", so the script became text. */
+void ps_page_fix_markup(char *s, const ps_page_guard_stats *st);
 
 #endif

@@ -273,6 +273,7 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
     int rc = 0;
     uint64_t attr_work = 0, close_work = 0;
     size_t fix_cap = 0;
+    size_t foreign = 0; /* open <svg> and <math>: HTML5 honours "/>" inside them */
     size_t text_from = 0; /* where the text after the last markup begins */
     const size_t budget = ps_page_node_budget(n);
     st->node_budget = budget;
@@ -393,6 +394,10 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
         if (role & GUARD_ROOT)
             continue;
         uint64_t h = ps_hash64(name, name_len) | 1;
+        int svg_or_math = (name_len == 3 && memcmp(name, "svg", 3) == 0) ||
+                          (name_len == 4 && memcmp(name, "math", 4) == 0);
+        if (svg_or_math && (closing ? foreign > 0 : !self_close))
+            foreign += closing ? (size_t)-1 : 1;
         if (closing) {
             size_t slot = tab_get(&tab, h);
             if (slot == (size_t)-1) {
@@ -419,9 +424,10 @@ int ps_page_guard(const char *s, size_t n, ps_page_guard_stats *st, ps_error *er
             }
             continue;
         }
-        if (role & GUARD_RAW) {
-            /* raw text up to the end tag, "<script/>" too: HTML5 ignores
-             * the '/', and so will libxml2 once the fix has replaced it */
+        if ((role & GUARD_RAW) && !(self_close && foreign)) {
+            /* raw text up to the end tag, "<script/>" too: outside SVG and
+             * MathML HTML5 ignores the '/', and so will libxml2 once the fix
+             * has replaced it */
             if (self_close && note_fix(st, &fix_cap, slash_at, slash_at + 1, 1) != 0) {
                 rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
                 break;

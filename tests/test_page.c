@@ -431,14 +431,17 @@ static void test_framework_attribute_names(void **state)
 /* "<script .../>" and "<style/>": HTML5 ignores the '/' and reads what
  * follows, up to the end tag, as the script's; libxml2 2.9.14 closed the
  * element and the code became page text (a recipe page: 7 KB of
- * JavaScript among its text). */
+ * JavaScript among its text).  Inside SVG and MathML "/>" closes: an
+ * icon's "<style/>" holds nothing of the page after it. */
 static void test_self_closed_script_holds_its_code(void **state)
 {
     (void)state;
     ps_page *pg = parse_str("<html><body><p>First paragraph of the page.</p>"
                             "<SCRIPT language=JavaScript type=\"text/javascript\" />InitWizard(\"a64\");</SCRIPT>"
                             "<p>Second paragraph.</p><style/>p { color: red }</style><p>Third paragraph.</p>"
-                            "<script src=a.js />var shown = 1;</script><p>Last paragraph.</p></body></html>");
+                            "<script src=a.js />var shown = 1;</script>"
+                            "<svg viewBox=\"0 0 1 1\"><style/><path d=M0 /></svg><p>Last paragraph.</p>"
+                            "</body></html>");
     size_t len;
     char *t = ps_page_text(pg, NULL, &len);
     assert_non_null(strstr(t, "First paragraph"));

@@ -106,6 +106,7 @@ ps_extractor *ps_extractor_new(const char *method, const ps_extractor_config *cf
         mc.templates = cfg->templates;
         mc.site_models_dir = cfg->site_models_dir;
         mc.site_models_cap = cfg->site_models_cap;
+        mc.site_base_path = cfg->site_base_path;
         if (cfg->method_options || (cfg->options && *cfg->options)) {
             if (ps_options_resolve(&opts, cfg->method_options, m, err) != 0)
                 return NULL;

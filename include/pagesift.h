@@ -191,13 +191,13 @@ typedef struct ps_extractor_config {
      *  a page whose site key has a bundle in this folder is classified with
      *  it, others with model_path's; svm and template-svm; NULL = none */
     const char *site_models_dir;
-    size_t site_models_cap;    /**< bytes of site models kept loaded (LRU),
-                                    0 = PS_SITE_MODELS_CAP_MB (256 MB) */
+    size_t site_models_cap;    /**< bytes of loaded site models (LRU), 0 = PS_SITE_MODELS_CAP_MB */
     /** page-type bundle (pagesift/page_types.h, docs/PAGE_TYPES.md): NULL =
      *  the shipped one when installed (none without it), "" = none, else
      *  this file, which must load */
     const char *page_types_path;
     const ps_options *method_options; /**< typed option values, or NULL (copied) */
+    const char *site_base_path; /**< site models' base if model_path is reduced; NULL: reduced_from_file */
 } ps_extractor_config;
 
 /** The result of extracting one page.  Release with ps_extraction_free. */

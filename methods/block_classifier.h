@@ -129,10 +129,15 @@ ps_block_classifier *ps_block_classifier_grid(ps_block_classifier *base, ps_bloc
                                               double gate, double rescue, const char *path, ps_error *err);
 
 /** The per-site kind (methods/classifier_site.c): @p base (an "svm"
- *  classifier, owned from now on, freed on failure too) for pages whose site
- *  has no usable bundle in @p dir, the site's bundle for the others;
- *  @p cap_bytes bounds the site bundles kept loaded (0 = default). */
-ps_block_classifier *ps_block_classifier_open_sites(ps_block_classifier *base, const char *dir,
-                                                    size_t cap_bytes, ps_error *err);
+ *  classifier, owned from now on, freed on failure too), opened from
+ *  @p base_path, for pages whose site has no usable bundle in @p dir, the
+ *  site's bundle for the others; @p cap_bytes bounds the site bundles kept
+ *  loaded (0 = default).  @p base a reduced bundle: bundles made against
+ *  the model it was reduced from are read against that model, loaded when
+ *  first needed from @p unreduced_path, NULL = the reduced bundle's
+ *  reduced_from_file in @p base_path's folder. */
+ps_block_classifier *ps_block_classifier_open_sites(ps_block_classifier *base, const char *base_path,
+                                                    const char *dir, size_t cap_bytes,
+                                                    const char *unreduced_path, ps_error *err);
 
 #endif

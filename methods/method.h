@@ -23,6 +23,9 @@ typedef struct ps_method_config {
     const struct ps_template_store *templates;
     const char *site_models_dir; /**< per-site model folder, or NULL */
     size_t site_models_cap;      /**< its memory cap in bytes, 0 = default */
+    /** the model a reduced model_path was reduced from, for the site models
+     *  made against it; NULL = its reduced_from_file beside it */
+    const char *site_base_path;
 } ps_method_config;
 
 /** What a method returns for one page.  Everything malloc'ed is freed by

@@ -260,7 +260,8 @@ static void *create_common(const ps_method_config *cfg, int use_templates, ps_er
     const char *path = cfg->model_path ? cfg->model_path : ps_model_default_path();
     t->clf = ps_block_classifier_open(path, err);
     if (t->clf && cfg->site_models_dir)
-        t->clf = ps_block_classifier_open_sites(t->clf, cfg->site_models_dir, cfg->site_models_cap, err);
+        t->clf = ps_block_classifier_open_sites(t->clf, path, cfg->site_models_dir, cfg->site_models_cap,
+                                                cfg->site_base_path, err);
     if (!t->clf) {
         tsvm_destroy(t);
         return NULL;

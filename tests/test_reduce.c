@@ -120,6 +120,8 @@ static void test_reduce_one_stage(void **state)
     char want[64];
     snprintf(want, sizeof want, "%s %zu", ps_model_info(m, "checksum"), nsv);
     assert_string_equal(ps_model_info(r, "reduced_from"), want);
+    /* and its file's base name, where site models look for it */
+    assert_string_equal(ps_model_info(r, "reduced_from_file"), "m.model");
     assert_non_null(ps_model_info(r, "reduce_rmse"));
     assert_string_equal(ps_model_info(r, "gamma"), ps_model_info(m, "gamma"));
     assert_string_equal(ps_model_info(r, "features"), ps_model_info(m, "features"));

@@ -5,7 +5,9 @@
  * sample's pages, shares the base's support vectors, and is refused against
  * another base; the folder's names and revisions; the inference store's
  * lazy loading, LRU eviction under a cap, bundles held by a caller never
- * freed under it, a damaged bundle refused once. */
+ * freed under it, a damaged bundle refused once; a reduced base (issue 33)
+ * and the model it was reduced from as the base of the site bundles made
+ * against that one. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
@@ -563,8 +565,8 @@ static void test_inside_the_stack(void **state)
     assert_non_null(stack);
     assert_non_null(ps_block_classifier_stack_first(stack));
     ps_block_classifier *sites =
-        ps_block_classifier_open_sites(ps_block_classifier_open(PS_SOURCE_DIR "/models/default.model", &err), dir,
-                                       0, &err);
+        ps_block_classifier_open_sites(ps_block_classifier_open(PS_SOURCE_DIR "/models/default.model", &err),
+                                       PS_SOURCE_DIR "/models/default.model", dir, 0, NULL, &err);
     assert_non_null(sites);
     ps_site_models *store = ps_site_models_open(dir, ps_block_classifier_svm_model(stack), 0, &err);
     const ps_model *flm = ps_site_models_get(store, "flip.example");
@@ -628,6 +630,188 @@ static void test_inside_the_stack(void **state)
     ps_block_classifier_free(stack);
 }
 
+/* @p a's bundle saved in @p dir under the site key @p key (rewritten and
+ * re-sealed, as pagesift-train would write it). */
+static void save_as(const ps_model *a, const char *dir, const char *key)
+{
+    ps_buf t = {0};
+    char old[128], path[600];
+    snprintf(old, sizeof old, "\nsite %s\n", ps_model_info(a, "site"));
+    const char *s = strstr(a->bundle, old);
+    assert_non_null(s);
+    ps_buf_append(&t, a->bundle, (size_t)(s - a->bundle));
+    ps_buf_printf(&t, "\nsite %s\n", key);
+    const char *rest = s + strlen(old);
+    const char *ck = strstr(rest, "\nchecksum crc32:");
+    ps_buf_append(&t, rest, (size_t)(ck - rest));
+    ps_buf_append(&t, strchr(ck + 1, '\n'), strlen(strchr(ck + 1, '\n')));
+    assert_int_equal(ps_model_bundle_seal(&t), 0);
+    snprintf(path, sizeof path, "%s/%s.model", dir, key);
+    ps_error err = {0};
+    assert_int_equal(ps_write_file_atomic(path, t.data, t.len, &err), 0);
+    ps_buf_free(&t);
+}
+
+static int unreduced_calls;
+static const ps_model *give_model(void *ctx, ps_error *err)
+{
+    (void)err;
+    unreduced_calls++;
+    return ctx;
+}
+static const ps_model *give_none(void *ctx, ps_error *err)
+{
+    (void)ctx;
+    unreduced_calls++;
+    ps_set_error(err, PS_ERR_IO, "not here");
+    return NULL;
+}
+
+/* A reduced base (issue 33: models/default.fast.model, reduced from
+ * default.model): site bundles made against default.model are read against
+ * it, asked for once (ps_site_models_set_unreduced), and refused when it
+ * cannot be had; the per-site classifier over the fast model finds it by
+ * reduced_from_file and scores the site's pages exactly as default.model's
+ * stack with the site model does, every other page as the fast model alone;
+ * with the unreduced model missing, the site's pages too. */
+static void test_reduced_base(void **state)
+{
+    (void)state;
+    ps_error err = {0};
+    const char *fast = PS_SOURCE_DIR "/models/default.fast.model", *full = PS_SOURCE_DIR "/models/default.model";
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/reduced", tmpdir);
+    ps_model *fl = train("flip.example", NULL);
+    assert_int_equal(ps_site_model_save(fl, dir, &err), 0);
+    save_as(fl, dir, "flop.example");
+    ps_model_free(fl);
+
+    ps_model *r1 = ps_model_load(fast, &err);
+    assert_non_null(r1);
+    assert_string_equal(ps_model_info(r1, "reduced_from_file"), "default.model");
+    assert_int_equal(ps_model_check_reduction(r1, base, &err), 0);
+    assert_int_equal(ps_model_check_reduction(base, base, &err), -1); /* not a reduction */
+    assert_non_null(strstr(err.msg, "no reduced_from"));
+    assert_int_equal(ps_model_check_reduction(r1, r1, &err), -1); /* not what it was reduced from */
+    assert_non_null(strstr(err.msg, "not the model"));
+
+    /* the store: without the callback, refused as against any other base */
+    ps_site_models *s = ps_site_models_open(dir, r1, 0, &err);
+    assert_non_null(s);
+    assert_null(ps_site_models_get(s, "flip.example"));
+    ps_site_models_free(s);
+    /* with it: asked once, for both sites, the same model as against default.model */
+    ps_site_models *sb = ps_site_models_open(dir, base, 0, &err);
+    s = ps_site_models_open(dir, r1, 0, &err);
+    ps_site_models_set_unreduced(s, give_model, base);
+    unreduced_calls = 0;
+    const ps_model *a = ps_site_models_get(s, "flip.example"), *b = ps_site_models_get(s, "flop.example");
+    const ps_model *w = ps_site_models_get(sb, "flip.example");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(w);
+    assert_int_equal(unreduced_calls, 1);
+    double *x;
+    int8_t *y;
+    uint32_t *page;
+    int flipped[512];
+    size_t n = site_rows(&x, &y, &page, flipped);
+    for (size_t r = 0; r < n; r++) {
+        double da, dw;
+        ps_model_predict(a, x + r * base->n_features, &da);
+        ps_model_predict(w, x + r * base->n_features, &dw);
+        assert_true(da == dw);
+    }
+    free(x), free(y), free(page);
+    ps_site_models_release(s, a);
+    ps_site_models_release(s, b);
+    ps_site_models_release(sb, w);
+    ps_site_models_free(s);
+    /* the callback fails: both refused, asked once */
+    s = ps_site_models_open(dir, r1, 0, &err);
+    ps_site_models_set_unreduced(s, give_none, NULL);
+    unreduced_calls = 0;
+    assert_null(ps_site_models_get(s, "flip.example"));
+    assert_null(ps_site_models_get(s, "flop.example"));
+    assert_null(ps_site_models_get(s, "flip.example"));
+    assert_int_equal(unreduced_calls, 1);
+    ps_site_models_stats st;
+    ps_site_models_get_stats(s, &st);
+    assert_int_equal(st.refused, 2);
+    ps_site_models_free(s);
+    ps_model_free(r1);
+
+    /* the classifier over the fast model and the folder */
+    ps_block_classifier *fc = ps_block_classifier_open(fast, &err), *dc = ps_block_classifier_open(full, &err);
+    ps_block_classifier *sites = ps_block_classifier_open_sites(ps_block_classifier_open(fast, &err), fast, dir, 0,
+                                                                NULL, &err);
+    ps_block_classifier *lost = ps_block_classifier_open_sites(ps_block_classifier_open(fast, &err), fast, dir, 0,
+                                                               "/nonexistent/default.model", &err);
+    assert_non_null(fc);
+    assert_non_null(dc);
+    assert_non_null(sites);
+    assert_non_null(lost);
+    const ps_model *flm = ps_site_models_get(sb, "flip.example");
+    const char *hdir = PS_SOURCE_DIR "/datasets/sample/html";
+    DIR *d = opendir(hdir);
+    assert_non_null(d);
+    size_t pages = 0, blocks = 0, differ = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && pages < 8) {
+        if (!strstr(de->d_name, ".html"))
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", hdir, de->d_name);
+        ps_page_options po = {.block_tags = fc->block_tags};
+        ps_page *pg = ps_page_load_file(path, &po, &err);
+        assert_non_null(pg);
+        size_t nb, nf = fc->n_feat;
+        const ps_block *bl = ps_page_blocks(pg, &nb);
+        double *fx = malloc((nb + 1) * nf * sizeof *fx), *sf = calloc(nb + 1, sizeof *sf),
+               *sw = calloc(nb + 1, sizeof *sw), *ss = calloc(nb + 1, sizeof *ss), *s0 = calloc(nb + 1, sizeof *s0),
+               *sl = calloc(nb + 1, sizeof *sl);
+        uint32_t *list = malloc((nb + 1) * sizeof *list);
+        assert_int_equal(ps_page_block_features(pg, fc->feat_ids, nf, fx), 0);
+        size_t k = 0;
+        for (size_t i = 0; i < nb; i++)
+            if (bl[i].own.text_chars)
+                list[k++] = (uint32_t)i;
+        char model[64] = "";
+        ps_classify_in in = {.page = pg, .site = "", .x = fx, .blocks = list, .n = k};
+        assert_int_equal(fc->score(fc, &in, sf, &err), 0);
+        assert_int_equal(ps_block_classifier_stack_score(dc, flm, &in, sw, &err), 0); /* default.model + site */
+        in.model = model, in.model_cap = sizeof model;
+        assert_int_equal(sites->score(sites, &in, s0, &err), 0);
+        assert_string_equal(model, "default");
+        in.site = "flip.example";
+        assert_int_equal(sites->score(sites, &in, ss, &err), 0);
+        assert_string_equal(model, "site:flip.example");
+        assert_int_equal(lost->score(lost, &in, sl, &err), 0);
+        assert_string_equal(model, "default");
+        for (size_t j = 0; j < k; j++) {
+            uint32_t i = list[j];
+            assert_true(ss[i] == sw[i]); /* exactly */
+            assert_true(s0[i] == sf[i]);
+            assert_true(sl[i] == sf[i]);
+            differ += ss[i] != sf[i];
+        }
+        blocks += k;
+        pages++;
+        free(fx), free(sf), free(sw), free(ss), free(s0), free(sl), free(list);
+        ps_page_free(pg);
+    }
+    closedir(d);
+    print_message("reduced base: %zu blocks of %zu pages, %zu scored otherwise by the site model over "
+                  "default.model than by the fast model\n", blocks, pages, differ);
+    assert_true(pages == 8 && differ > 0);
+    ps_site_models_release(sb, flm);
+    ps_site_models_free(sb);
+    ps_block_classifier_free(lost);
+    ps_block_classifier_free(sites);
+    ps_block_classifier_free(dc);
+    ps_block_classifier_free(fc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -636,6 +820,7 @@ int main(void)
         cmocka_unit_test(test_delta_is_the_whole_model),
         cmocka_unit_test(test_never_worse),
         cmocka_unit_test(test_inside_the_stack),
+        cmocka_unit_test(test_reduced_base),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -196,6 +196,11 @@ static void usage(FILE *f)
         "                          which (svm, template-svm)\n"
         "      --models-cap MB     memory for loaded site models, least recently used\n"
         "                          unloaded first (default 256)\n"
+        "      --site-base MODEL   with a reduced --model (default.fast.model): the\n"
+        "                          model it was reduced from, the site models' base,\n"
+        "                          for their sites' pages (default: the file its\n"
+        "                          reduced_from_file key names, beside it; loaded\n"
+        "                          when a site bundle first needs it)\n"
         "\n"
         "Running:\n"
         "  -j, --jobs N            worker threads (default: all cores); methods that\n"
@@ -357,7 +362,7 @@ static int method_known(const char *name)
 
 enum {
     OPT_OPTIONS = 256, OPT_SITE_RULE, OPT_UNORDERED, OPT_MAX_BYTES, OPT_JSONL, OPT_LEARN,
-    OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES, OPT_FAVOR, OPT_MODELS, OPT_MODELS_CAP, OPT_PAGE_TYPES,
+    OPT_WITH_COMMENTS, OPT_NO_COMMENTS, OPT_LINKS, OPT_IMAGES, OPT_FAVOR, OPT_MODELS, OPT_MODELS_CAP, OPT_SITE_BASE, OPT_PAGE_TYPES,
     OPT_PAGE_TIMEOUT, OPT_SKIP_EXISTING, OPT_FAIL_FAST,
     OPT_URLS, OPT_USER_AGENT, OPT_CONTACT, OPT_PER_HOST, OPT_DELAY, OPT_MAX_CONN, OPT_CONNECT_TIMEOUT,
     OPT_TIMEOUT, OPT_RETRIES, OPT_IGNORE_ROBOTS, OPT_WARC_OUT, OPT_SITEMAP, OPT_FEED, OPT_LASTMOD_SINCE,
@@ -593,6 +598,7 @@ static int parse_option(cli_run *r, int c, char **argv)
     case OPT_NO_COMMENTS: r->comments = 1; break;
     case OPT_FAVOR: r->favor = optarg; break;
     case OPT_MODELS: r->xc.site_models_dir = optarg; break;
+    case OPT_SITE_BASE: r->xc.site_base_path = optarg; break;
     case OPT_PAGE_TYPES: r->xc.page_types_path = strcmp(optarg, "none") == 0 ? "" : optarg; break;
     case OPT_MODELS_CAP: {
         char *end;
@@ -649,6 +655,7 @@ static int parse_options(cli_run *r, int argc, char **argv)
         {"favor", required_argument, 0, OPT_FAVOR},
         {"models", required_argument, 0, OPT_MODELS},
         {"models-cap", required_argument, 0, OPT_MODELS_CAP},
+        {"site-base", required_argument, 0, OPT_SITE_BASE},
         {"page-types", required_argument, 0, OPT_PAGE_TYPES},
         {"verbose", no_argument, 0, 'v'},
         {"links", no_argument, 0, OPT_LINKS},    {"images", no_argument, 0, OPT_IMAGES},
@@ -805,6 +812,10 @@ static int prepare(cli_run *r)
             list_methods(stderr);
         return r->err.code == PS_ERR_USAGE ? 2 : 3;
     }
+    if (r->xc.site_base_path && !r->xc.site_models_dir) {
+        fprintf(stderr, "pagesift: --site-base: the base of site models, given with --models DIR\n");
+        return 2;
+    }
     if (r->xc.site_models_dir) {
         if (strcmp(r->method, "svm") != 0 && strcmp(r->method, "template-svm") != 0) {
             fprintf(stderr, "pagesift: --models: site models are for the svm and template-svm methods, not %s\n", r->method);
@@ -813,6 +824,10 @@ static int prepare(cli_run *r)
         struct stat mst;
         if (stat(r->xc.site_models_dir, &mst) != 0 || !S_ISDIR(mst.st_mode)) {
             fprintf(stderr, "pagesift: --models: %s is not a folder of site models\n", r->xc.site_models_dir);
+            return 3;
+        }
+        if (r->xc.site_base_path && (stat(r->xc.site_base_path, &mst) != 0 || !S_ISREG(mst.st_mode))) {
+            fprintf(stderr, "pagesift: --site-base: %s is not a model file\n", r->xc.site_base_path);
             return 3;
         }
     }

@@ -533,10 +533,11 @@ out:
 
 /* The bundle of @p m with centres @p ctr (m_new * nf, scaled) and @p beta
  * (coefficients in libsvm's sign, then rho) into @p out, the keys
- * reduced_from and reduce_* added.  @p n_pos: the first n_pos centres are
+ * reduced_from, reduced_from_file (@p from_file, the base name of m's file;
+ * NULL: none) and reduce_* added.  @p n_pos: the first n_pos centres are
  * the positive group's (libsvm's nr_sv). */
 static int write_bundle(const ps_model *m, const double *ctr, const double *beta, size_t m_new, size_t n_pos,
-                        const ps_reduce_stage_report *st, ps_buf *out, ps_error *err)
+                        const ps_reduce_stage_report *st, const char *from_file, ps_buf *out, ps_error *err)
 {
     size_t nf = m->n_features;
     const char *crc = ps_model_info(m, "checksum");
@@ -564,11 +565,14 @@ static int write_bundle(const ps_model *m, const double *ctr, const double *beta
             break;
         if (!((len >= 9 && memcmp(p, "checksum ", 9) == 0) ||
               (len >= 16 && memcmp(p, "support_vectors ", 16) == 0) ||
-              (len >= 13 && memcmp(p, "reduced_from ", 13) == 0) || (len >= 7 && memcmp(p, "reduce_", 7) == 0)))
+              (len >= 13 && memcmp(p, "reduced_from ", 13) == 0) ||
+              (len >= 18 && memcmp(p, "reduced_from_file ", 18) == 0) || (len >= 7 && memcmp(p, "reduce_", 7) == 0)))
             ps_buf_append(&b, p, len);
         p += len;
     }
     ps_buf_printf(&b, "support_vectors %zu\nreduced_from %s %zu\n", m_new, crc ? crc : "none", st->sv_before);
+    if (from_file)
+        ps_buf_printf(&b, "reduced_from_file %s\n", from_file);
     ps_buf_printf(&b, "reduce_method kmeans-ls\nreduce_fit_rows %zu\nreduce_rows %zu\nreduce_rmse %.6g\n"
                       "reduce_max_error %.6g\nreduce_sign_flips %zu\n",
                   st->fit_rows, st->rows, st->rmse, st->max_error, st->sign_flips);
@@ -645,7 +649,7 @@ static int reduce_stage(const ps_model *m, const double *x, const double *target
     st->sv_after = m_new;
     st->fit_rows = n_fit;
     ps_buf tmp = {0};
-    if (write_bundle(m, ctr, beta, m_new, k_pos, st, &tmp, err) != 0) {
+    if (write_bundle(m, ctr, beta, m_new, k_pos, st, NULL, &tmp, err) != 0) {
         ps_buf_free(&tmp);
         goto out;
     }
@@ -668,7 +672,7 @@ out:
 
 /* The reduced model's bundle again, with the measured figures in its keys. */
 static int rewrite_with_figures(const ps_model *orig, const ps_model *red, const ps_reduce_stage_report *st,
-                                ps_buf *out, ps_error *err)
+                                const char *from_file, ps_buf *out, ps_error *err)
 {
     size_t m_new = red->n_sv, n_pos = 0;
     double *beta = malloc((m_new + 1) * sizeof *beta);
@@ -680,7 +684,7 @@ static int rewrite_with_figures(const ps_model *orig, const ps_model *red, const
         n_pos = (size_t)strtoull(nr + 7, NULL, 10);
     memcpy(beta, red->coef, m_new * sizeof *beta);
     beta[m_new] = red->rho;
-    int rc = write_bundle(orig, red->sv, beta, m_new, n_pos, st, out, err);
+    int rc = write_bundle(orig, red->sv, beta, m_new, n_pos, st, from_file, out, err);
     free(beta);
     return rc;
 }
@@ -784,6 +788,18 @@ int ps_model_reduce(const char *model_path, const char *const *csvs, size_t n_cs
     ps_model *m1 = ps_model_load(model_path, err), *m2 = NULL, *r1 = NULL, *r2 = NULL;
     if (!m1)
         return -1;
+    /* reduced_from_file: MODEL's base name, where per-site models made
+     * against it are looked for (methods/classifier_site.c); a name no key
+     * line can hold (a control character) is not written */
+    const char *from_file = strrchr(model_path, '/');
+    from_file = from_file ? from_file + 1 : model_path;
+    for (const char *c = from_file; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+            from_file = NULL;
+            break;
+        }
+    if (from_file && !*from_file)
+        from_file = NULL;
     int rc = -1;
     rows r = {0};
     double *s1 = NULL, *s1r = NULL, *x2 = NULL, *x2r = NULL, *fin = NULL, *finr = NULL, *s2 = NULL;
@@ -838,7 +854,7 @@ int ps_model_reduce(const char *model_path, const char *const *csvs, size_t n_cs
     measure(s1r, s1, NULL, n, st1);
     rep->n_stages = 1;
     ps_buf_free(out);
-    if (rewrite_with_figures(m1, r1, st1, out, err) != 0)
+    if (rewrite_with_figures(m1, r1, st1, from_file, out, err) != 0)
         goto out;
     if (m2) {
         size_t n2 = ps_model_n_features(m2);
@@ -887,7 +903,7 @@ int ps_model_reduce(const char *model_path, const char *const *csvs, size_t n_cs
         for (size_t i = 0; i < n; i++)
             finr[i] = stacked_score(s1r[i], s2[i], gate);
         measure(finr, fin, NULL, n, st2); /* the stack's output, every row */
-        if (rewrite_with_figures(m2, r2, st2, out, err) != 0)
+        if (rewrite_with_figures(m2, r2, st2, from_file, out, err) != 0)
             goto out;
         rep->n_stages = 2;
     }

@@ -15,8 +15,13 @@
  * site keys, and names the base by its checksum.  Read against the loaded
  * default (delta_parse), it shares the base's support vectors and holds
  * only its coefficients for them and its own vectors; predict.c's
- * predict.c's predict_many_delta evaluates it.  A delta whose base_checksum is
- * not the default's is refused like a damaged bundle. */
+ * predict_many_delta evaluates it.  A delta whose base_checksum is
+ * not the default's is refused like a damaged bundle, but for one: when the
+ * default is a reduction (issue 33, its reduced_from key) and the delta was
+ * made against the model it was reduced from, it is read against that model
+ * as the store's owner gives it (ps_site_models_set_unreduced: asked once,
+ * on the first such bundle); when it cannot be had, those bundles are
+ * refused with one warning. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -176,10 +181,12 @@ static ps_model *delta_parse(const char *text, size_t len, const char *name, con
     const char *bname = ps_model_info(m, "base_model");
     const char *red = ps_model_info(base, "reduced_from"); /* "<checksum> <n_sv>" */
     if (bsum && red && strncmp(red, bsum, strlen(bsum)) == 0 && red[strlen(bsum)] == ' ') {
+        /* its unreduced base could not be had (ps_site_models_set_unreduced) */
         rc = ps_set_error(err, PS_ERR_FORMAT,
                           "%s: made against %s (base_checksum %s), the model that the one loaded (%s) "
                           "was reduced from; a reduced model is no base for site models "
-                          "(docs/SITE_MODELS.md): run the pages of sites with models with --model %s",
+                          "(docs/SITE_MODELS.md) and that model is not at hand: put it beside the one "
+                          "loaded or name it with --site-base, or run with --model %s",
                           nm, bname ? bname : "?", bsum, base->name, bname ? bname : "that model");
         goto out;
     }
@@ -347,6 +354,23 @@ ps_model *ps_site_model_parse(const char *text, size_t len, const char *name, co
     return delta_parse(text, len, name, base, err);
 }
 
+/* ---- a reduced base ---------------------------------------------------- */
+
+int ps_model_check_reduction(const ps_model *reduced, const ps_model *unreduced, ps_error *err)
+{
+    const char *red = ps_model_info(reduced, "reduced_from"), *cks = ps_model_info(unreduced, "checksum");
+    if (!red)
+        return ps_set_error(err, PS_ERR_FORMAT, "%s: not a reduced bundle (no reduced_from key)", reduced->name);
+    char have[96];
+    snprintf(have, sizeof have, "%s %zu", cks ? cks : "none", unreduced->n_sv);
+    if (unreduced->delta_base || strcmp(red, have) != 0)
+        return ps_set_error(err, PS_ERR_FORMAT,
+                            "%s: checksum %s, %zu support vectors, not the model %s was reduced from "
+                            "(reduced_from %s)",
+                            unreduced->name, cks ? cks : "none", unreduced->n_sv, reduced->name, red);
+    return 0;
+}
+
 /* ---- the folder --------------------------------------------------------- */
 
 int ps_site_model_file_name(const char *site, char *out, size_t cap)
@@ -374,16 +398,51 @@ static int is_delta(const char *text, size_t len)
     return 0;
 }
 
-/* A site bundle's file, as ps_model_load reads a bundle (a regular file of
- * at most SITE_MODEL_MAX_BYTES): a delta against @p base, or a whole bundle
- * (written before deltas; checked against the base by compatible()). */
-static ps_model *site_model_load(const char *path, const ps_model *base, ps_error *err)
+/* The value of the key line "@p key VALUE" of @p text's header section (up
+ * to its payload line): its start, *n its length; NULL when none. */
+static const char *header_value(const char *text, size_t len, const char *key, size_t *n)
 {
-    size_t len;
+    size_t kl = strlen(key);
+    for (const char *p = text, *end = text + len, *le; (le = line_end(p, end)); p = le + 1) {
+        size_t ll = (size_t)(le - p);
+        if ((ll > 18 && memcmp(p, "libsvm-model-bytes ", 19) == 0) ||
+            (ll > strlen(PS_SITE_DELTA_BYTES_KEY) &&
+             memcmp(p, PS_SITE_DELTA_BYTES_KEY " ", strlen(PS_SITE_DELTA_BYTES_KEY) + 1) == 0))
+            return NULL;
+        if (ll > kl && memcmp(p, key, kl) == 0 && p[kl] == ' ') {
+            *n = ll - kl - 1;
+            return p + kl + 1;
+        }
+    }
+    return NULL;
+}
+
+struct ps_site_models;
+static const ps_model *unreduced_base(struct ps_site_models *s);
+
+/* A site bundle's file, as ps_model_load reads a bundle (a regular file of
+ * at most SITE_MODEL_MAX_BYTES): a delta against the store's base, or
+ * against the model the base was reduced from (unreduced_base) when that is
+ * its base_checksum (*@p unreduced 1, and 2 when that model could not be
+ * had), or a whole bundle (written before deltas; checked against the base
+ * by compatible()). */
+static ps_model *site_model_load(struct ps_site_models *s, const char *path, const ps_model *base,
+                                 const char *red_sum, int *unreduced, ps_error *err)
+{
+    size_t len, bl;
+    *unreduced = 0;
     char *text = ps_read_regular_file(path, SITE_MODEL_MAX_BYTES, "a model bundle", &len, err);
     if (!text)
         return NULL;
-    ps_model *m = is_delta(text, len) ? delta_parse(text, len, path, base, err) : ps_model_parse(text, len, path, err);
+    int delta = is_delta(text, len);
+    const char *bsum = delta && red_sum ? header_value(text, len, "base_checksum", &bl) : NULL;
+    if (bsum && bl == strlen(red_sum) && memcmp(bsum, red_sum, bl) == 0) {
+        const ps_model *u = unreduced_base(s);
+        *unreduced = u ? 1 : 2;
+        if (u) /* else: parsed against the reduced base, which refuses it */
+            base = u;
+    }
+    ps_model *m = delta ? delta_parse(text, len, path, base, err) : ps_model_parse(text, len, path, err);
     free(text);
     if (m && m->delta_base) {
         /* held for prediction only: its text is not needed (the keys are
@@ -411,6 +470,17 @@ typedef struct site_entry {
 struct ps_site_models {
     char *dir;
     const ps_model *base;
+    /* the base a reduction (issue 33): the checksum of the model it was
+     * reduced from (its reduced_from's first word), and that model as
+     * ps_site_models_set_unreduced's callback gives it, asked once */
+    char *red_sum;
+    ps_site_unreduced_fn unreduced_fn;
+    void *unreduced_ctx;
+    pthread_mutex_t ulock;   /* held while the callback runs */
+    int unreduced_asked;
+    const ps_model *unreduced;
+    ps_error unreduced_err;  /* why it could not be had */
+    int unreduced_warned;    /* the one warning of bundles left out for it */
     size_t cap;
     site_entry *e;
     size_t n;
@@ -439,7 +509,11 @@ ps_site_models *ps_site_models_open(const char *dir, const ps_model *base, size_
     s->base = base;
     s->cap = cap_bytes ? cap_bytes : (size_t)PS_SITE_MODELS_CAP_MB << 20;
     pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->ulock, NULL);
     pthread_cond_init(&s->loaded, NULL);
+    const char *red = ps_model_info(base, "reduced_from"); /* "<checksum> <n_sv>" */
+    if (red && *red && !(s->red_sum = strndup(red, strcspn(red, " "))))
+        goto oom;
     struct dirent *de;
     while ((de = readdir(d))) {
         size_t l = strlen(de->d_name);
@@ -467,6 +541,29 @@ oom:
     ps_site_models_free(s);
     ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     return NULL;
+}
+
+void ps_site_models_set_unreduced(ps_site_models *s, ps_site_unreduced_fn fn, void *ctx)
+{
+    s->unreduced_fn = fn;
+    s->unreduced_ctx = ctx;
+}
+
+/* The model the base was reduced from, asked of the callback once (the
+ * first bundle made against it; the others wait here for that answer). */
+static const ps_model *unreduced_base(ps_site_models *s)
+{
+    pthread_mutex_lock(&s->ulock);
+    if (!s->unreduced_asked) {
+        s->unreduced_asked = 1;
+        if (!s->unreduced_fn)
+            ps_set_error(&s->unreduced_err, PS_ERR_USAGE, "no unreduced model given");
+        else if (!(s->unreduced = s->unreduced_fn(s->unreduced_ctx, &s->unreduced_err)) && !s->unreduced_err.code)
+            ps_set_error(&s->unreduced_err, PS_ERR_FORMAT, "the unreduced model could not be loaded");
+    }
+    const ps_model *u = s->unreduced;
+    pthread_mutex_unlock(&s->ulock);
+    return u;
 }
 
 size_t ps_site_models_count(const ps_site_models *s)
@@ -558,15 +655,24 @@ const ps_model *ps_site_models_get(ps_site_models *s, const char *site)
         char path[8192];
         snprintf(path, sizeof path, "%s/%s", s->dir, e->file);
         ps_error err = {0};
-        ps_model *m = site_model_load(path, s->base, &err);
+        int unreduced;
+        ps_model *m = site_model_load(s, path, s->base, s->red_sum, &unreduced, &err);
         if (m && compatible(s, m, site, &err) != 0) {
             ps_model_free(m);
             m = NULL;
         }
-        if (!m)
-            ps_print("warning: site model of %s not used, its pages get the default model: %s",
-                    site, err.msg);
         pthread_mutex_lock(&s->lock);
+        if (!m && unreduced == 2) {
+            /* made against the model the base was reduced from, which is
+             * not at hand: one warning a run, every such bundle left out */
+            if (!s->unreduced_warned)
+                ps_print("warning: site model of %s not used, its pages get the default model: %s (%s); "
+                         "the same for every site model made against it (not repeated)",
+                         site, err.msg, s->unreduced_err.msg);
+            s->unreduced_warned = 1;
+        } else if (!m) {
+            ps_print("warning: site model of %s not used, its pages get the default model: %s", site, err.msg);
+        }
         e->loading = 0;
         if (!m) {
             e->refused = 1;
@@ -622,8 +728,10 @@ void ps_site_models_free(ps_site_models *s)
     }
     free(s->e);
     free(s->dir);
+    free(s->red_sum);
     if (s->dir || s->e) {
         pthread_mutex_destroy(&s->lock);
+        pthread_mutex_destroy(&s->ulock);
         pthread_cond_destroy(&s->loaded);
     }
     free(s);

@@ -45,11 +45,33 @@ typedef struct ps_site_models ps_site_models;
  *  that is a delta against another base — its base_checksum is not @p
  *  base's checksum — is refused at load, like a damaged one, and so is a
  *  whole bundle written before deltas whose features or block tags differ
- *  from base's).  @p cap_bytes bounds the loaded bundles (0 = 256 MB; one
+ *  from base's; a reduced @p base: see ps_site_models_set_unreduced).  @p cap_bytes bounds the loaded bundles (0 = 256 MB; one
  *  bundle is always allowed).  NULL + err when @p dir is not a readable
  *  folder. */
 PS_EXPORT ps_site_models *ps_site_models_open(const char *dir, const ps_model *base, size_t cap_bytes,
                                               ps_error *err);
+
+/** A reduced base (issue 33; pagesift-train --reduce, its reduced_from
+ *  key) and the site bundles made against the model it was reduced from:
+ *  that model's first stage (a whole model, not a delta, borrowed: it must
+ *  outlive the store), or NULL + err when it cannot be had. */
+typedef const ps_model *(*ps_site_unreduced_fn)(void *ctx, ps_error *err);
+
+/** When @p s's base is a reduced bundle, a delta whose base_checksum is
+ *  the checksum its reduced_from names is read against the model @p fn
+ *  gives (the caller's to check: ps_model_check_reduction; the delta's own
+ *  base checks apply as against any base).  @p fn is called once, on the
+ *  first such bundle (from the ps_site_models_get that loads it; the
+ *  others wait for its answer), never when no bundle needs it; when it
+ *  fails, those bundles are refused (one warning a run, with its error).
+ *  Without it they are refused as today.  Call before any
+ *  ps_site_models_get. */
+PS_EXPORT void ps_site_models_set_unreduced(ps_site_models *s, ps_site_unreduced_fn fn, void *ctx);
+
+/** 0 when @p reduced's reduced_from key ("<checksum> <support vectors>")
+ *  names @p unreduced (its checksum key and support vector count: the
+ *  same stage of the bundle it was reduced from), else -1 + err. */
+PS_EXPORT int ps_model_check_reduction(const ps_model *reduced, const ps_model *unreduced, ps_error *err);
 
 /** Number of site bundles in the folder. */
 PS_EXPORT size_t ps_site_models_count(const ps_site_models *s);
@@ -57,7 +79,9 @@ PS_EXPORT size_t ps_site_models_count(const ps_site_models *s);
 /** The model of @p site, loaded if needed, held until ps_site_models_release;
  *  NULL when the site has no bundle or its bundle cannot be used (damaged,
  *  another format, a delta against another base: a warning on stderr once
- *  per site, then the caller uses the base).  A delta shares the base's
+ *  per site, then the caller uses the base; made against the model a
+ *  reduced base was reduced from, that model not at hand: one warning for
+ *  all of them).  A delta shares the base's
  *  support vectors: a loaded model holds a few tens of KB. */
 PS_EXPORT const ps_model *ps_site_models_get(ps_site_models *s, const char *site);
 PS_EXPORT void ps_site_models_release(ps_site_models *s, const ps_model *m);

@@ -66,7 +66,7 @@ class ps_extraction(ctypes.Structure):
 class ps_extractor_config(ctypes.Structure):
     _fields_ = [("model_path", c_char_p), ("templates_dir", c_char_p), ("options", c_char_p),
                 ("templates", c_void_p), ("site_models_dir", c_char_p), ("site_models_cap", c_size_t),
-                ("page_types_path", c_char_p), ("method_options", c_void_p)]
+                ("page_types_path", c_char_p), ("method_options", c_void_p), ("site_base_path", c_char_p)]
 
 
 class ps_option_info(ctypes.Structure):

@@ -31,6 +31,7 @@ grep -q '^stage 1: .* support vectors' "$t/out" && grep -q '^stage 2: .* support
   || fail "report: $(cat "$t/out")"
 [ "$(grep -c '^pagesift-model 2$' "$t/red.model")" -eq 2 ] || fail "not two stages"
 [ "$(grep -c '^reduced_from crc32:' "$t/red.model")" -eq 2 ] || fail "no reduced_from keys"
+[ "$(grep -c '^reduced_from_file stack.model$' "$t/red.model")" -eq 2 ] || fail "no reduced_from_file keys"
 n1=$(grep -m1 '^support_vectors ' "$t/first.model" | cut -d' ' -f2)
 r1=$(grep -m1 '^support_vectors ' "$t/red.model" | cut -d' ' -f2)
 [ "$r1" -eq $(( (n1 + 1) / 2 )) ] || [ "$r1" -eq $(( n1 / 2 )) ] || fail "first stage: $r1 of $n1"

@@ -538,6 +538,48 @@ static void test_never_worse(void **state)
     free(page);
 }
 
+/* A sample page ready for a block classifier: its blocks' features by
+ * @p c's names and the blocks with text of their own (what the methods
+ * score); sample_scores gives a zeroed score per block. */
+typedef struct sample_page {
+    ps_page *pg;
+    double *x;
+    uint32_t *list;
+    size_t nb, n;
+} sample_page;
+
+static void sample_page_load(const char *path, const ps_block_classifier *c, sample_page *p)
+{
+    ps_error err = {0};
+    ps_page_options po = {.block_tags = c->block_tags};
+    p->pg = ps_page_load_file(path, &po, &err);
+    assert_non_null(p->pg);
+    const ps_block *b = ps_page_blocks(p->pg, &p->nb);
+    p->x = malloc((p->nb + 1) * c->n_feat * sizeof *p->x);
+    p->list = malloc((p->nb + 1) * sizeof *p->list);
+    assert_non_null(p->x);
+    assert_non_null(p->list);
+    assert_int_equal(ps_page_block_features(p->pg, c->feat_ids, c->n_feat, p->x), 0);
+    p->n = 0;
+    for (size_t i = 0; i < p->nb; i++)
+        if (b[i].own.text_chars)
+            p->list[p->n++] = (uint32_t)i;
+}
+
+static double *sample_scores(const sample_page *p)
+{
+    double *s = calloc(p->nb + 1, sizeof *s);
+    assert_non_null(s);
+    return s;
+}
+
+static void sample_page_free(sample_page *p)
+{
+    free(p->x);
+    free(p->list);
+    ps_page_free(p->pg);
+}
+
 /* Inside the stack: a site model takes the place of the shipped stacked
  * model's first stage, its scores feed the second stage.  A site model with
  * no labelled rows gives exactly the base's decision values, through both
@@ -581,22 +623,14 @@ static void test_inside_the_stack(void **state)
             continue;
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", hdir, de->d_name);
-        ps_page_options po = {.block_tags = stack->block_tags};
-        ps_page *pg = ps_page_load_file(path, &po, &err);
-        assert_non_null(pg);
-        size_t nb, nf = stack->n_feat;
-        const ps_block *b = ps_page_blocks(pg, &nb);
-        double *fx = malloc((nb + 1) * nf * sizeof *fx), *sb = calloc(nb + 1, sizeof *sb),
-               *se = calloc(nb + 1, sizeof *se), *sfl = calloc(nb + 1, sizeof *sfl),
-               *sw = calloc(nb + 1, sizeof *sw), *s1 = calloc(nb + 1, sizeof *s1);
-        uint32_t *list = malloc((nb + 1) * sizeof *list);
-        assert_int_equal(ps_page_block_features(pg, stack->feat_ids, nf, fx), 0);
-        size_t n = 0;
-        for (size_t i = 0; i < nb; i++)
-            if (b[i].own.text_chars)
-                list[n++] = (uint32_t)i;
+        sample_page p;
+        sample_page_load(path, stack, &p);
+        double *sb = sample_scores(&p), *se = sample_scores(&p), *sfl = sample_scores(&p),
+               *sw = sample_scores(&p), *s1 = sample_scores(&p);
+        const uint32_t *list = p.list;
+        size_t n = p.n;
         char model[64] = "";
-        ps_classify_in in = {.page = pg, .site = "", .x = fx, .blocks = list, .n = n};
+        ps_classify_in in = {.page = p.pg, .site = "", .x = p.x, .blocks = list, .n = n};
         assert_int_equal(stack->score(stack, &in, sb, &err), 0);
         in.site = "empty.example", in.model = model, in.model_cap = sizeof model;
         assert_int_equal(sites->score(sites, &in, se, &err), 0);
@@ -615,8 +649,8 @@ static void test_inside_the_stack(void **state)
         }
         blocks += n;
         pages++;
-        free(fx), free(sb), free(se), free(sfl), free(sw), free(s1), free(list);
-        ps_page_free(pg);
+        free(sb), free(se), free(sfl), free(sw), free(s1);
+        sample_page_free(&p);
     }
     closedir(d);
     print_message("inside the stack: %zu blocks of %zu pages; the trained site model changes %zu, the second "
@@ -762,22 +796,14 @@ static void test_reduced_base(void **state)
             continue;
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", hdir, de->d_name);
-        ps_page_options po = {.block_tags = fc->block_tags};
-        ps_page *pg = ps_page_load_file(path, &po, &err);
-        assert_non_null(pg);
-        size_t nb, nf = fc->n_feat;
-        const ps_block *bl = ps_page_blocks(pg, &nb);
-        double *fx = malloc((nb + 1) * nf * sizeof *fx), *sf = calloc(nb + 1, sizeof *sf),
-               *sw = calloc(nb + 1, sizeof *sw), *ss = calloc(nb + 1, sizeof *ss), *s0 = calloc(nb + 1, sizeof *s0),
-               *sl = calloc(nb + 1, sizeof *sl);
-        uint32_t *list = malloc((nb + 1) * sizeof *list);
-        assert_int_equal(ps_page_block_features(pg, fc->feat_ids, nf, fx), 0);
-        size_t k = 0;
-        for (size_t i = 0; i < nb; i++)
-            if (bl[i].own.text_chars)
-                list[k++] = (uint32_t)i;
+        sample_page p;
+        sample_page_load(path, fc, &p);
+        double *sf = sample_scores(&p), *sw = sample_scores(&p), *ss = sample_scores(&p),
+               *s0 = sample_scores(&p), *sl = sample_scores(&p);
+        const uint32_t *list = p.list;
+        size_t k = p.n;
         char model[64] = "";
-        ps_classify_in in = {.page = pg, .site = "", .x = fx, .blocks = list, .n = k};
+        ps_classify_in in = {.page = p.pg, .site = "", .x = p.x, .blocks = list, .n = k};
         assert_int_equal(fc->score(fc, &in, sf, &err), 0);
         assert_int_equal(ps_block_classifier_stack_score(dc, flm, &in, sw, &err), 0); /* default.model + site */
         in.model = model, in.model_cap = sizeof model;
@@ -797,8 +823,8 @@ static void test_reduced_base(void **state)
         }
         blocks += k;
         pages++;
-        free(fx), free(sf), free(sw), free(ss), free(s0), free(sl), free(list);
-        ps_page_free(pg);
+        free(sf), free(sw), free(ss), free(s0), free(sl);
+        sample_page_free(&p);
     }
     closedir(d);
     print_message("reduced base: %zu blocks of %zu pages, %zu scored otherwise by the site model over "

@@ -1100,6 +1100,7 @@ int ps_batch_run(const ps_batch_config *cfg, ps_source *src, ps_batch_counts *co
     if (rc == 1) { /* interrupted while learning: no second pass */
         ps_template_store_free(learnt);
         n.interrupted = 1;
+        n.interrupted_learning = 1;
         if (counts)
             *counts = n;
         return 0;

@@ -924,7 +924,7 @@ static int report(const cli_run *r, int rc, const ps_batch_counts *counts, doubl
             const char *name = got_signal == SIGINT ? "SIGINT" : "SIGTERM";
             if (!n.interrupted)
                 fprintf(stderr, "pagesift: %s came after the last page: the run is complete\n", name);
-            else if (r->learn && n.read == 0)
+            else if (n.interrupted_learning)
                 fprintf(stderr, "pagesift: interrupted by %s while learning the templates (the first "
                                 "pass): no page extracted\n", name);
             else if (n.abandoned)

@@ -144,9 +144,11 @@ typedef struct ps_batch_counts {
                                  again; or before its first page: the
                                  output folder's manifest could not be
                                  opened (err says why) */
-    int interrupted;        /**< the run was stopped by *cfg->interrupt
-                                 (with learn_templates, maybe in the first
-                                 pass: then read is 0) */
+    int interrupted;        /**< the run was stopped by *cfg->interrupt */
+    int interrupted_learning; /**< ... in learn_templates' first pass: no
+                                 page extracted, nothing written (a signal
+                                 just after it stops the second pass with
+                                 read 0 and this 0) */
     size_t abandoned;       /**< pages read from the input but dropped
                                  without a record by the interrupt or a
                                  fatal error (not in read) */

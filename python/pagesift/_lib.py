@@ -103,6 +103,7 @@ class ps_batch_counts(ctypes.Structure):
         ("read", c_size_t), ("extracted", c_size_t), ("empty", c_size_t), ("failed", c_size_t),
         ("skipped", c_size_t), ("bytes", c_size_t), ("learnt_pages", c_size_t),
         ("learnt_sites", c_size_t), ("setup_failed", c_int), ("interrupted", c_int),
+        ("interrupted_learning", c_int),
         ("abandoned", c_size_t), ("filtered", c_size_t), ("duplicates", c_size_t),
         ("dedup_kept", c_size_t), ("dedup_memory", c_size_t),
     ]

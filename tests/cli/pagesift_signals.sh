@@ -135,6 +135,23 @@ else   # a fast machine may be in the second pass already: then it adds up as ab
     grep -q "interrupted by SIGINT" "$tmp/err5" || fail "--learn-templates: $(cat "$tmp/err5")"
 fi
 
+# --- ... stopped just as its second pass begins: that pass's summary --------
+# (read 0 and a manifest written: not the learning pass's message)
+rm -rf "$tmp/out-learn"
+: > "$tmp/err6"
+pagesift -j 2 --learn-templates -o "$tmp/out-learn" "$tmp/in4" 2> "$tmp/err6" &
+pid=$!
+for _ in $(seq 3000); do grep -q "templates learnt" "$tmp/err6" && break; sleep 0.01; done
+grep -q "templates learnt" "$tmp/err6" || fail "--learn-templates never ended its first pass"
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+pid=
+[[ $rc == 130 ]] || fail "--learn-templates SIGINT in the second pass: exit $rc; $(cat "$tmp/err6")"
+summary "$tmp/err6"
+grep -q "interrupted by SIGINT: " "$tmp/err6" || fail "second pass: $(cat "$tmp/err6")"
+! grep -q "while learning" "$tmp/err6" || fail "the second pass called the first: $(cat "$tmp/err6")"
+
 # --- -q: no message, the exit status still says it ----------------------------
 pagesift -q -j 2 --format jsonl "$tmp/in" > "$tmp/q.jsonl" 2> "$tmp/err4" &
 pid=$!

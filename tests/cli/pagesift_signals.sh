@@ -47,16 +47,24 @@ wait_for() {
     return 1
 }
 
+# send signal $1 to the run, wait for it; it must exit 128 + the signal
+# ($2: what to call the case; $3: its stderr, shown on failure)
+stop_run() {
+    local want
+    case $1 in INT) want=130 ;; TERM) want=143 ;; esac
+    kill -"$1" "$pid"
+    wait "$pid"
+    rc=$?
+    pid=
+    [[ $rc == "$want" ]] || fail "$2: exit $rc (want $want); $(cat "$3" 2>/dev/null)"
+}
+
 # --- SIGINT, one file per page ------------------------------------------------
 n_out() { find "$tmp/out" -name '*.txt' 2>/dev/null | wc -l; }
 pagesift -j 2 -o "$tmp/out" "$tmp/in" 2> "$tmp/err1" &
 pid=$!
 wait_for n_out 30 || fail "the run ended before the signal (input too small for this machine?)"
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-pid=
-[[ $rc == 130 ]] || fail "SIGINT: exit $rc (want 130); $(cat "$tmp/err1")"
+stop_run INT SIGINT "$tmp/err1"
 summary "$tmp/err1"
 (( S_READ < n_pages )) || fail "SIGINT did not stop the run: $S_READ of $n_pages read"
 grep -q "interrupted by SIGINT" "$tmp/err1" || fail "the summary does not say it was interrupted: $(cat "$tmp/err1")"
@@ -96,11 +104,7 @@ n_lines() { wc -l < "$tmp/out.jsonl"; }
 pagesift -j 2 --format jsonl "$tmp/in" > "$tmp/out.jsonl" 2> "$tmp/err3" &
 pid=$!
 wait_for n_lines 30 || fail "the JSON Lines run ended before the signal"
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-pid=
-[[ $rc == 143 ]] || fail "SIGTERM: exit $rc (want 143); $(cat "$tmp/err3")"
+stop_run TERM SIGTERM "$tmp/err3"
 summary "$tmp/err3"
 grep -q "interrupted by SIGTERM" "$tmp/err3" || fail "the summary does not say SIGTERM: $(cat "$tmp/err3")"
 (( S_READ < n_pages )) || fail "SIGTERM did not stop the run"
@@ -123,11 +127,7 @@ done
 pagesift -j 2 --learn-templates -o "$tmp/out-learn" "$tmp/in4" 2> "$tmp/err5" &
 pid=$!
 sleep 1.5   # past the set-up (model load), when the handler is in place
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-pid=
-[[ $rc == 130 ]] || fail "--learn-templates SIGINT: exit $rc; $(cat "$tmp/err5")"
+stop_run INT "--learn-templates SIGINT" "$tmp/err5"
 if grep -q "while learning the templates" "$tmp/err5"; then
     (( $(find "$tmp/out-learn" -type f | wc -l) == 0 )) || fail "files written in the learning pass"
 else   # a fast machine may be in the second pass already: then it adds up as above
@@ -141,13 +141,9 @@ rm -rf "$tmp/out-learn"
 : > "$tmp/err6"
 pagesift -j 2 --learn-templates -o "$tmp/out-learn" "$tmp/in4" 2> "$tmp/err6" &
 pid=$!
-for _ in $(seq 3000); do grep -q "templates learnt" "$tmp/err6" && break; sleep 0.01; done
-grep -q "templates learnt" "$tmp/err6" || fail "--learn-templates never ended its first pass"
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-pid=
-[[ $rc == 130 ]] || fail "--learn-templates SIGINT in the second pass: exit $rc; $(cat "$tmp/err6")"
+n_learnt() { grep -c "templates learnt" "$tmp/err6"; }
+wait_for n_learnt 1 || fail "--learn-templates ended before its second pass: $(cat "$tmp/err6")"
+stop_run INT "--learn-templates SIGINT in the second pass" "$tmp/err6"
 summary "$tmp/err6"
 grep -q "interrupted by SIGINT: " "$tmp/err6" || fail "second pass: $(cat "$tmp/err6")"
 ! grep -q "while learning" "$tmp/err6" || fail "the second pass called the first: $(cat "$tmp/err6")"
@@ -157,10 +153,6 @@ pagesift -q -j 2 --format jsonl "$tmp/in" > "$tmp/q.jsonl" 2> "$tmp/err4" &
 pid=$!
 n_q() { wc -l < "$tmp/q.jsonl"; }
 wait_for n_q 10 || fail "the quiet run ended before the signal"
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-pid=
-[[ $rc == 130 ]] || fail "-q SIGINT: exit $rc"
+stop_run INT "-q SIGINT" /dev/null
 [[ ! -s $tmp/err4 ]] || fail "-q printed: $(cat "$tmp/err4")"
 echo "ok: stopped at $first_written of $n_pages pages, resumed; SIGTERM at $(n_lines) JSON lines"

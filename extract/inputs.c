@@ -364,7 +364,7 @@ static int open_stdin(ps_source *src, const char *path, ps_input *in, ps_error *
     if (!s)
         return ps_set_error(err, e.code, "%s", e.msg);
     if (src->jsonl_stdin)
-        return push_reader(src, &jsonl_reader, ps_jsonl_new(s, "stdin", src->max_bytes), err);
+        return push_reader(src, &jsonl_reader, ps_jsonl_new(s, "stdin", NULL, src->max_bytes), err);
     if (starts_warc(s))
         return start_warc(src, s, "stdin", err);
     int r = page_from_stream(src, s, in, err);
@@ -386,6 +386,35 @@ static int open_warc_arg(ps_source *src, const char *path, ps_input *in, ps_erro
         return open_warc(src, path, in, err);
     ps_instream *s = open_if_warc(path);
     return s ? start_warc(src, s, path, err) : page_from_file(src, path, NULL, NULL, NULL, in, err);
+}
+
+/* a JSON Lines file: by its name (.jsonl, .ndjson, either with .gz) */
+static int jsonl_name(const char *path)
+{
+    static const char *const ext[] = {".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz"};
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof ext / sizeof *ext; i++) {
+        size_t e = strlen(ext[i]);
+        if (n > e && !ps_ascii_casecmp(path + n - e, ext[i]))
+            return 1;
+    }
+    return 0;
+}
+
+static int open_jsonl_file(ps_source *src, const char *path, ps_input *in, ps_error *err)
+{
+    ps_error e = {0};
+    ps_instream *s = ps_instream_open(path, &e);
+    if (!s)
+        return failed_input(path, e.code, e.msg, in, err);
+    char *id = file_id(path, 0);
+    if (!id) {
+        ps_instream_free(s);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
+    int r = push_reader(src, &jsonl_reader, ps_jsonl_new(s, path, id, src->max_bytes), err);
+    free(id);
+    return r;
 }
 
 static int open_page(ps_source *src, const char *path, ps_input *in, ps_error *err)
@@ -424,6 +453,11 @@ static int probe_warc(const char *path, const struct stat *st)
     return (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) || (n >= 5 && !memcmp(head, "WARC/", 5));
 }
 
+static int probe_jsonl(const char *path, const struct stat *st)
+{
+    return st && !S_ISDIR(st->st_mode) && jsonl_name(path);
+}
+
 static int probe_page(const char *path, const struct stat *st)
 {
     (void)path;
@@ -438,13 +472,13 @@ static int walk_next(ps_source *src, void *self, ps_input *in, ps_error *err);
 static void walk_free(void *self);
 static const reader_ops folder_reader = {"folder", probe_folder, open_folder, walk_next, walk_free};
 static const reader_ops warc_reader = {"WARC", probe_warc, open_warc_arg, warc_next, warc_free};
-static const reader_ops jsonl_reader = {"JSON Lines", NULL, NULL, jsonl_next, jsonl_free};
+static const reader_ops jsonl_reader = {"JSON Lines", probe_jsonl, open_jsonl_file, jsonl_next, jsonl_free};
 static const reader_ops page_format = {"page", probe_page, open_page, NULL, NULL};
 
 /* The formats an argument can be, in the order they are tried (the list
  * file, read after the arguments, is list_reader). */
 static const reader_ops *const formats[] = {
-    &stdin_format, &dataset_reader, &folder_reader, &warc_reader, &jsonl_reader, &page_format, NULL,
+    &stdin_format, &dataset_reader, &folder_reader, &jsonl_reader, &warc_reader, &page_format, NULL,
 };
 
 /* ---- URLs: fetched (fetch.c) ----------------------------------------- */

@@ -150,7 +150,9 @@ int ps_is_dataset_dir(const char *dir);
 /* ---- jsonl_input.c: JSON Lines records on a stream -------------------- */
 
 typedef struct ps_jsonl ps_jsonl;
-ps_jsonl *ps_jsonl_new(ps_instream *s, const char *name, size_t max_bytes);
+/** Records of @p s (taken over), named "@p name line N" in messages; a
+ *  record without an id is "<file_id>-line-N" (file_id NULL: "line-N"). */
+ps_jsonl *ps_jsonl_new(ps_instream *s, const char *name, const char *file_id, size_t max_bytes);
 /** 1: *in filled (a page or a failed line), 0: end, -1: out of memory. */
 int ps_jsonl_next(ps_jsonl *j, ps_input *in, ps_error *err);
 void ps_jsonl_free(ps_jsonl *j);

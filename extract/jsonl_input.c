@@ -4,7 +4,8 @@
  *     {"url": "...", "html": "...", "id": "..." or 123, "charset": "..."}
  * "html" is required, the rest optional.  One record per line; blank lines
  * are ignored; a bad line is a failed input naming the line, then the next
- * line is read.  The stream may be gzip (instream.c inflates it). */
+ * line is read.  The stream may be gzip (instream.c inflates it): standard
+ * input with --jsonl, or a file named .jsonl / .ndjson (.gz). */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <jansson.h>
@@ -16,16 +17,24 @@
 struct ps_jsonl {
     ps_instream *s;
     char *name;
+    char *id_prefix; /* "<file id>-" for a file's records, "" for stdin's */
     size_t max_bytes;
     size_t lineno;
     int done;      /* the stream failed: no more lines */
     ps_buf line;
 };
 
-ps_jsonl *ps_jsonl_new(ps_instream *s, const char *name, size_t max_bytes)
+ps_jsonl *ps_jsonl_new(ps_instream *s, const char *name, const char *file_id, size_t max_bytes)
 {
     ps_jsonl *j = calloc(1, sizeof *j);
-    if (!j || !(j->name = strdup(name))) {
+    size_t n = file_id ? strlen(file_id) : 0;
+    if (j && (j->id_prefix = malloc(n + 2))) {
+        memcpy(j->id_prefix, file_id ? file_id : "", n);
+        strcpy(j->id_prefix + n, n ? "-" : "");
+    }
+    if (!j || !j->id_prefix || !(j->name = strdup(name))) {
+        if (j)
+            free(j->id_prefix);
         free(j);
         ps_instream_free(s);
         return NULL;
@@ -42,6 +51,7 @@ void ps_jsonl_free(ps_jsonl *j)
     ps_instream_free(j->s);
     ps_buf_free(&j->line);
     free(j->name);
+    free(j->id_prefix);
     free(j);
 }
 
@@ -66,24 +76,34 @@ static int opt_string(json_t *obj, const char *key, const char **out)
     return 0;
 }
 
-/* The output id: "id" (string or integer) or "line-<n>". */
-static char *record_id(json_t *obj, size_t lineno)
+/* The id of line @p lineno without one of its own: "line-<n>", after the
+ * file's id for a file ("crawl-line-7": two files' lines stay apart). */
+static char *line_id(const ps_jsonl *j, size_t lineno)
+{
+    size_t n = strlen(j->id_prefix) + 32;
+    char *id = malloc(n);
+    if (id)
+        snprintf(id, n, "%sline-%zu", j->id_prefix, lineno);
+    return id;
+}
+
+/* The output id: "id" (string or integer) or line_id. */
+static char *record_id(const ps_jsonl *j, json_t *obj)
 {
     json_t *v = json_object_get(obj, "id");
     char tmp[48];
     if (v && json_is_string(v))
         return ps_safe_id(json_string_value(v), json_string_length(v));
-    if (v && json_is_integer(v))
-        snprintf(tmp, sizeof tmp, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-    else
-        snprintf(tmp, sizeof tmp, "line-%zu", lineno);
+    if (!v || !json_is_integer(v))
+        return line_id(j, j->lineno);
+    snprintf(tmp, sizeof tmp, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
     return strdup(tmp);
 }
 
 /* Fill in from one parsed record; returns -1 when out of memory. */
 static int fill_record(ps_jsonl *j, json_t *obj, ps_input *in)
 {
-    in->id = record_id(obj, j->lineno);
+    in->id = record_id(j, obj);
     if (!in->id)
         return -1;
     if (!json_is_object(obj)) {
@@ -142,13 +162,14 @@ int ps_jsonl_next(ps_jsonl *j, ps_input *in, ps_error *err)
     if (r == -1) { /* read error or corrupt gzip: the stream is done */
         j->done = 1;
         ps_input_fail(in, PS_ERR_IO, "%s: %s", in->origin, ps_instream_error(j->s));
-        if (!(in->id = strdup("line-error")))
+        size_t n = strlen(j->id_prefix) + sizeof "line-error";
+        if (!(in->id = malloc(n)))
             goto nomem;
+        snprintf(in->id, n, "%sline-error", j->id_prefix);
         return 1;
     }
     if (r == -2) {
-        snprintf(tmp, sizeof tmp, "line-%zu", j->lineno);
-        if (!(in->id = strdup(tmp)))
+        if (!(in->id = line_id(j, j->lineno)))
             goto nomem;
         ps_input_fail(in, PS_ERR_TOO_LARGE, "%s: line longer than %zu bytes", in->origin, max_line);
         return 1;
@@ -156,8 +177,7 @@ int ps_jsonl_next(ps_jsonl *j, ps_input *in, ps_error *err)
     json_error_t jerr;
     json_t *obj = json_loadb(j->line.data, j->line.len, JSON_ALLOW_NUL, &jerr);
     if (!obj) {
-        snprintf(tmp, sizeof tmp, "line-%zu", j->lineno);
-        if (!(in->id = strdup(tmp)))
+        if (!(in->id = line_id(j, j->lineno)))
             goto nomem;
         ps_input_fail(in, PS_ERR_FORMAT, "%s: invalid JSON: %s (column %d)", in->origin, jerr.text, jerr.column);
         return 1;

@@ -27,6 +27,9 @@ extern "C" {
  *     .html/.htm/.xhtml pages and .warc/.warc.gz files; a folder holding an
  *     index.tsv is a data set (../shared/datasets format) and is read in the
  *     order of its index, not searched;
+ *   - a JSON Lines file (.jsonl, .ndjson, plain or .gz, by name): one
+ *     ps_input per line, as "-" with jsonl_stdin; ids "<file id>-line-N"
+ *     for lines without one;
  *   - "-": stdin: JSON Lines when opt->jsonl_stdin, else a WARC stream (when
  *     it starts with "WARC/" or the gzip magic) or one page;
  *   - "http://..." or "https://...": a URL, fetched (ps_fetch_options below,

@@ -126,6 +126,38 @@ for x, y in zip(a, b):
         assert x["text"] == y["text"], x["id"]; n += 1
 assert n >= 15, n
 PY
+# JSON Lines files as arguments (.jsonl, .ndjson, gzipped): the same records
+# as on stdin, in argument order; a record without an id is named after its
+# file and line, so two files' lines never share an id (an -o folder would
+# overwrite one with the other); a bad line is one failed record
+head -n 5 "$tmp/s.jsonl" | python3 -c '
+import json, sys
+for l in sys.stdin:
+    r = json.loads(l); del r["id"]; print(json.dumps(r))' > "$tmp/part1.jsonl"
+{ tail -n +6 "$tmp/s.jsonl"; echo "{not json"; } > "$tmp/rest.ndjson"
+gzip -k "$tmp/rest.ndjson"
+head -n 5 "$tmp/s.jsonl" | python3 -c '
+import json, sys
+for l in sys.stdin:
+    r = json.loads(l); del r["id"]; print(json.dumps(r))' | gzip > "$tmp/part2.jsonl.gz"
+pagesift -m all -j 2 -f jsonl "$tmp/part1.jsonl" "$tmp/rest.ndjson.gz" "$tmp/part2.jsonl.gz" \
+    > "$tmp/jf.jsonl" 2> "$tmp/jferr"
+rc=$?
+[[ $rc == 1 ]] || fail "JSON Lines files with a bad line: exit $rc, want 1"
+grep -q "27 records read: 26 extracted, 0 empty, 1 failed, 0 skipped" "$tmp/jferr" ||
+    fail "JSON Lines files: $(cat "$tmp/jferr")"
+grep -q "rest.ndjson.gz line 17: invalid JSON" "$tmp/jferr" || fail "the bad line is not named: $(cat "$tmp/jferr")"
+python3 - "$tmp/jl.jsonl" "$tmp/jf.jsonl" <<'PY' || fail "JSON Lines files differ from stdin"
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]; b = [json.loads(l) for l in open(sys.argv[2])]
+ids = [r["id"] for r in b]
+assert ids[:5] == ["part1-line-%d" % i for i in range(1, 6)], ids[:5]
+assert ids[21] == "rest-line-17" and b[21]["status"] == "failed", ids[21]
+assert ids[22:] == ["part2-line-%d" % i for i in range(1, 6)], ids[22:]
+assert len(set(ids)) == len(ids) == 27
+texts = [r["text"] for r in b if r["status"] == "ok"]
+assert texts[:21] == [r["text"] for r in a] and texts[21:] == [r["text"] for r in a[:5]]
+PY
 grep -q "22 records read: 21 extracted, 0 empty, 0 failed, 1 skipped" "$tmp/werr" ||
     fail "warcinfo record not counted as skipped: $(cat "$tmp/werr")"
 # a WARC cut in the middle of a record: the records before are extracted, the cut one fails

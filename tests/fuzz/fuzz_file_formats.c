@@ -1,6 +1,6 @@
 /* tests/fuzz/fuzz_file_formats.c — libFuzzer target: arbitrary bytes as each
- * file pagesift reads: a WARC file (plain or gzip), a template library and
- * a model bundle (as it is, carried over from format 1, and with its
+ * file pagesift reads: a WARC file (plain or gzip), a JSON Lines file, a
+ * template library and a model bundle (as it is, carried over from format 1, and with its
  * checksum made right so that the parser behind the check is reached).  A
  * bundle's following stages (a stacked model: ps_model_next_stage) are
  * read too, and the block classifier is opened over it (the "stack" kind
@@ -83,11 +83,12 @@ static int seal_second(ps_buf *b, const ps_model *m)
     return rc;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The bytes as an input file named @p name: every record read until the
+ * end or a fatal error. */
+static void read_all(const char *name, const uint8_t *data, size_t size)
 {
     ps_error err = {0};
-    /* a WARC file: every record read until the end or a fatal error */
-    const char *path = write_as("in.warc", data, size);
+    const char *path = write_as(name, data, size);
     ps_source *src = ps_source_open(&path, 1, NULL, NULL, &err);
     if (src) {
         ps_input in;
@@ -97,6 +98,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ps_input_clear(&in);
         ps_source_free(src);
     }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    ps_error err = {0};
+    read_all("in.warc", data, size);  /* a WARC file */
+    read_all("in.jsonl", data, size); /* JSON Lines (plain or gzip) */
+    const char *path;
     /* a template library */
     path = write_as("fuzz.example.tpl", data, size);
     ps_template_lib *lib = ps_template_lib_load(path, &err);

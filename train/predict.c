@@ -239,8 +239,9 @@ static inline __attribute__((always_inline)) void predict_tiles(const ps_model *
  * time.  AVX-512 (16 floats a step, fused multiply-add, glibc's AVX-512
  * expf, four rows at a time) where the CPU has it: on an Intel Xeon with it,
  * -j 1 over dragnet took 8 % less CPU than with AVX2 (docs/research/SPEED.md,
- * the kernels); AVX2 with fused multiply-add (x86-64-v3: every AVX2 CPU
- * but a few of 2013's, and the AMD EPYC machines here) otherwise: d2 +=
+ * the kernels); AVX2 with fused multiply-add (x86-64-v3: AVX2 with FMA,
+ * BMI and F16C, nearly every AVX2 CPU, the AMD EPYC machines here among
+ * them) otherwise: d2 +=
  * d * d one instruction instead of two, 8.0 % fewer instructions over 60
  * dragnet pages under callgrind (2 323 M -> 2 137 M; docs/research/SPEED.md,
  * "AVX2 with fused multiply-add"); AVX2 alone on the CPUs without FMA; SSE2

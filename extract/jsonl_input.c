@@ -27,18 +27,15 @@ struct ps_jsonl {
 ps_jsonl *ps_jsonl_new(ps_instream *s, const char *name, const char *file_id, size_t max_bytes)
 {
     ps_jsonl *j = calloc(1, sizeof *j);
-    size_t n = file_id ? strlen(file_id) : 0;
-    if (j && (j->id_prefix = malloc(n + 2))) {
-        memcpy(j->id_prefix, file_id ? file_id : "", n);
-        strcpy(j->id_prefix + n, n ? "-" : "");
-    }
-    if (!j || !j->id_prefix || !(j->name = strdup(name))) {
-        if (j)
-            free(j->id_prefix);
+    ps_buf prefix = {0};
+    if (!j || ps_buf_printf(&prefix, "%s%s", file_id ? file_id : "", file_id ? "-" : "") ||
+        !(j->name = strdup(name))) {
+        ps_buf_free(&prefix);
         free(j);
         ps_instream_free(s);
         return NULL;
     }
+    j->id_prefix = ps_buf_take(&prefix, NULL);
     j->s = s;
     j->max_bytes = max_bytes ? max_bytes : PS_DEFAULT_MAX_BYTES;
     return j;
@@ -77,14 +74,17 @@ static int opt_string(json_t *obj, const char *key, const char **out)
 }
 
 /* The id of line @p lineno without one of its own: "line-<n>", after the
- * file's id for a file ("crawl-line-7": two files' lines stay apart). */
+ * file's id for a file ("crawl-line-7": two files' lines stay apart);
+ * lineno 0 (lines count from 1): the stream's read error, "line-error". */
 static char *line_id(const ps_jsonl *j, size_t lineno)
 {
-    size_t n = strlen(j->id_prefix) + 32;
-    char *id = malloc(n);
-    if (id)
-        snprintf(id, n, "%sline-%zu", j->id_prefix, lineno);
-    return id;
+    ps_buf b = {0};
+    if (lineno ? ps_buf_printf(&b, "%sline-%zu", j->id_prefix, lineno)
+               : ps_buf_printf(&b, "%sline-error", j->id_prefix)) {
+        ps_buf_free(&b);
+        return NULL;
+    }
+    return ps_buf_take(&b, NULL);
 }
 
 /* The output id: "id" (string or integer) or line_id. */
@@ -155,17 +155,17 @@ int ps_jsonl_next(ps_jsonl *j, ps_input *in, ps_error *err)
     } while (r == 1 && blank(j->line.data, j->line.len));
     if (r == 0)
         return 0;
-    char tmp[64];
-    snprintf(tmp, sizeof tmp, "%s line %zu", j->name, j->lineno);
-    if (!(in->origin = strdup(tmp)))
+    ps_buf origin = {0}; /* the file's whole name: a path may be long */
+    if (ps_buf_printf(&origin, "%s line %zu", j->name, j->lineno)) {
+        ps_buf_free(&origin);
         goto nomem;
+    }
+    in->origin = ps_buf_take(&origin, NULL);
     if (r == -1) { /* read error or corrupt gzip: the stream is done */
         j->done = 1;
         ps_input_fail(in, PS_ERR_IO, "%s: %s", in->origin, ps_instream_error(j->s));
-        size_t n = strlen(j->id_prefix) + sizeof "line-error";
-        if (!(in->id = malloc(n)))
+        if (!(in->id = line_id(j, 0)))
             goto nomem;
-        snprintf(in->id, n, "%sline-error", j->id_prefix);
         return 1;
     }
     if (r == -2) {

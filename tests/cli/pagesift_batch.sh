@@ -147,6 +147,15 @@ rc=$?
 grep -q "27 records read: 26 extracted, 0 empty, 1 failed, 0 skipped" "$tmp/jferr" ||
     fail "JSON Lines files: $(cat "$tmp/jferr")"
 grep -q "rest.ndjson.gz line 17: invalid JSON" "$tmp/jferr" || fail "the bad line is not named: $(cat "$tmp/jferr")"
+# a file's whole path names its bad line, however long (it was cut at 64 bytes)
+long="$tmp/a-folder-name-long-enough-that-path-and-line-pass-64-bytes-of-any-buffer"
+mkdir -p "$long"
+cp "$tmp/rest.ndjson" "$long/crawl-part-0001.ndjson"
+pagesift -f jsonl "$long/crawl-part-0001.ndjson" > "$tmp/jlong.jsonl" 2> "$tmp/jlongerr"
+grep -qF "$long/crawl-part-0001.ndjson line 17: invalid JSON" "$tmp/jlongerr" ||
+    fail "a long path's bad line is not named whole: $(cat "$tmp/jlongerr")"
+grep -qF "\"origin\":\"$long/crawl-part-0001.ndjson line 17\"" "$tmp/jlong.jsonl" ||
+    fail "a long path's record origin is cut: $(grep -o '"origin":"[^"]*"' "$tmp/jlong.jsonl" | tail -1)"
 python3 - "$tmp/jl.jsonl" "$tmp/jf.jsonl" <<'PY' || fail "JSON Lines files differ from stdin"
 import json, sys
 a = [json.loads(l) for l in open(sys.argv[1])]; b = [json.loads(l) for l in open(sys.argv[2])]

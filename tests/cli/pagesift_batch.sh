@@ -130,16 +130,14 @@ PY
 # as on stdin, in argument order; a record without an id is named after its
 # file and line, so two files' lines never share an id (an -o folder would
 # overwrite one with the other); a bad line is one failed record
-head -n 5 "$tmp/s.jsonl" | python3 -c '
+without_ids() { python3 -c '
 import json, sys
 for l in sys.stdin:
-    r = json.loads(l); del r["id"]; print(json.dumps(r))' > "$tmp/part1.jsonl"
+    r = json.loads(l); del r["id"]; print(json.dumps(r))'; }
+head -n 5 "$tmp/s.jsonl" | without_ids > "$tmp/part1.jsonl"
 { tail -n +6 "$tmp/s.jsonl"; echo "{not json"; } > "$tmp/rest.ndjson"
 gzip -k "$tmp/rest.ndjson"
-head -n 5 "$tmp/s.jsonl" | python3 -c '
-import json, sys
-for l in sys.stdin:
-    r = json.loads(l); del r["id"]; print(json.dumps(r))' | gzip > "$tmp/part2.jsonl.gz"
+head -n 5 "$tmp/s.jsonl" | without_ids | gzip > "$tmp/part2.jsonl.gz"
 pagesift -m all -j 2 -f jsonl "$tmp/part1.jsonl" "$tmp/rest.ndjson.gz" "$tmp/part2.jsonl.gz" \
     > "$tmp/jf.jsonl" 2> "$tmp/jferr"
 rc=$?

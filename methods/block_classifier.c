@@ -2,7 +2,10 @@
  * classifier kind it holds (methods/block_classifier.h).  It sits above the
  * kinds (methods/classifier_svm.c, classifier_stack.c, which builds on the
  * SVM's), so that no kind calls back into another. */
+#include <string.h>
+
 #include "methods/block_classifier.h"
+#include "pagesift/page.h"
 
 ps_block_classifier *ps_block_classifier_open(const char *path, ps_error *err)
 {
@@ -27,4 +30,16 @@ ps_block_classifier *ps_block_classifier_open(const char *path, ps_error *err)
         return NULL;
     }
     return c;
+}
+
+int ps_block_tags_same(const char *const *a, const char *const *b)
+{
+    if (!a)
+        a = ps_default_block_tags;
+    if (!b)
+        b = ps_default_block_tags;
+    for (; *a && *b; a++, b++)
+        if (strcmp(*a, *b) != 0)
+            return 0;
+    return !*a && !*b;
 }

@@ -75,6 +75,10 @@ struct ps_block_classifier {
  *  NULL + err (the bundle's load error, or a bad block_tags key). */
 ps_block_classifier *ps_block_classifier_open(const char *path, ps_error *err);
 
+/** 1 when the block tag lists @p a and @p b hold the same names in the
+ *  same order (NULL = ps_default_block_tags), else 0. */
+int ps_block_tags_same(const char *const *a, const char *const *b);
+
 /** Free @p c (may be NULL). */
 static inline void ps_block_classifier_free(ps_block_classifier *c)
 {
@@ -140,4 +144,18 @@ ps_block_classifier *ps_block_classifier_open_sites(ps_block_classifier *base, c
                                                     const char *dir, size_t cap_bytes,
                                                     const char *unreduced_path, ps_error *err);
 
+/** 1 when @p c is the per-site kind and @p site has a bundle in its folder
+ *  (a page of that site is the site model's), else 0. */
+int ps_block_classifier_has_site_model(const ps_block_classifier *c, const char *site);
+
+/** The typed kind (methods/classifier_typed.c): on a page whose most
+ *  probable type (pagesift/page_types.h) is one of @p kinds (a bit per
+ *  PS_PTYPE_* slot, extract/page_signals.h), and that no site model
+ *  scores, @p typed (a model trained with the x_type_* features) scores
+ *  the blocks in place of @p base; @p typed's rows are made from the
+ *  base's (its other columns computed).  Both are owned from now on (freed
+ *  on failure too); @p path is for messages.  NULL + err when their block
+ *  tags differ. */
+ps_block_classifier *ps_block_classifier_typed(ps_block_classifier *base, ps_block_classifier *typed,
+                                               unsigned kinds, const char *path, ps_error *err);
 #endif

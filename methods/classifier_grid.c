@@ -115,25 +115,12 @@ static int grid_score(const ps_block_classifier *c, const ps_classify_in *in, do
     return rc;
 }
 
-/* Same names in the same order (NULL = the default tags). */
-static int same_tags(const char *const *a, const char *const *b)
-{
-    if (!a)
-        a = ps_default_block_tags;
-    if (!b)
-        b = ps_default_block_tags;
-    for (; *a && *b; a++, b++)
-        if (strcmp(*a, *b) != 0)
-            return 0;
-    return !*a && !*b;
-}
-
 ps_block_classifier *ps_block_classifier_grid(ps_block_classifier *base, ps_block_classifier *grid,
                                               double gate, double rescue, const char *path, ps_error *err)
 {
     if (base->n_feat != grid->n_feat ||
         (base->n_feat && memcmp(base->feat_ids, grid->feat_ids, base->n_feat * sizeof *base->feat_ids) != 0) ||
-        !same_tags(base->block_tags, grid->block_tags)) {
+        !ps_block_tags_same(base->block_tags, grid->block_tags)) {
         ps_set_error(err, PS_ERR_FORMAT,
                      "%s: the grid model's features or block tags are not the model's "
                      "(train both by one recipe: scripts/train-grid-model)",

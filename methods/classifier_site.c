@@ -88,6 +88,12 @@ static int site_score(const ps_block_classifier *c, const ps_classify_in *in, do
     return rc;
 }
 
+int ps_block_classifier_has_site_model(const ps_block_classifier *c, const char *site)
+{
+    return c && c->score == site_score && site && *site &&
+           ps_site_models_has(((const site_classifier *)c)->sites, site);
+}
+
 /* Same value or both absent. */
 static int same_key(const ps_model *a, const ps_model *b, const char *key)
 {

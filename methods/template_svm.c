@@ -57,7 +57,10 @@
  * and grid_rescue=S (default 0.15, 0 = off): the model's companion
  * NAME.grid.model, when there, averaged in on pages with g + the forum
  * probability >= P, and allowed to add blocks on pages whose content
- * would hold less than S of the text (methods/classifier_grid.c).
+ * would hold less than S of the text (methods/classifier_grid.c);
+ * typed_model=0|1 (default 1): the companion NAME.typed.model, when there,
+ * scores pages typed documentation, forum or product in the model's place
+ * (methods/classifier_typed.c).
  * headline=0|1, fallback=0|1 and comments=0|1 (default 1): the second
  * passes of methods/block_passes.c over the SVM's classes (keep content
  * only inside the block holding >= X of it; inside the block holding the
@@ -128,6 +131,12 @@
  * their seed spreads (docs/research/QUALITY.md, "Page types, seventh round"). */
 #define GRID_MODEL_GATE 0.7
 #define GRID_RESCUE 0.15
+/* The typed model (option typed_model, methods/classifier_typed.c): the
+ * companion bundle NAME.typed.model, trained with the page-type features
+ * x_type_*, scores the pages whose most probable type is one of these in
+ * place of the model (docs/research/QUALITY.md, "Page types, twelfth
+ * round"). */
+#define TYPED_KINDS (1u << PS_PTYPE_DOCUMENTATION | 1u << PS_PTYPE_FORUM | 1u << PS_PTYPE_PRODUCT)
 
 typedef struct tsvm {
     ps_block_classifier *clf;           /* the model (methods/block_classifier.h) */
@@ -148,6 +157,8 @@ typedef struct tsvm {
                                            when there is one, 0: never */
     double grid_model_gate;             /* its gate (GRID_MODEL_GATE) */
     double grid_rescue;                 /* its rescue share (GRID_RESCUE) */
+    double typed_model;                 /* 1: the model's companion typed
+                                           model when there is one, 0: never */
 } tsvm;
 
 static void tsvm_destroy(void *self)
@@ -164,7 +175,7 @@ static void tsvm_destroy(void *self)
  * second pass (PS_METHOD_PASSES: ps_block_pass_table's rows); checked in
  * methods/method_options.c, read in create_common.  Defaults above. */
 enum { O_FAVOR, O_THRESHOLD, O_MIN_PAGES, O_FOCUS_TEMPLATED, O_ARTICLE_BODY, O_GRID_SHIFT, O_GRID_GATE,
-       O_GRID_MODEL, O_GRID_MODEL_GATE, O_GRID_RESCUE, O_OWN };
+       O_GRID_MODEL, O_GRID_MODEL_GATE, O_GRID_RESCUE, O_TYPED_MODEL, O_OWN };
 static const char *const favors[] = {"balanced", "precision", "recall", NULL};
 static const ps_option tsvm_options[O_OWN + 1] = {
     [O_FAVOR] = {"favor", PS_OPT_CHOICE, 0, 0, 0, favors,
@@ -186,6 +197,8 @@ static const ps_option tsvm_options[O_OWN + 1] = {
                            "the grid model's gate (listing + collection + service + forum)"},
     [O_GRID_RESCUE] = {"grid_rescue", PS_OPT_DOUBLE, GRID_RESCUE, 0, 1, NULL,
                        "the grid model may add blocks where content holds under S of the text"},
+    [O_TYPED_MODEL] = {"typed_model", PS_OPT_SWITCH, 1, 0, 1, NULL,
+                       "the companion NAME.typed.model, when there, on documentation, forum, product pages"},
     [O_OWN] = {NULL, PS_OPT_DOUBLE, 0, 0, 0, NULL, NULL},
 };
 
@@ -206,6 +219,7 @@ static int read_options(tsvm *t, const ps_method *m, const ps_options *given, ps
     t->grid_model = v[O_GRID_MODEL];
     t->grid_model_gate = v[O_GRID_MODEL_GATE];
     t->grid_rescue = v[O_GRID_RESCUE];
+    t->typed_model = v[O_TYPED_MODEL];
     for (size_t i = 0; ps_block_pass_table[i].key; i++)
         t->passes.value[i] = v[O_OWN + i];
     static const double favor_threshold[] = {0.0, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_THRESHOLD};
@@ -223,25 +237,52 @@ static const char *const *tsvm_block_tags(void *self)
     return ((tsvm *)self)->clf->block_tags;
 }
 
-/* The grid model beside the model at @p path (NAME.model -> NAME.grid.model;
- * another name: NAME.grid.model too) when that file exists: t->clf becomes
- * the grid kind over both.  No file: nothing changes. */
-static int open_grid_model(tsvm *t, const char *path, ps_error *err)
+/* The companion NAME<suffix> of the model at @p path (NAME.model; another
+ * name: NAME<suffix> too), malloc'd, or NULL when out of memory. */
+static char *companion_path(const char *path, const char *suffix)
 {
-    size_t n = strlen(path);
+    size_t n = strlen(path), ls = strlen(suffix);
     if (n >= 6 && strcmp(path + n - 6, ".model") == 0)
         n -= 6;
-    char *gpath = malloc(n + sizeof ".grid.model");
+    char *p = malloc(n + ls + 1);
+    if (p) {
+        memcpy(p, path, n);
+        memcpy(p + n, suffix, ls + 1);
+    }
+    return p;
+}
+
+/* The typed model beside the model at @p path (NAME.typed.model) when that
+ * file exists: t->clf becomes the typed kind over both, serving TYPED_KINDS.
+ * No file: nothing changes. */
+static int open_typed_model(tsvm *t, const char *path, ps_error *err)
+{
+    char *tpath = companion_path(path, ".typed.model");
+    if (!tpath)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    int rc = 0;
+    if (access(tpath, F_OK) == 0) {
+        ps_block_classifier *typed = ps_block_classifier_open(tpath, err);
+        if (!typed || !(t->clf = ps_block_classifier_typed(t->clf, typed, TYPED_KINDS, tpath, err)))
+            rc = -1;
+    }
+    free(tpath);
+    return rc;
+}
+
+/* The grid model beside the model at @p path (NAME.grid.model) when that
+ * file exists: t->clf becomes the grid kind over both (over the typed kind
+ * when there is one: the grid model is averaged in with whichever scored).
+ * No file: nothing changes. */
+static int open_grid_model(tsvm *t, const char *path, ps_error *err)
+{
+    char *gpath = companion_path(path, ".grid.model");
     if (!gpath)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    memcpy(gpath, path, n);
-    memcpy(gpath + n, ".grid.model", sizeof ".grid.model");
     int rc = 0;
     if (access(gpath, F_OK) == 0) {
         ps_block_classifier *grid = ps_block_classifier_open(gpath, err);
-        if (!grid)
-            rc = -1;
-        else if (!(t->clf = ps_block_classifier_grid(t->clf, grid, t->grid_model_gate, t->grid_rescue, gpath, err)))
+        if (!grid || !(t->clf = ps_block_classifier_grid(t->clf, grid, t->grid_model_gate, t->grid_rescue, gpath, err)))
             rc = -1;
     }
     free(gpath);
@@ -267,6 +308,7 @@ static void *create_common(const ps_method_config *cfg, int use_templates, ps_er
         return NULL;
     }
     if (read_options(t, use_templates ? &ps_method_template_svm : &ps_method_svm, cfg->options, err) != 0 ||
+        (t->typed_model && open_typed_model(t, path, err) != 0) ||
         (t->grid_model && open_grid_model(t, path, err) != 0)) {
         tsvm_destroy(t);
         return NULL;

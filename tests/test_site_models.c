@@ -610,6 +610,12 @@ static void test_inside_the_stack(void **state)
         ps_block_classifier_open_sites(ps_block_classifier_open(PS_SOURCE_DIR "/models/default.model", &err),
                                        PS_SOURCE_DIR "/models/default.model", dir, 0, NULL, &err);
     assert_non_null(sites);
+    /* what the typed and grid kinds ask before they step in: a page of a
+     * site with a bundle is the site model's */
+    assert_true(ps_block_classifier_has_site_model(sites, "flip.example"));
+    assert_false(ps_block_classifier_has_site_model(sites, "no-model.example"));
+    assert_false(ps_block_classifier_has_site_model(sites, ""));
+    assert_false(ps_block_classifier_has_site_model(stack, "flip.example"));
     ps_site_models *store = ps_site_models_open(dir, ps_block_classifier_svm_model(stack), 0, &err);
     const ps_model *flm = ps_site_models_get(store, "flip.example");
     assert_non_null(flm);

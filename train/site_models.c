@@ -571,13 +571,18 @@ size_t ps_site_models_count(const ps_site_models *s)
     return s ? s->n : 0;
 }
 
-static site_entry *find(ps_site_models *s, const char *site)
+static site_entry *find(const ps_site_models *s, const char *site)
 {
     char name[1024];
     if (!s || !s->n || !site || !*site || ps_site_model_file_name(site, name, sizeof name) != 0)
         return NULL;
     site_entry key = {.file = name};
     return bsearch(&key, s->e, s->n, sizeof *s->e, cmp_entry);
+}
+
+int ps_site_models_has(const ps_site_models *s, const char *site)
+{
+    return find(s, site) != NULL;
 }
 
 /* Bytes a loaded bundle holds (its text, the header copy, the support

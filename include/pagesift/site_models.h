@@ -75,6 +75,9 @@ PS_EXPORT int ps_model_check_reduction(const ps_model *reduced, const ps_model *
 
 /** Number of site bundles in the folder. */
 PS_EXPORT size_t ps_site_models_count(const ps_site_models *s);
+/** 1 when the folder holds a bundle for @p site (it may still be refused
+ *  when loaded), else 0.  Loads nothing. */
+PS_EXPORT int ps_site_models_has(const ps_site_models *s, const char *site);
 
 /** The model of @p site, loaded if needed, held until ps_site_models_release;
  *  NULL when the site has no bundle or its bundle cannot be used (damaged,

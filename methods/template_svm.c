@@ -252,41 +252,36 @@ static char *companion_path(const char *path, const char *suffix)
     return p;
 }
 
-/* The typed model beside the model at @p path (NAME.typed.model) when that
- * file exists: t->clf becomes the typed kind over both, serving TYPED_KINDS.
- * No file: nothing changes. */
-static int open_typed_model(tsvm *t, const char *path, ps_error *err)
+/* The companions beside the model at @p path, each when its file exists
+ * and its option is on: NAME.typed.model (t->clf becomes the typed kind,
+ * serving TYPED_KINDS), then NAME.grid.model (t->clf becomes the grid kind
+ * over that, so the grid model is averaged in with whichever scored).  No
+ * file: nothing changes.  -1 + err when one cannot be used (t->clf may then
+ * be NULL: the kinds free what they were given). */
+static int open_companions(tsvm *t, const char *path, ps_error *err)
 {
-    char *tpath = companion_path(path, ".typed.model");
-    if (!tpath)
-        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    int rc = 0;
-    if (access(tpath, F_OK) == 0) {
-        ps_block_classifier *typed = ps_block_classifier_open(tpath, err);
-        if (!typed || !(t->clf = ps_block_classifier_typed(t->clf, typed, TYPED_KINDS, tpath, err)))
-            rc = -1;
+    static const char *const suffix[2] = {".typed.model", ".grid.model"};
+    const int on[2] = {t->typed_model != 0, t->grid_model != 0};
+    for (int i = 0; i < 2; i++) {
+        if (!on[i])
+            continue;
+        char *cpath = companion_path(path, suffix[i]);
+        if (!cpath)
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        int rc = 0;
+        if (access(cpath, F_OK) == 0) {
+            ps_block_classifier *c = ps_block_classifier_open(cpath, err);
+            if (c && i == 0)
+                t->clf = ps_block_classifier_typed(t->clf, c, TYPED_KINDS, cpath, err);
+            else if (c)
+                t->clf = ps_block_classifier_grid(t->clf, c, t->grid_model_gate, t->grid_rescue, cpath, err);
+            rc = c && t->clf ? 0 : -1;
+        }
+        free(cpath);
+        if (rc != 0)
+            return -1;
     }
-    free(tpath);
-    return rc;
-}
-
-/* The grid model beside the model at @p path (NAME.grid.model) when that
- * file exists: t->clf becomes the grid kind over both (over the typed kind
- * when there is one: the grid model is averaged in with whichever scored).
- * No file: nothing changes. */
-static int open_grid_model(tsvm *t, const char *path, ps_error *err)
-{
-    char *gpath = companion_path(path, ".grid.model");
-    if (!gpath)
-        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    int rc = 0;
-    if (access(gpath, F_OK) == 0) {
-        ps_block_classifier *grid = ps_block_classifier_open(gpath, err);
-        if (!grid || !(t->clf = ps_block_classifier_grid(t->clf, grid, t->grid_model_gate, t->grid_rescue, gpath, err)))
-            rc = -1;
-    }
-    free(gpath);
-    return rc;
+    return 0;
 }
 
 extern const ps_method ps_method_template_svm, ps_method_svm;
@@ -308,8 +303,7 @@ static void *create_common(const ps_method_config *cfg, int use_templates, ps_er
         return NULL;
     }
     if (read_options(t, use_templates ? &ps_method_template_svm : &ps_method_svm, cfg->options, err) != 0 ||
-        (t->typed_model && open_typed_model(t, path, err) != 0) ||
-        (t->grid_model && open_grid_model(t, path, err) != 0)) {
+        open_companions(t, path, err) != 0) {
         tsvm_destroy(t);
         return NULL;
     }

@@ -3,7 +3,7 @@
 # scripts/reduce-default-model): it is a reduction of the shipped model as it
 # is now (its `reduced_from` names default.model's checksum and support
 # vectors, stage by stage: a retrained default.model without a new fast model
-# fails here), the same for the grid models; and `pagesift --model` reads it
+# fails here), the same for the grid and typed companions; and `pagesift --model` reads it
 # and extracts the bundled sample as well as the shipped model does (token
 # F1 against the gold within 0.01, every page extracted); with site models
 # made against default.model (--models), the fast model finds default.model
@@ -19,7 +19,7 @@ m=$src/models
 fail() { echo "FAIL: $*"; exit 1; }
 # "<checksum> <support vectors>" of each stage of a bundle, one line each
 stages() { awk '/^checksum /{c=$2} /^support_vectors /{s=$2} /^libsvm-model-bytes /{print c, s}' "$1"; }
-for base in default default.grid; do
+for base in default default.grid default.typed; do
   [ -s "$m/$base.model" ] || continue
   fast=$m/${base/default/default.fast}.model
   [ -s "$fast" ] || fail "$base.model has no reduced $fast (scripts/reduce-default-model)"

@@ -2,9 +2,10 @@
 # The grid model (docs/PAGE_TYPES.md, docs/MODEL_FORMAT.md "The grid
 # model"): the shipped default.model has a companion default.grid.model,
 # averaged in on pages typed listing, collection, service or forum (g >=
-# 0.7): the record's "model" says default+grid on the hand-written listing
-# and thread (whose four posts all come out) and default on the product and
-# article (whose content the shipped model finds: no rescue); --options
+# 0.7): the record's "model" says default+grid on the hand-written listing,
+# default+typed+grid on the thread (whose four posts all come out; the typed
+# companion scores it first: tests/cli/typed_model.sh), and no +grid on the
+# product and article (whose content the shipped models find: no rescue); --options
 # grid_model=0, or a
 # model without a companion, never uses it (default on every page); the
 # listing's text then differs (the grid model scores its blocks); a
@@ -17,10 +18,8 @@ py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [ -f "$src/models/default.grid.model" ] || { echo "FAIL: models/default.grid.model missing"; exit 1; }
-printf '%s\t%s\n' "$data/product.html" https://shop.fleetfoot.example/products/trailrunner-3-blue \
-  "$data/forum.html" https://forum.diy.example/threads/boiler-pressure-keeps-dropping.1001/ \
-  "$data/article.html" https://www.riversideherald.example/local/2026/03/04/river-bank-plan-approved \
-  "$data/listing.html" https://www.trailhead.example/guides/page/2/ > "$tmp/list.tsv"
+# the four pages with their URLs (tests/data/page_types/urls.tsv), as a pagesift -l list
+sed "s#^#$data/#" "$data/urls.tsv" > "$tmp/list.tsv"
 
 pagesift -q -f jsonl -l "$tmp/list.tsv" > "$tmp/on.jsonl"
 pagesift -q -f jsonl --options grid_model=0 -l "$tmp/list.tsv" > "$tmp/off.jsonl"
@@ -38,15 +37,17 @@ load = lambda n: {r["id"]: r for r in map(json.loads, open("%s/%s.jsonl" % (d, n
 on, off, alone, mine = load("on"), load("off"), load("alone"), load("mine")
 assert on["listing"]["page_type"] == "listing" and on["listing"]["page_type_prob"] >= 0.7, on["listing"]
 assert on["listing"]["model"] == "default+grid", on["listing"]["model"]
-for n in ("product", "article"):
-    assert on[n]["model"] == "default", (n, on[n]["model"])
+# the product page's model is the typed companion (tests/cli/typed_model.sh)
+for n, m in (("product", "default+typed"), ("article", "default")):
+    assert on[n]["model"] == m, (n, on[n]["model"])
     assert on[n]["text"] == off[n]["text"], n
-assert on["forum"]["page_type"] == "forum" and on["forum"]["model"] == "default+grid", on["forum"]
+assert on["forum"]["page_type"] == "forum" and on["forum"]["model"] == "default+typed+grid", on["forum"]
 for post in ("Where should I look first?", "the valve or the expansion vessel", "with a bike pump?",
              "lose it again within a week"):
     assert post in on["forum"]["text"], post
-for recs in (off, alone):
-    assert all(r["model"] == "default" for r in recs.values()), [r["model"] for r in recs.values()]
+assert all(r["model"] == "default" for r in alone.values()), [r["model"] for r in alone.values()]
+assert all(r["model"] == ("default+typed" if n in ("product", "forum") else "default") for n, r in off.items()), \
+    [r["model"] for r in off.values()]
 assert on["listing"]["text"] != off["listing"]["text"], "the grid model changed nothing on the listing"
 assert alone["listing"]["text"] == off["listing"]["text"]
 assert mine["listing"]["model"] == "default+grid" and mine["listing"]["text"] == on["listing"]["text"]

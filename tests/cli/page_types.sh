@@ -15,10 +15,8 @@ data="$src/tests/data/page_types"
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '%s\t%s\n' "$data/product.html" https://shop.fleetfoot.example/products/trailrunner-3-blue \
-  "$data/forum.html" https://forum.diy.example/threads/boiler-pressure-keeps-dropping.1001/ \
-  "$data/article.html" https://www.riversideherald.example/local/2026/03/04/river-bank-plan-approved \
-  "$data/listing.html" https://www.trailhead.example/guides/page/2/ > "$tmp/list.tsv"
+# the four pages with their URLs (tests/data/page_types/urls.tsv), as a pagesift -l list
+sed "s#^#$data/#" "$data/urls.tsv" > "$tmp/list.tsv"
 
 pagesift -q -f jsonl -l "$tmp/list.tsv" > "$tmp/on.jsonl"
 "$py" - "$tmp/on.jsonl" <<'PY'

@@ -34,7 +34,9 @@ def write(name, keep):
             if keep(r): w.writerow(r)
 bbc = sorted({r['page_id'] for r in rows if r['site'] == 'bbc.co.uk'})[:3]
 write('labels.csv', lambda r: (r['site'] == 'bbc.co.uk' and r['page_id'] in bbc) or r['site'] == '163.com')
-write('bbc1.csv', lambda r: r['site'] == 'bbc.co.uk' and r['page_id'] == bbc[0])
+# one page where a site model of its own does worse than the default
+# (bbc[0]'s own site model beats today's default on it by 0.9 % of the content)
+write('bbc1.csv', lambda r: r['site'] == 'bbc.co.uk' and r['page_id'] == bbc[1])
 write('163.csv', lambda r: r['site'] == '163.com')
 # no site, no url: --site-of says it
 def anon(r):
@@ -221,8 +223,9 @@ assert c["set"] == "sample" and c["ks"] == [0, 1], c
 s = c["sites"][0]
 row = [l for l in open(sys.argv[2]) if l.startswith("sample/bbc.co.uk")][0].split()
 assert s["site"] == "bbc.co.uk" and s["pages"] == 10 and s["scored"] == 9, s
-assert ["%.3f" % v for v in s["f1"]] == row[3:5], (s["f1"], row)
-assert c["worst_loss"][0] == 0 and c["worst_loss"][1] == round(max(0, s["f1"][0] - s["f1"][1]), 4), c
+# the JSON's 4 decimals against the table's 3 of the same value (0.9725 may be 0.972)
+assert all(abs(v - float(t)) <= 0.00051 for v, t in zip(s["f1"], row[3:5])), (s["f1"], row)
+assert c["worst_loss"][0] == 0 and abs(c["worst_loss"][1] - max(0, s["f1"][0] - s["f1"][1])) <= 0.00011, c
 assert len(c["declined"]) == 2 and c["declined"][0] == 0, c
 PY
 pagesift-eval -q -d "$sample" -m punct-lines --per-site-models 1 > /dev/null 2>&1; [ $? -eq 2 ] || fail "curve of a method without model"

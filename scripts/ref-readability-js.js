@@ -1,8 +1,9 @@
 // scripts/ref-readability-js.js — the worker of scripts/ref-readability-js:
 // node ref-readability-js.js SET_DIR OUT_DIR ID_FILE.  Runs Readability.js
-// on html/<id>.html of every id in ID_FILE and writes OUT_DIR/<id>.txt.
+// on html/<id>.html (or .html.gz) of every id in ID_FILE and writes OUT_DIR/<id>.txt.
 'use strict';
 const fs = require('fs');
+const zlib = require('zlib');
 const path = require('path');
 const { JSDOM, VirtualConsole } = require('jsdom');
 const { Readability } = require('@mozilla/readability');
@@ -36,11 +37,18 @@ function toText(html) {
     .filter(l => l).map(l => l + '\n').join('');
 }
 
+// html/<id>.html, or html/<id>.html.gz as a gzipped set (wcxb-dev) keeps it
+function readPage(id) {
+  const base = path.join(setDir, 'html', id + '.html');
+  if (!fs.existsSync(base) && fs.existsSync(base + '.gz')) return zlib.gunzipSync(fs.readFileSync(base + '.gz'));
+  return fs.readFileSync(base);
+}
+
 const vc = new VirtualConsole(); // silence the pages' CSS/script complaints
 let failed = 0;
 for (const id of fs.readFileSync(idFile, 'utf8').split('\n').filter(x => x)) {
   try {
-    const bytes = fs.readFileSync(path.join(setDir, 'html', id + '.html'));
+    const bytes = readPage(id);
     let url = urls[id] || '';
     if (!/^https?:\/\//.test(url)) url = 'http://example.invalid/';
     const dom = new JSDOM(bytes, { url, virtualConsole: vc });

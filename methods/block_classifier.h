@@ -118,6 +118,9 @@ ps_block_classifier *ps_block_classifier_stack(ps_block_classifier *first, ps_mo
  *  do.  in->model is left alone.  -1 + err when @p c is not a stack. */
 int ps_block_classifier_stack_score(const ps_block_classifier *c, const ps_model *first,
                                     const ps_classify_in *in, double *score, ps_error *err);
+/** The second stage's rows a stack classifies at a time (0: the default,
+ *  1 024); decision values do not depend on it (tests). */
+void ps_block_classifier_stack_set_chunk(ps_block_classifier *c, size_t rows);
 /** A stack's first stage (NULL for another kind). */
 const ps_block_classifier *ps_block_classifier_stack_first(const ps_block_classifier *c);
 

@@ -30,10 +30,16 @@ typedef struct stack_classifier {
     size_t n2;
     double gate;                /* blocks the first stage scores below: not
                                    judged again (ps_model_stack_gate) */
+    size_t chunk;               /* second-stage rows classified at a time */
     /* per second-stage feature (ps_context_sources): >= 0 its column in the first stage's row,
      * < 0 context feature -1 - src */
     int src[PS_MODEL_MAX_FEATURES];
 } stack_classifier;
+
+/* rows of the second stage classified at a time (a row is as wide as the
+ * first stage's plus the context, about 500 bytes; a page may have 100 000
+ * blocks, whose rows all at once took 50 MB) */
+#define STACK_CHUNK 1024
 
 static void stack_free(ps_block_classifier *c)
 {
@@ -61,10 +67,11 @@ static int stack_score_with(const stack_classifier *s, const ps_model *first, co
     uint32_t *chars = malloc(n * sizeof *chars);
     double *s1 = malloc(n * sizeof *s1);
     double *ctx = malloc(n * PS_CONTEXT_FEATURES * sizeof *ctx);
-    double *rows = malloc(n * n2 * sizeof *rows);
-    double *dec = malloc(n * sizeof *dec);
-    uint8_t *pred = malloc(n);
-    uint32_t *judged = malloc(n * sizeof *judged); /* second-stage row -> item */
+    size_t chunk = n < s->chunk ? n : s->chunk;
+    double *rows = malloc(chunk * n2 * sizeof *rows);
+    double *dec = malloc(chunk * sizeof *dec);
+    uint8_t *pred = malloc(chunk);
+    uint32_t *judged = malloc(chunk * sizeof *judged); /* second-stage row -> item */
     int rc = 0;
     if (!parent || !item || !chars || !s1 || !ctx || !rows || !dec || !pred || !judged) {
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
@@ -88,18 +95,21 @@ static int stack_score_with(const stack_classifier *s, const ps_model *first, co
         goto done;
     }
     /* the second stage's rows, of the blocks above the gate only (the
-     * others keep the first stage's score) */
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (ps_stack_gated(s1[i], s->gate))
-            continue;
-        ps_context_row(s->src, n2, in->x + (size_t)in->blocks[i] * nf, ctx + i * PS_CONTEXT_FEATURES,
-                       rows + m * n2);
-        judged[m++] = (uint32_t)i;
+     * others keep the first stage's score); a row's decision value does not
+     * depend on the rows classified with it (train/predict.c) */
+    for (size_t i = 0; i < n;) {
+        size_t m = 0;
+        for (; i < n && m < chunk; i++) {
+            if (ps_stack_gated(s1[i], s->gate))
+                continue;
+            ps_context_row(s->src, n2, in->x + (size_t)in->blocks[i] * nf, ctx + i * PS_CONTEXT_FEATURES,
+                           rows + m * n2);
+            judged[m++] = (uint32_t)i;
+        }
+        ps_model_predict_many(s->second, rows, n2, NULL, m, pred, dec);
+        for (size_t r = 0; r < m; r++)
+            score[in->blocks[judged[r]]] = dec[r];
     }
-    ps_model_predict_many(s->second, rows, n2, NULL, m, pred, dec);
-    for (size_t r = 0; r < m; r++)
-        score[in->blocks[judged[r]]] = dec[r];
 done:
     free(parent);
     free(item);
@@ -150,6 +160,7 @@ ps_block_classifier *ps_block_classifier_stack(ps_block_classifier *first, ps_mo
     s->c.block_tags = first->block_tags;
     s->n2 = ps_model_n_features(second);
     s->gate = ps_model_stack_gate(second);
+    s->chunk = STACK_CHUNK;
     if (ps_context_sources(second, first->feat_ids, first->n_feat, s->src) != 0) {
         ps_set_error(err, PS_ERR_FORMAT,
                      "%s: the second stage reads features the first does not compute (%s; first: %s)",
@@ -158,6 +169,12 @@ ps_block_classifier *ps_block_classifier_stack(ps_block_classifier *first, ps_mo
         return NULL;
     }
     return &s->c;
+}
+
+void ps_block_classifier_stack_set_chunk(ps_block_classifier *c, size_t rows)
+{
+    if (c && c->score == stack_score)
+        ((stack_classifier *)c)->chunk = rows ? rows : STACK_CHUNK;
 }
 
 const ps_block_classifier *ps_block_classifier_stack_first(const ps_block_classifier *c)

@@ -3,7 +3,9 @@
  * block tags are the bundle's; scoring many blocks of a real page at once
  * (identical rows scored once) gives every block of every sample page
  * exactly the decision value ps_model_predict gives it alone, and leaves the
- * blocks not asked for alone; a missing bundle is an error naming it. */
+ * blocks not asked for alone; the stack's second stage gives the same bits
+ * whatever the number of rows it classifies at a time; a missing bundle is
+ * an error naming it. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
@@ -107,6 +109,63 @@ static void test_scores_match_the_model_block_by_block(void **state)
     ps_block_classifier_free(stack);
 }
 
+/* The second stage classifies its rows a chunk at a time (1 024), so that a
+ * page of 100 000 blocks does not hold all their rows at once: a page of
+ * 3 000 scored blocks gets the same decision values, bit for bit, in chunks
+ * of 1 024, of 7 and in one. */
+static void test_stack_chunks_give_the_same_scores(void **state)
+{
+    (void)state;
+    ps_error err = {0};
+    ps_block_classifier *stack = ps_block_classifier_open(MODEL, &err);
+    assert_non_null(stack);
+    ps_buf page = {0};
+    assert_int_equal(ps_buf_append(&page, "<html><body><main><h1>Notes</h1>", 32), 0);
+    for (int i = 0; i < 3000; i++) {
+        char item[256];
+        int len = i % 5 == 4 ? snprintf(item, sizeof item, "<div><a href=\"/p/%d\">Item %d</a></div>", i, i)
+                             : snprintf(item, sizeof item,
+                                        "<p>Paragraph %d says a few words about item %d, and then %d more.</p>",
+                                        i, i * 7, i % 13);
+        assert_int_equal(ps_buf_append(&page, item, (size_t)len), 0);
+    }
+    assert_int_equal(ps_buf_append(&page, "</main></body></html>", 21), 0);
+    ps_page_options po = {.block_tags = stack->block_tags};
+    ps_page *pg = ps_page_parse(page.data, page.len, &po, &err);
+    assert_non_null(pg);
+    size_t nb;
+    const ps_block *b = ps_page_blocks(pg, &nb);
+    double *x = malloc(nb * stack->n_feat * sizeof *x);
+    uint32_t *list = malloc(nb * sizeof *list);
+    double *score[3];
+    assert_true(x && list);
+    assert_int_equal(ps_page_block_features(pg, stack->feat_ids, stack->n_feat, x), 0);
+    size_t n = 0;
+    for (size_t i = 0; i < nb; i++)
+        if (b[i].own.text_chars)
+            list[n++] = (uint32_t)i;
+    assert_true(n > 3000);
+    static const size_t chunks[] = {0, 7, 1000000};
+    ps_classify_in in = {.page = pg, .site = "", .x = x, .blocks = list, .n = n};
+    for (int k = 0; k < 3; k++) {
+        score[k] = malloc(nb * sizeof *score[k]);
+        assert_non_null(score[k]);
+        ps_block_classifier_stack_set_chunk(stack, chunks[k]);
+        assert_int_equal(stack->score(stack, &in, score[k], &err), 0);
+    }
+    for (size_t i = 0; i < n; i++) {
+        assert_true(score[1][list[i]] == score[0][list[i]]); /* exactly, not nearly */
+        assert_true(score[2][list[i]] == score[0][list[i]]);
+    }
+    for (int k = 0; k < 3; k++)
+        free(score[k]);
+    free(x);
+    free(list);
+    ps_page_free(pg);
+    ps_buf_free(&page);
+    ps_block_classifier_free(stack);
+}
+
 static void test_missing_bundle_is_an_error(void **state)
 {
     (void)state;
@@ -121,6 +180,7 @@ int main(void)
     ps_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scores_match_the_model_block_by_block),
+        cmocka_unit_test(test_stack_chunks_give_the_same_scores),
         cmocka_unit_test(test_missing_bundle_is_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,8 +52,8 @@ for (const id of fs.readFileSync(idFile, 'utf8').split('\n').filter(x => x)) {
     let url = urls[id] || '';
     if (!/^https?:\/\//.test(url)) url = 'http://example.invalid/';
     const dom = new JSDOM(bytes, { url, virtualConsole: vc });
-    const article = new Readability(dom.window.document).parse();
-    dom.window.close();
+    let article;
+    try { article = new Readability(dom.window.document).parse(); } finally { dom.window.close(); }
     if (!article || article.content == null) { failed++; process.stderr.write(`ref-readability-js: ${id}: no article\n`); continue; }
     const tmp = path.join(outDir, id + '.txt.tmp');
     fs.writeFileSync(tmp, toText(article.content));

@@ -38,7 +38,7 @@ typedef struct stack_classifier {
 
 /* rows of the second stage classified at a time (a row is as wide as the
  * first stage's plus the context, about 500 bytes; a page may have 100 000
- * blocks, whose rows all at once took 50 MB) */
+ * blocks, whose rows all at once would take 50 MB) */
 #define STACK_CHUNK 1024
 
 static void stack_free(ps_block_classifier *c)

@@ -11,8 +11,10 @@
  * not found in "canvas", "ad" not in "header".  The table holds the words
  * with their usual plural or verb forms and a few German ones (the largest
  * non-English share of the modern pages pagesift meets); it is the only
- * word list for class/id attributes in pagesift (features/text_stats.c maps
- * it to the x_attr_* features, extract/page.c to the blocks' cls scores). */
+ * word list for class/id attributes in pagesift.  extract/page.c reads each
+ * element's class and id once, into the blocks' cls scores and their words
+ * (ps_block.words), which the x_attr_* features (features/text_stats.c) and
+ * the passes (methods/block_passes.c) read. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

@@ -266,6 +266,7 @@ static inline int name_eq(const char *a, const char *b)
  * in_figure; see pagesift.h). */
 typedef struct marks {
     float cls[4];      /* class/id word hits, halved per level up */
+    uint16_t words;    /* the element's own class/id word groups (PS_CW_*) */
     uint8_t section;   /* PS_SECTION_* of the nearest sectioning element */
     uint8_t in_figure;
     uint8_t in_data_table; /* inside a table with a header row (data_table) */
@@ -539,6 +540,7 @@ static int new_block(builder *b, xmlNodePtr node, int32_t parent, int32_t dom_de
     bl->tag = (const char *)node->name;
     bl->parent = parent;
     memcpy(bl->cls, m->cls, sizeof bl->cls);
+    bl->words = m->words;
     bl->section = m->section;
     bl->in_figure = m->in_figure;
     bl->depth = parent < 0 ? 0 : pg->blocks[parent].depth + 1;
@@ -867,6 +869,7 @@ static int element_marks(xmlNodePtr node, unsigned kind, const marks *parent, ma
     static const unsigned group[4] = {PS_CW_NOISE, PS_CW_CONTENT, PS_CW_COMMENT, PS_CW_CAPTION};
     for (int g = 0; g < 4; g++)
         m->cls[g] = (parent ? 0.5f * parent->cls[g] : 0.0f) + ((words & group[g]) ? 1.0f : 0.0f);
+    m->words = (uint16_t)words;
     m->section = section ? section : parent ? parent->section : PS_SECTION_NONE;
     m->in_figure = (kind & PS_TAG_FIGURE) || (parent && parent->in_figure);
     m->in_data_table = (parent && parent->in_data_table) ||

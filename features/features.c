@@ -443,7 +443,7 @@ static xstats *compute_xstats(const ps_page *pg)
             x[p].first_pos = x[b].first_pos;
     }
     for (size_t b = 0; b < nb; b++) {
-        x[b].attr = (uint8_t)(ps_attr_words(blocks[b].class_attr) | ps_attr_words(blocks[b].id_attr));
+        x[b].attr = (uint8_t)ps_attr_of_class_words(blocks[b].words);
         int32_t p = blocks[b].parent;
         if (p >= 0 && (size_t)p < b)
             x[b].anc = x[p].anc | x[p].attr;

@@ -321,7 +321,11 @@ void ps_word_set_free(ps_word_set *set)
 /* Class/id words: the one table of extract/class_words.c (whole tokens). */
 unsigned ps_attr_words(const char *attr)
 {
-    unsigned w = ps_class_words(attr ? attr : "", attr ? strlen(attr) : 0);
+    return ps_attr_of_class_words(ps_class_words(attr ? attr : "", attr ? strlen(attr) : 0));
+}
+
+unsigned ps_attr_of_class_words(unsigned w)
+{
     return (w & PS_CW_NOISE ? PS_ATTR_NOISE : 0) | (w & PS_CW_CONTENT ? PS_ATTR_CONTENT : 0) |
            (w & PS_CW_COMMENT ? PS_ATTR_COMMENT : 0);
 }

@@ -47,4 +47,8 @@ enum {
  *  the noise and content word lists. */
 unsigned ps_attr_words(const char *attr);
 
+/** The PS_ATTR_* bits of the word groups @p cw (PS_CW_*) that
+ *  ps_class_words found: what ps_attr_words gives for the same words. */
+unsigned ps_attr_of_class_words(unsigned cw);
+
 #endif

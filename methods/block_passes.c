@@ -239,13 +239,6 @@ static uint8_t *left_out_flags(ps_pass_ctx *c)
  * third round"). */
 #define PRODUCT_PROB 0.5
 
-/* The word groups (PS_CW_*, extract/class_words.c) of a block's class
- * and id. */
-static unsigned block_words(const ps_block *b)
-{
-    return ps_class_words(b->class_attr, strlen(b->class_attr)) | ps_class_words(b->id_attr, strlen(b->id_attr));
-}
-
 /* The blocks whose class or id, or that of one of the two blocks above
  * them, holds a word of @p group become noise, and the passes after leave
  * them out (c->in_comments): what the reviews, profiles and facets passes
@@ -256,7 +249,7 @@ static void drop_marked(ps_pass_ctx *c, unsigned group)
     for (size_t i = 0; i < c->n; i++) {
         int32_t b = (int32_t)i;
         for (int up = 0; up < 3 && b >= 0; up++, b = c->blocks[b].parent)
-            if (block_words(&c->blocks[b]) & group) {
+            if (c->blocks[b].words & group) {
                 c->keep[i] = 0;
                 in[i] = 1;
                 break;

@@ -1,7 +1,10 @@
 /* tests/test_page.c — the block tree: nested-block exclusion, counts in
- * characters (a CJK character is one), leaves, paths, text output, bad input. */
+ * characters (a CJK character is one), leaves, paths, class/id words, text
+ * output, bad input. */
 #include <stdlib.h>
+#include <string.h>
 
+#include "extract/class_words.h"
 #include "pagesift/page.h"
 #include "pagesift/util.h"
 #include "tests/test_util.h"
@@ -186,6 +189,31 @@ static void test_paths_stable_across_block_tags(void **state)
 /* A data table (a header row of <th>, or a <thead>) is one block: its
  * cells, and what they hold, are read together, so a spec sheet is kept or
  * dropped whole; a layout table (no header) keeps a block per cell. */
+/* A block's words are those of its own class and id, read once by the walk
+ * for the features and the passes: what ps_class_words says of each. */
+static void test_block_words(void **state)
+{
+    (void)state;
+    ps_page *pg = parse_str("<html><body><div class='share-bar'>Share</div>"
+                            "<div id=comments class='thread'><p>A comment</p></div>"
+                            "<div class='productReviews'>Five stars</div>"
+                            "<div class='article-body' id=main>Text <div>inner</div></div>"
+                            "<div CLASS='  nav  ' data-x=1>Menu</div><div>plain</div></body></html>");
+    assert_non_null(pg);
+    size_t nb;
+    const ps_block *b = ps_page_blocks(pg, &nb);
+    assert_int_equal(nb, 8); /* body, the six divs and the inner one (p is no block here) */
+    unsigned want[8] = {0, PS_CW_NOISE, PS_CW_COMMENT | PS_CW_NOISE, PS_CW_REVIEW, PS_CW_CONTENT, 0,
+                        PS_CW_NOISE, 0};
+    for (size_t i = 0; i < nb; i++) {
+        unsigned from_attrs = ps_class_words(b[i].class_attr, strlen(b[i].class_attr)) |
+                              ps_class_words(b[i].id_attr, strlen(b[i].id_attr));
+        assert_int_equal(b[i].words, from_attrs);
+        assert_int_equal(b[i].words, want[i]);
+    }
+    ps_page_free(pg);
+}
+
 static void test_data_table_is_one_block(void **state)
 {
     (void)state;
@@ -571,6 +599,7 @@ int main(void)
     ps_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nested_blocks_excluded),
+        cmocka_unit_test(test_block_words),
         cmocka_unit_test(test_cjk_counts_characters),
         cmocka_unit_test(test_whitespace_collapsed_and_formatting_transparent),
         cmocka_unit_test(test_text_keeps_document_order_around_links),

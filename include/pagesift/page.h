@@ -211,6 +211,9 @@ typedef struct ps_block {
     uint8_t section;        /**< nearest sectioning element around (or being)
                                  the block: PS_SECTION_* */
     uint8_t in_figure;      /**< 1 inside (or being) figure / figcaption */
+    uint16_t words;         /**< the word groups (PS_CW_*, extract/class_words.h)
+                                 of its own class and id, read once by the walk
+                                 for the features and the passes */
 } ps_block;
 
 /** A block's shape: a hash of its tag and its class attribute with the

@@ -1131,6 +1131,7 @@ static int finish_tree(builder *b)
         bl->path = pg->strs + b->block_path_off[i];
         bl->id_attr = pg->strs + b->block_id_off[i];
         bl->class_attr = pg->strs + b->block_class_off[i];
+        bl->shape = ps_block_shape(bl);
         pg->totals.text_chars += bl->own.text_chars;
         pg->totals.link_chars += bl->own.link_chars;
         pg->totals.links += bl->own.links;

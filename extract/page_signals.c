@@ -360,7 +360,7 @@ static int text_signals(const ps_page *pg, double *s)
     size_t nr = 0;
     for (size_t i = 0; i < nb; i++)
         if (pg->blocks[i].parent >= 0)
-            rows[nr++] = (group_row){ps_block_shape(&pg->blocks[i]) * 0x9e3779b97f4a7c15ull +
+            rows[nr++] = (group_row){pg->blocks[i].shape * 0x9e3779b97f4a7c15ull +
                                          (uint64_t)pg->blocks[i].parent,
                                      sub[i]};
     qsort(rows, nr, sizeof *rows, cmp_group);

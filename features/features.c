@@ -345,7 +345,7 @@ static int context_stats(const ps_block *blocks, size_t nb, xstats *x, size_t hb
         x[b].main_pos = x[main].first_pos;
         x[b].head_pos = hpos;
         int32_t p = blocks[b].parent;
-        sh[b] = (shape){(uint64_t)(int64_t)p, ps_block_shape(&blocks[b]), (uint32_t)b};
+        sh[b] = (shape){(uint64_t)(int64_t)p, blocks[b].shape, (uint32_t)b};
     }
     count_runs(sh, nb, x, 0, chars);
     /* a block inside a repeated group (the title of a product tile) shares

@@ -359,7 +359,7 @@ static int pass_groups(ps_pass_ctx *c, double min_size)
     size_t k = 0;
     for (size_t i = 0; i < c->n; i++)
         if (!isnan(c->score[i]) && !(c->in_comments && c->in_comments[i]))
-            m[k++] = (member){c->blocks[i].parent, ps_block_shape(&c->blocks[i]), (uint32_t)i};
+            m[k++] = (member){c->blocks[i].parent, c->blocks[i].shape, (uint32_t)i};
     qsort(m, k, sizeof *m, member_cmp);
     for (size_t i = 0; i < k;) {
         size_t j = i + 1;
@@ -410,7 +410,7 @@ static int keyed_block_cmp(const void *a, const void *b)
 /* FNV-1a over the block's post place, seeded with its shape. */
 static uint64_t post_key(const ps_block *b)
 {
-    uint64_t h = 14695981039346656037ULL ^ ps_block_shape(b);
+    uint64_t h = 14695981039346656037ULL ^ b->shape;
     int in_index = 0, seen = 0;
     const char *start = b->path;
     for (const char *q = b->path + strlen(b->path); q > b->path; q--)
@@ -575,7 +575,7 @@ static int pass_repeats(ps_pass_ctx *c, double min_chars)
      * separator; its context: the shapes from the root down to it (blocks
      * come in pre-order, parents first) */
     for (size_t i = 0; i < c->n; i++) {
-        const uint64_t shape = ps_block_shape(&c->blocks[i]);
+        const uint64_t shape = c->blocks[i].shape;
         const int32_t up = c->blocks[i].parent;
         text[i] = ps_hash64("", 1);
         context[i] = up >= 0 ? ps_hash64_update(context[up], &shape, sizeof shape) : ps_hash64(&shape, sizeof shape);

@@ -190,7 +190,8 @@ static void test_paths_stable_across_block_tags(void **state)
  * cells, and what they hold, are read together, so a spec sheet is kept or
  * dropped whole; a layout table (no header) keeps a block per cell. */
 /* A block's words are those of its own class and id, read once by the walk
- * for the features and the passes: what ps_class_words says of each. */
+ * for the features and the passes: what ps_class_words says of each; and
+ * its shape is made once too: what ps_block_shape says. */
 static void test_block_words(void **state)
 {
     (void)state;
@@ -210,7 +211,18 @@ static void test_block_words(void **state)
                               ps_class_words(b[i].id_attr, strlen(b[i].id_attr));
         assert_int_equal(b[i].words, from_attrs);
         assert_int_equal(b[i].words, want[i]);
+        assert_true(b[i].shape == ps_block_shape(&b[i]));
     }
+    ps_page_free(pg);
+    /* a forum's posts: one shape whatever the digits of their class */
+    pg = parse_str("<body><div class='post p36159838'>One</div><div class='post p36159840'>Two</div>"
+                   "<div class='post-x'>Other</div></body>");
+    assert_non_null(pg);
+    b = ps_page_blocks(pg, &nb);
+    assert_int_equal(nb, 4);
+    assert_true(b[1].shape == b[2].shape);
+    assert_true(b[1].shape != b[3].shape);
+    assert_true(b[1].shape != 0 && b[1].shape == ps_block_shape(&b[1]));
     ps_page_free(pg);
 }
 

@@ -214,12 +214,16 @@ typedef struct ps_block {
     uint16_t words;         /**< the word groups (PS_CW_*, extract/class_words.h)
                                  of its own class and id, read once by the walk
                                  for the features and the passes */
+    uint64_t shape;         /**< ps_block_shape of the block, made once when
+                                 the page is built: what the features, the
+                                 passes and the page signals compare */
 } ps_block;
 
 /** A block's shape: a hash of its tag and its class attribute with the
  *  digits left out (a forum's "post bg2 p36159838" and "post bg1 p36159840"
  *  are one shape).  Siblings of one shape are a repeated structure: the
- *  x_repeat_* features and the groups pass read them. */
+ *  x_repeat_* features and the groups pass read them.  A page's blocks
+ *  carry it already (ps_block.shape). */
 PS_EXPORT uint64_t ps_block_shape(const ps_block *block);
 
 /** Word groups of ps_block.cls. */

@@ -45,15 +45,16 @@ static int lang_wanted(const char *langs, const char *lang)
 /* Bounds on pages' bytes in the pipeline (docs/EXTRACTION.md, "Threads and
  * memory"): read ahead and waiting for a worker at most QUEUED (a run of
  * large pages is not read far ahead of the workers), and being worked at
- * once at most WORKING per worker, or one page alone whatever its size (a
- * page takes 5-40 times its bytes while it is worked: two 2 MB pages at
- * once were most of the peak of a run over every data set).  Pages of the
- * usual sizes (a median of 65 KB over the eight data sets) meet neither.
+ * once at most WORKING_BYTES_PER_WORKER times the workers, or one page
+ * alone whatever its size (a page takes 5-40 times its bytes while it is
+ * worked: two 2 MB pages at once were most of the peak of a run over every
+ * data set).  Pages of the usual sizes (a median of 65 KB over the eight
+ * data sets) meet neither.
  * 2 MiB for all the workers together kept one of two cores idle 15 % of
  * the time on wcxb-dev, whose 78 pages over 1 MiB hold a third of its
  * bytes (docs/research/SPEED.md, "what keeps -j 2 from x2"). */
 #define BATCH_QUEUED_BYTES ((size_t)4 << 20)
-#define BATCH_WORKING_BYTES ((size_t)2 << 20)
+#define BATCH_WORKING_BYTES_PER_WORKER ((size_t)2 << 20)
 
 typedef struct batch_job {
     ps_input in;
@@ -1034,7 +1035,7 @@ static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *rea
     po.workers = cfg->workers ? cfg->workers : 1;
     if (ps_extractor_is_stateful(cfg->extractor))
         po.workers = 1; /* in input order, one page at a time */
-    po.working_bytes = BATCH_WORKING_BYTES * (size_t)po.workers;
+    po.working_bytes = BATCH_WORKING_BYTES_PER_WORKER * (size_t)po.workers;
     po.ordered = !cfg->unordered;
     po.interrupt = cfg->interrupt;
     int rc = ps_pipeline_run(&ops, &po, batch_discard, err);

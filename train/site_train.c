@@ -22,6 +22,9 @@
  * record.  The site's rows may be of one class only (its template library
  * took every noise block away): the base's support vectors bring the other,
  * and nothing is undersampled then.  A site with one labelled page gets W = 3 without CV.
+ * The site's pages are put in an order of their own first (by a hash of
+ * their rows: ps_site_model_train_ex), so that the draw and the folds, and
+ * so the bundle, do not depend on the order the pages came in.
  *
  * Judged as inference uses it (issue 30): with a stacked base, the CV's
  * held-out pages (and the base) are scored through the base's second stage
@@ -333,10 +336,129 @@ ps_model *ps_site_model_train(const ps_model *base, const char *base_name, const
     return ps_site_model_train_ex(base, base_name, site, x, y, page, n_rows, o, rep, NULL, err);
 }
 
+static ps_model *train_rows(const ps_model *base, const char *base_name, const char *site, const double *x,
+                            const int8_t *y, const uint32_t *page, size_t n_rows, const ps_site_train_options *o,
+                            ps_site_train_report *rep, ps_model **full, ps_error *err);
+
+/* A page of the site's rows: its number, its key (a hash of its rows; then
+ * its number in the canonical order) and how many rows it has. */
+typedef struct canon_page {
+    uint64_t key;
+    uint32_t number;
+    size_t rows;
+} canon_page;
+
+static int canon_page_cmp(const void *a, const void *b)
+{
+    const canon_page *p = a, *q = b;
+    if (p->key != q->key)
+        return p->key < q->key ? -1 : 1;
+    return (p->number > q->number) - (p->number < q->number);
+}
+
+static int canon_number_cmp(const void *a, const void *b)
+{
+    const canon_page *p = a, *q = b;
+    return (p->number > q->number) - (p->number < q->number);
+}
+
+/* The same site model whatever order the site's pages come in (issue 30):
+ * the undersampling draw and the CV's folds follow the rows' order, so the
+ * same labelled pages given in another order made another model (one
+ * site's five pages: +0.0005 or -0.057 on its other pages, by their order
+ * alone; docs/SITE_MODELS.md).  The pages are put in an order of their
+ * own first — by a hash of each page's rows (features and labels), rows of
+ * a page together in their order — and numbered 0, 1, ... in it; parent
+ * indices follow their rows.  Two pages with the same rows keep their
+ * given order between them (they are the same page twice). */
 ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, const char *site,
                                  const double *x, const int8_t *y, const uint32_t *page, size_t n_rows,
                                  const ps_site_train_options *o, ps_site_train_report *rep, ps_model **full,
                                  ps_error *err)
+{
+    if (!base || !x || !y || !page || n_rows == 0)
+        return train_rows(base, base_name, site, x, y, page, n_rows, o, rep, full, err);
+    const size_t nf = base->n_features;
+    const int32_t *parent = o ? o->parent : NULL;
+    const uint32_t *chars = o ? o->chars : NULL;
+    canon_page *pg = malloc((n_rows + 1) * sizeof *pg);
+    size_t *pos = malloc((n_rows + 1) * sizeof *pos), *fill = NULL;
+    double *cx = malloc((n_rows * nf + 1) * sizeof *cx);
+    int8_t *cy = malloc(n_rows + 1);
+    uint32_t *cpage = malloc((n_rows + 1) * sizeof *cpage), *cchars = chars ? malloc((n_rows + 1) * sizeof *cchars) : NULL;
+    int32_t *cparent = parent ? malloc((n_rows + 1) * sizeof *cparent) : NULL;
+    ps_model *m = NULL;
+    if (!pg || !pos || !cx || !cy || !cpage || (chars && !cchars) || (parent && !cparent)) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    /* the distinct pages (sorted by number), each row's page index */
+    size_t np = 0;
+    for (size_t r = 0; r < n_rows; r++)
+        pg[np++] = (canon_page){.number = page[r]};
+    qsort(pg, np, sizeof *pg, canon_number_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < np; i++)
+        if (i == 0 || pg[i].number != pg[k - 1].number)
+            pg[k++] = (canon_page){.key = 14695981039346656037ULL, .number = pg[i].number};
+    np = k;
+    for (size_t r = 0; r < n_rows; r++) {
+        canon_page key = {.number = page[r]};
+        canon_page *c = bsearch(&key, pg, np, sizeof *pg, canon_number_cmp);
+        c->key = ps_hash64_update(ps_hash64_update(c->key, &y[r], 1), x + r * nf, nf * sizeof *x);
+        c->rows++;
+        pos[r] = (size_t)(c - pg);
+    }
+    /* pos[r]: the row's page index (by number); order the pages by key */
+    if (!(fill = malloc((np + 1) * sizeof *fill))) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    canon_page *by_key = malloc((np + 1) * sizeof *by_key);
+    if (!by_key) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    memcpy(by_key, pg, np * sizeof *pg);
+    qsort(by_key, np, sizeof *by_key, canon_page_cmp);
+    for (size_t i = 0, at = 0; i < np; i++) {
+        canon_page key = {.number = by_key[i].number};
+        canon_page *c = bsearch(&key, pg, np, sizeof *pg, canon_number_cmp);
+        fill[(size_t)(c - pg)] = at;
+        at += c->rows;
+        c->key = i;
+    }
+    free(by_key);
+    for (size_t r = 0; r < n_rows; r++) {
+        const size_t pi = pos[r], to = fill[pi]++;
+        pos[r] = to;
+        memcpy(cx + to * nf, x + r * nf, nf * sizeof *x);
+        cy[to] = y[r];
+        cpage[to] = (uint32_t)pg[pi].key;
+        if (cchars)
+            cchars[to] = chars[r];
+    }
+    for (size_t r = 0; cparent && r < n_rows; r++)
+        cparent[pos[r]] = parent[r] >= 0 && (size_t)parent[r] < n_rows ? (int32_t)pos[parent[r]] : -1;
+    ps_site_train_options co = o ? *o : (ps_site_train_options){0};
+    co.parent = cparent;
+    co.chars = cchars;
+    m = train_rows(base, base_name, site, cx, cy, cpage, n_rows, &co, rep, full, err);
+out:
+    free(pg);
+    free(pos);
+    free(fill);
+    free(cx);
+    free(cy);
+    free(cpage);
+    free(cchars);
+    free(cparent);
+    return m;
+}
+
+static ps_model *train_rows(const ps_model *base, const char *base_name, const char *site, const double *x,
+                            const int8_t *y, const uint32_t *page, size_t n_rows, const ps_site_train_options *o,
+                            ps_site_train_report *rep, ps_model **full, ps_error *err)
 {
     pthread_once(&quiet_once, quiet);
     if (full)

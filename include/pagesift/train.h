@@ -313,7 +313,12 @@ typedef struct ps_site_train_report {
  *  and more of one of them.  Otherwise NULL, rep->declined = 1 and err
  *  says why (PS_ERR_USAGE).  With no labelled row at all the site model is
  *  the base itself (a delta that changes nothing: its decision values are
- *  the base's, exactly). */
+ *  the base's, exactly).
+ *
+ *  The order of the pages does not matter: the same labelled pages (rows
+ *  of a page in document order) in any order and under any page numbers
+ *  give the same bundle, byte for byte (the undersampling draw and the CV's
+ *  folds follow an order of the pages' own, by a hash of their rows). */
 PS_LAB_EXPORT ps_model *ps_site_model_train(const ps_model *base, const char *base_name, const char *site,
                                         const double *x, const int8_t *y, const uint32_t *page,
                                         size_t n_rows, const ps_site_train_options *o,

@@ -108,6 +108,13 @@ void ps_xml_arena_free(ps_xml_arena *a);
 ps_xml_arena *ps_xml_arena_use(ps_xml_arena *a);
 htmlDocPtr ps_xml_read(const char *html, size_t len, const char *url, int options,
                        ps_xml_arena *arena);
+/** ps_xml_read with @p setup(ctxt, @p user) called once the parser's options
+ *  are set and before it parses: it may replace the parser's SAX callbacks
+ *  (extract/tree.c builds its own tree from them).  Returns the document
+ *  libxml2's callbacks left in the context (what SAX2's startDocument made
+ *  when it was kept), or NULL. */
+htmlDocPtr ps_xml_read_sax(const char *html, size_t len, const char *url, int options,
+                           ps_xml_arena *arena, void (*setup)(htmlParserCtxtPtr, void *), void *user);
 void ps_xml_failed_reset(void);
 int ps_xml_failed(void);
 

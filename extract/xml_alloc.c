@@ -545,7 +545,7 @@ static void silent(void *ctx, const char *msg, ...)
  * converted buffer, as before.  NULL when libxml2 could not set up the
  * input (out of memory). */
 static __attribute__((noinline)) htmlDocPtr read_in_place(htmlParserCtxtPtr c, const char *html, size_t len, const char *url,
-                                int options)
+                                int options, void (*setup)(htmlParserCtxtPtr, void *), void *user)
 {
     htmlCtxtReset(c);
     xmlParserInputBufferPtr buf = xmlParserInputBufferCreateStatic(html, (int)len, XML_CHAR_ENCODING_NONE);
@@ -568,6 +568,8 @@ static __attribute__((noinline)) htmlDocPtr read_in_place(htmlParserCtxtPtr c, c
     }
     if (url && c->input && !c->input->filename)
         c->input->filename = (char *)xmlStrdup((const xmlChar *)url);
+    if (setup)
+        setup(c, user);
     htmlParseDocument(c);
     htmlDocPtr doc = c->myDoc;
     c->myDoc = NULL;
@@ -576,6 +578,12 @@ static __attribute__((noinline)) htmlDocPtr read_in_place(htmlParserCtxtPtr c, c
 
 htmlDocPtr ps_xml_read(const char *html, size_t len, const char *url, int options,
                        ps_xml_arena *arena)
+{
+    return ps_xml_read_sax(html, len, url, options, arena, NULL, NULL);
+}
+
+htmlDocPtr ps_xml_read_sax(const char *html, size_t len, const char *url, int options,
+                           ps_xml_arena *arena, void (*setup)(htmlParserCtxtPtr, void *), void *user)
 {
     /* libxml2's generic error channel (memory and buffer errors, which
      * HTML_PARSE_NOERROR does not silence) is per thread: quiet it here */
@@ -599,7 +607,7 @@ htmlDocPtr ps_xml_read(const char *html, size_t len, const char *url, int option
         tl_arena = arena;
         if (arena)
             arena->parsing = 1;
-        doc = read_in_place(c, html, len, url, options);
+        doc = read_in_place(c, html, len, url, options, setup, user);
         /* libxml2 keeps a copy of the last error per thread, allocated
          * here: it must not outlive the arena */
         xmlResetLastError();

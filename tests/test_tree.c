@@ -1,0 +1,203 @@
+/* tests/test_tree.c — the compact tree (extract/tree.c) is the DOM libxml2
+ * builds from the same bytes with the page model's options, node for node:
+ * on hand-written pages of what the parser decides from the tree (white
+ * space kept or dropped by the open element's last child, texts joined or
+ * split by comments, script content, valueless and boolean attributes,
+ * misplaced tags, a second root, prefixed names, text outside every
+ * element), on every page of the bundled sample and, with ../shared, on
+ * every page of every data set. */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/tree.h>
+
+#include "common/util.h"
+#include "extract/page_internal.h"
+#include "extract/tree.h"
+#include "pagesift/dataset.h"
+#include "tests/test_util.h"
+
+/* the options of ps_page_parse (extract/page.c) */
+#define OPTIONS                                                                                               \
+    (HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | \
+     HTML_PARSE_COMPACT | XML_PARSE_HUGE | HTML_PARSE_NOBLANKS)
+
+/* Parse @p html both ways; the difference, or NULL. */
+static char *compare(const char *html, size_t len)
+{
+    static char why[512];
+    ps_xml_failed_reset();
+    htmlDocPtr doc = ps_xml_read(html, len, NULL, OPTIONS, NULL);
+    ps_tree *t = ps_tree_parse(html, len, NULL, OPTIONS);
+    char *r = NULL;
+    if (!doc || !t) {
+        snprintf(why, sizeof why, "parse failed: DOM %s, tree %s", doc ? "ok" : "NULL", t ? "ok" : "NULL");
+        r = why;
+    } else if (ps_tree_differs(t, doc, why, sizeof why)) {
+        r = why;
+    }
+    if (doc)
+        xmlFreeDoc(doc);
+    ps_tree_free(t);
+    return r;
+}
+
+static void same(const char *html)
+{
+    char *why = compare(html, strlen(html));
+    if (why)
+        fail_msg("%s\n  page: %s", why, html);
+}
+
+/* White space: kept or dropped by what the open element's last child is. */
+static void test_blanks(void **state)
+{
+    (void)state;
+    same("<html><body><p><b>x</b> <i>y</i></p>  <div> <span>a</span> </div>\n<p> </p></body></html>");
+    same("<div>\n  <ul>\n    <li> one </li>\n    <li><a href=x>two</a> </li>\n  </ul>\n</div>");
+    same("<table> <tr> <td> a </td> <td><b>b</b> </td> </tr> </table>");
+    same("<p>text<!-- c --> <!-- d --> more</p><div><b>x</b><!-- c --> y</div><div><span>s</span><!--c--> </div>");
+    same("<div><!-- first --> <p>x</p></div><body> <b>  </b> </body>");
+    same("<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\"><html><body> <p>x</p> text </body></html>");
+    same("  \n <html> <head> <title> t </title> </head> <body> </body> </html> ");
+}
+
+/* Texts joined as SAX2 joins them, split by comments and PIs. */
+static void test_texts(void **state)
+{
+    (void)state;
+    same("<p>a &amp; b &lt;c&gt; &nbsp;&copy; &#233;&#x4e2d; &bogus; d</p>");
+    same("<p>one<!-- c -->two<?pi x?>three</p>");
+    same("<p>x<script>var a = '<b>'; </script>y<style>p { color: red }</style>z</p>");
+    same("<head><script>a</script><script>b</script><style></style></head><textarea>a <b> c</textarea>");
+    same("text before<html>and after</html> tail <!-- end -->");
+}
+
+/* Attributes in order, entities decoded, valueless ones as SAX2 makes them. */
+static void test_attributes(void **state)
+{
+    (void)state;
+    same("<input type=checkbox checked disabled data-x hidden value=\"a&amp;b\" id='q'>");
+    same("<option selected>x</option><div class=\"a  b\" style=\"display: none\" aria-hidden=true>y</div>");
+    same("<a href=\"/x?a=1&b=2\" title=\"&quot;q&quot;\" onclick=\"f('x')\">l</a><img src=x alt>");
+    same("<div id=a id=b class=c CLASS=d>duplicate names</div>");
+}
+
+/* What the parser repairs: implied, misplaced and unclosed tags. */
+static void test_repairs(void **state)
+{
+    (void)state;
+    same("<p>one<p>two<div>three</p>four</div><li>five<li>six");
+    same("<html lang=en><body class=a><div>x</div><html class=late><body id=late><p>y</p></body></html>");
+    same("<table><tr><td>a<td>b<tr><td>c</table><b><i>x</b>y</i>");
+    same("<title>t</title><meta charset=utf-8><p>after head</p><head><title>late</title></head>");
+    same("<frameset><frame src=a></frameset><noscript><p>n</p></noscript><embed src=x><p>after embed</p>");
+    same("<svg><path d=M0/><text>t</text></svg><math><mi>x</mi></math><br/><hr><p/>");
+    same("</p></div>stray end tags<p>x</b></p>");
+    /* a second root after </html>: inside the first, unless a doctype or
+     * a comment is the document's first child */
+    same("<html><body>x</body></html><html><body>y</body></html> <p>z</p>");
+    same("<!DOCTYPE html><html><body>x</body></html><html><p>y</p></html>");
+    same("<!-- c --><html>x</html><html>y</html><?pi?>");
+    /* prefixed names: SAX2 keeps the part after the first ':' */
+    same("<div><fb:like href=x></fb:like><o:p>p</o:p><a:>t</a:><:b>u</:b><x:y:z>v</x:y:z><g:plusone/></div>");
+    same("");
+    same("   \n");
+}
+
+static int each_page(const char *dir, int (*fn)(const char *path, void *), void *user)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    int n = 0;
+    char **names = NULL;
+    size_t nn = 0, cap = 0;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (nn == cap) {
+            cap = cap ? cap * 2 : 256;
+            names = realloc(names, cap * sizeof *names);
+            assert_non_null(names);
+        }
+        names[nn++] = strdup(e->d_name);
+    }
+    closedir(d);
+    for (size_t i = 0; i < nn; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        if (fn(path, user))
+            n++;
+        free(names[i]);
+    }
+    free(names);
+    return n;
+}
+
+typedef struct {
+    size_t pages, bytes, differ;
+} tally;
+
+static int check_file(const char *path, void *user)
+{
+    tally *y = user;
+    ps_error err;
+    size_t len;
+    char *html = ps_read_page_file(path, 0, &len, &err);
+    if (!html)
+        return 0;
+    char *why = compare(html, len);
+    y->pages++;
+    y->bytes += len;
+    if (why) {
+        if (y->differ++ < 5)
+            print_message("%s: %s\n", path, why);
+    }
+    free(html);
+    return why != NULL;
+}
+
+static void test_sample(void **state)
+{
+    (void)state;
+    tally y = {0};
+    each_page(PS_SOURCE_DIR "/datasets/sample/html", check_file, &y);
+    print_message("sample: %zu pages, %zu bytes, %zu differ\n", y.pages, y.bytes, y.differ);
+    assert_true(y.pages >= 10);
+    assert_int_equal(y.differ, 0);
+}
+
+static void test_shared_sets(void **state)
+{
+    (void)state;
+    static const char *sets[] = {"cleaneval", "cleanportaleval", "dragnet", "l3s-gn1", "netease",
+                                 "readability", "trafilatura-eval", "wcxb-dev"};
+    char dir[4096];
+    if (!shared_dataset("dragnet", dir, sizeof dir))
+        skip();
+    tally all = {0};
+    for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) {
+        tally y = {0};
+        snprintf(dir, sizeof dir, "%s/datasets/%s/html", PS_SHARED_DIR, sets[i]);
+        each_page(dir, check_file, &y);
+        print_message("%s: %zu pages, %zu bytes, %zu differ\n", sets[i], y.pages, y.bytes, y.differ);
+        all.pages += y.pages, all.bytes += y.bytes, all.differ += y.differ;
+    }
+    assert_true(all.pages > 4000);
+    assert_int_equal(all.differ, 0);
+}
+
+int main(void)
+{
+    ps_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_blanks),     cmocka_unit_test(test_texts),  cmocka_unit_test(test_attributes),
+        cmocka_unit_test(test_repairs),    cmocka_unit_test(test_sample), cmocka_unit_test(test_shared_sets),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

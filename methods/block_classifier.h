@@ -118,6 +118,13 @@ ps_block_classifier *ps_block_classifier_stack(ps_block_classifier *first, ps_mo
  *  do.  in->model is left alone.  -1 + err when @p c is not a stack. */
 int ps_block_classifier_stack_score(const ps_block_classifier *c, const ps_model *first,
                                     const ps_classify_in *in, double *score, ps_error *err);
+/** A site model's gate (its bundle's site_gate, issue 30): after
+ *  score[] got @p site's first-stage scores of in->blocks, the blocks whose
+ *  score by @p base (the model the site bundle is a delta against) is at
+ *  least site_gate away from 0 get the base's score back.  Nothing for a
+ *  bundle without the key (made before the gate).  0, or -1 + err. */
+int ps_site_gate_scores(const ps_model *site, const ps_model *base, const ps_classify_in *in, double *score,
+                        ps_error *err);
 /** The second stage's rows a stack classifies at a time (0: the default,
  *  1 024); decision values do not depend on it (tests). */
 void ps_block_classifier_stack_set_chunk(ps_block_classifier *c, size_t rows);

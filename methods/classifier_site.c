@@ -14,7 +14,11 @@
  * like a damaged bundle.  When the default is a stack, a site model takes
  * the place of its first stage only: its scores feed the default's second
  * stage (context features of parent, siblings, neighbours; the gate), so a
- * page of a site with a model gets both stages (issue 30).
+ * page of a site with a model gets both stages (issue 30).  And it decides
+ * only where the base is unsure: a block the base's first stage scores at
+ * least the bundle's site_gate away from 0 keeps the base's first-stage
+ * score (ps_site_gate_scores; bundles without the key, made before it, are
+ * used whole).
  *
  * A reduced default (issue 33: pagesift-train --reduce, e.g.
  * models/default.fast.model; its reduced_from key) is no base for site
@@ -38,6 +42,7 @@
 #include <string.h>
 
 #include "methods/block_classifier.h"
+#include "pagesift/page.h"
 #include "pagesift/site_models.h"
 
 typedef struct site_classifier {
@@ -67,6 +72,28 @@ static void site_free(ps_block_classifier *c)
     free(s);
 }
 
+int ps_site_gate_scores(const ps_model *site, const ps_model *base, const ps_classify_in *in, double *score,
+                        ps_error *err)
+{
+    const char *g = ps_model_info(site, "site_gate");
+    double gate = g ? strtod(g, NULL) : 0;
+    if (!(gate > 0) || !base || site == base || in->n == 0)
+        return 0;
+    size_t nb;
+    ps_page_blocks(in->page, &nb);
+    double *bs = malloc((nb + 1) * sizeof *bs);
+    if (!bs)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    int rc = ps_block_classifier_svm_score(base, in, bs, err);
+    for (size_t k = 0; rc == 0 && k < in->n; k++) {
+        uint32_t b = in->blocks[k];
+        if (bs[b] >= gate || bs[b] <= -gate)
+            score[b] = bs[b];
+    }
+    free(bs);
+    return rc;
+}
+
 static int site_score(const ps_block_classifier *c, const ps_classify_in *in, double *score, ps_error *err)
 {
     const site_classifier *s = (const site_classifier *)c;
@@ -82,8 +109,10 @@ static int site_score(const ps_block_classifier *c, const ps_classify_in *in, do
     const char *bsum = ps_model_info(m, "base_checksum");
     const ps_block_classifier *stack =
         s->red_sum && bsum && strcmp(bsum, s->red_sum) == 0 && s->unreduced ? s->unreduced : s->base;
-    int rc = s->stacked ? ps_block_classifier_stack_score(stack, m, in, score, err)
+    int rc = s->stacked ? ps_block_classifier_stack_score(stack, m, in, score, err) /* gated inside */
                         : ps_block_classifier_svm_score(m, in, score, err);
+    if (rc == 0 && !s->stacked)
+        rc = ps_site_gate_scores(m, ps_block_classifier_svm_model(stack), in, score, err);
     ps_site_models_release(s->sites, m);
     return rc;
 }

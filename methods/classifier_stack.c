@@ -60,6 +60,10 @@ static int stack_score_with(const stack_classifier *s, const ps_model *first, co
         return 0;
     if (ps_block_classifier_svm_score(first, in, score, err) != 0)
         return -1;
+    /* a site model decides where the base's own first stage is unsure */
+    const ps_model *own = ps_block_classifier_svm_model(s->first);
+    if (first != own && ps_site_gate_scores(first, own, in, score, err) != 0)
+        return -1;
     size_t nb;
     const ps_block *blocks = ps_page_blocks(in->page, &nb);
     int32_t *parent = malloc(n * sizeof *parent);

@@ -536,10 +536,19 @@ static void test_never_worse(void **state)
     }
     assert_int_equal(found, 12);
     one += 12;
+    /* the base is sure of such blocks: with the gate (the default) a site
+     * model may not overturn it, so nothing is gained and it is declined */
+    memset(&err, 0, sizeof err);
+    assert_null(ps_site_model_train(base, "default.model", "better.example", x, y, page, one, &o, &rep, &err));
+    assert_int_equal(rep.declined, 1);
+    assert_non_null(strstr(err.msg, "one labelled page"));
+    /* without it (the rounds before), learnt */
+    o.gate = -1;
     memset(&err, 0, sizeof err);
     m = ps_site_model_train(base, "default.model", "better.example", x, y, page, one, &o, &rep, &err);
     if (!m)
         fail_msg("%s", err.msg);
+    assert_null(ps_model_info(m, "site_gate"));
     assert_int_equal(rep.declined, 0);
     assert_true(rep.kept[0] >= rep.kept[1] && rep.dropped[0] >= rep.dropped[1]);
     assert_true(rep.kept[0] > rep.kept[1] || rep.dropped[0] > rep.dropped[1]);
@@ -709,7 +718,8 @@ static void test_inside_the_stack(void **state)
     const char *hdir = PS_SOURCE_DIR "/datasets/sample/html";
     DIR *d = opendir(hdir);
     assert_non_null(d);
-    size_t pages = 0, blocks = 0, differ = 0, second_judged = 0;
+    size_t pages = 0, blocks = 0, differ = 0, second_judged = 0, gated = 0, open_to_site = 0;
+    assert_string_equal(ps_model_info(flm, "site_gate"), "1");
     struct dirent *de;
     while ((de = readdir(d))) {
         if (!strstr(de->d_name, ".html"))
@@ -733,13 +743,24 @@ static void test_inside_the_stack(void **state)
         in.model = NULL;
         assert_int_equal(ps_block_classifier_stack_score(stack, flm, &in, sw, &err), 0);
         assert_int_equal(ps_block_classifier_svm_score(flm, &in, s1, &err), 0);
+        /* the gate: where the base's first stage is sure, its score */
+        const ps_model *own = ps_block_classifier_svm_model(ps_block_classifier_stack_first(stack));
+        double *g = sample_scores(&p), *b1 = sample_scores(&p);
+        assert_int_equal(ps_block_classifier_svm_score(own, &in, b1, &err), 0);
+        memcpy(g, s1, (p.nb + 1) * sizeof *g);
+        assert_int_equal(ps_site_gate_scores(flm, own, &in, g, &err), 0);
         for (size_t k = 0; k < n; k++) {
             uint32_t i = list[k];
             assert_true(se[i] == sb[i]); /* exactly */
             assert_true(sfl[i] == sw[i]);
             differ += sfl[i] != sb[i];
-            second_judged += sfl[i] != s1[i];
+            second_judged += sfl[i] != g[i];
+            int sure = b1[i] >= PS_SITE_GATE || b1[i] <= -PS_SITE_GATE;
+            assert_true(g[i] == (sure ? b1[i] : s1[i]));
+            gated += sure && s1[i] != b1[i];
+            open_to_site += !sure && s1[i] != b1[i];
         }
+        free(g), free(b1);
         blocks += n;
         pages++;
         free(sb), free(se), free(sfl), free(sw), free(s1);
@@ -747,9 +768,12 @@ static void test_inside_the_stack(void **state)
     }
     closedir(d);
     print_message("inside the stack: %zu blocks of %zu pages; the trained site model changes %zu, the second "
-                  "stage rescores %zu of its first stage's\n", blocks, pages, differ, second_judged);
+                  "stage rescores %zu of its first stage's; the gate keeps the base's score on %zu blocks the "
+                  "site model scores otherwise, leaves %zu to it\n",
+                  blocks, pages, differ, second_judged, gated, open_to_site);
     assert_true(pages >= 20 && blocks > 1000);
     assert_true(differ > 0);
+    assert_true(gated > 0 && open_to_site > 0);
     assert_true(second_judged > blocks / 10);
     ps_site_models_release(store, flm);
     ps_site_models_free(store);

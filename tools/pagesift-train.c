@@ -123,6 +123,10 @@ static void usage(FILE *f)
           "                           1,3,10,30; a site with one labelled page gets 3)\n"
           "      --keep-worse         write a site's bundle even when it does not beat\n"
           "                           the base (the numbers still in its line and keys)\n"
+          "      --site-gate M        a site model decides only the blocks the base's\n"
+          "                           first stage scores within -M..M, where it is unsure\n"
+          "                           (default 1, the base's margin; 0: every block, as\n"
+          "                           bundles made before the gate)\n"
           "\n"
           "Page types (docs/PAGE_TYPES.md): the page-type classifier from data sets\n"
           "(folders with an index.tsv) whose index has a page_type column; pages\n"
@@ -400,8 +404,8 @@ static int holds_sites(const char *dir, const ps_model *base)
 }
 
 static int train_sites(char **paths, int n_paths, const char *base_path, const char *dir, int update,
-                       const char *site_of_arg_s, const char *weights_s, int keep_worse, uint64_t seed,
-                       int quiet)
+                       const char *site_of_arg_s, const char *weights_s, int keep_worse, const char *gate_s,
+                       uint64_t seed, int quiet)
 {
     ps_init();
     ps_error err = {0};
@@ -431,6 +435,17 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
     ps_site_train_options so = {0};
     so.seed = seed;
     so.keep_worse = keep_worse;
+    if (gate_s) {
+        char *end;
+        double g = strtod(gate_s, &end);
+        if (end == gate_s || *end || !(g >= 0 && g <= 100)) {
+            fprintf(stderr, "pagesift-train: --site-gate: '%s' is not a number from 0 to 100\n", gate_s);
+            ps_model_free(second);
+            ps_model_free(base);
+            return 2;
+        }
+        so.gate = g > 0 ? g : -1; /* 0: no gate */
+    }
     if (weights_s) {
         if (parse_weights(weights_s, w, &so.n_weights) != 0) {
             fprintf(stderr, "pagesift-train: --site-weights: '%s' is not a comma list of 1 to 16 whole "
@@ -670,7 +685,7 @@ static int parse_range(const char *s, double *a, double *b, double *step)
 
 /* The long options without a short one. */
 enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP, O_UPGRADE,
-       O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_KEEPWORSE, O_PAGETYPES, O_FOLD, O_NOTFOLD, O_MAXPAGES,
+       O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_KEEPWORSE, O_SITEGATE, O_PAGETYPES, O_FOLD, O_NOTFOLD, O_MAXPAGES,
        O_BLOCKTAGS, O_REDUCE, O_REDUCEROWS, O_REDUCEREFINE };
 
 /* What the command line asks for. */
@@ -678,7 +693,7 @@ typedef struct train_cli {
     ps_train_options o;
     const char *out, *features, *grid_csv, *grid_svg, *upgrade;
     const char *block_tags;         /* --block-tags: the bundle's, no check of the rows */
-    const char *update, *base_model, *site_of, *site_weights; /* site models */
+    const char *update, *base_model, *site_of, *site_weights, *site_gate; /* site models */
     int keep_worse, per_site, page_types, folds_given;
     ps_fold page_fold;              /* --fold / --not-fold */
     unsigned long long max_pages;
@@ -825,6 +840,7 @@ static int parse_option(train_cli *t, int c, char **argv)
     case O_SITEOF: t->site_of = optarg; break;
     case O_SITEW: t->site_weights = optarg; break;
     case O_KEEPWORSE: t->keep_worse = 1; break;
+    case O_SITEGATE: t->site_gate = optarg; break;
     case 'q': t->o.quiet = 1; break;
     case 'v': t->o.verbose = 1; break;
     case 'h': usage(stdout); return 0;
@@ -850,7 +866,8 @@ static int parse_options(train_cli *t, int argc, char **argv)
         {"reduce-refine", required_argument, 0, O_REDUCEREFINE},
         {"per-site", no_argument, 0, O_PERSITE}, {"update", required_argument, 0, O_UPDATE},
         {"model", required_argument, 0, 'm'}, {"site-of", required_argument, 0, O_SITEOF},
-        {"site-weights", required_argument, 0, O_SITEW}, {"keep-worse", no_argument, 0, O_KEEPWORSE}, {"page-types", no_argument, 0, O_PAGETYPES},
+        {"site-weights", required_argument, 0, O_SITEW}, {"keep-worse", no_argument, 0, O_KEEPWORSE},
+        {"site-gate", required_argument, 0, O_SITEGATE}, {"page-types", no_argument, 0, O_PAGETYPES},
         {"fold", required_argument, 0, O_FOLD}, {"not-fold", required_argument, 0, O_NOTFOLD},
         {"max-pages", required_argument, 0, O_MAXPAGES}, {"block-tags", required_argument, 0, O_BLOCKTAGS},
         {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
@@ -935,7 +952,8 @@ static int run_reduce(train_cli *t, int argc, char **argv)
                         "centres per stage N1[,N2] (each at least 2)\n", t->reduce);
         return 2;
     }
-    if (t->per_site || t->update || t->site_of || t->site_weights || t->keep_worse || t->page_types || t->upgrade) {
+    if (t->per_site || t->update || t->site_of || t->site_weights || t->keep_worse || t->site_gate || t->page_types ||
+        t->upgrade) {
         fprintf(stderr, "pagesift-train: --reduce goes with -m, -s, --reduce-rows, -q and -o only\n");
         return 2;
     }
@@ -974,8 +992,8 @@ static int run_reduce(train_cli *t, int argc, char **argv)
 static int run_sites(const train_cli *t, int argc, char **argv)
 {
     if (!t->per_site && !t->update) {
-        fprintf(stderr, "pagesift-train: -m, --site-of, --site-weights and --keep-worse are for site models: "
-                        "add --per-site -o DIR or --update DIR\n");
+        fprintf(stderr, "pagesift-train: -m, --site-of, --site-weights, --keep-worse and --site-gate are for site "
+                        "models: add --per-site -o DIR or --update DIR\n");
         return 2;
     }
     if ((t->per_site && t->update) || (t->per_site && !t->out) || (t->update && t->out) || optind >= argc) {
@@ -985,7 +1003,7 @@ static int run_sites(const train_cli *t, int argc, char **argv)
         return 2;
     }
     return train_sites(argv + optind, argc - optind, t->base_model, t->update ? t->update : t->out, t->update != NULL,
-                       t->site_of, t->site_weights, t->keep_worse, t->o.seed, t->o.quiet);
+                       t->site_of, t->site_weights, t->keep_worse, t->site_gate, t->o.seed, t->o.quiet);
 }
 
 /* The grid search's table, its choice and a warning when the choice is on
@@ -1134,7 +1152,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "pagesift-train: --reduce-rows and --reduce-refine go with --reduce\n");
         return 2;
     }
-    if (t.per_site || t.update || t.site_of || t.site_weights || t.base_model || t.keep_worse)
+    if (t.per_site || t.update || t.site_of || t.site_weights || t.base_model || t.keep_worse || t.site_gate)
         return run_sites(&t, argc, argv);
     if (!t.out || optind >= argc) {
         fprintf(stderr, "pagesift-train: %s\n", !t.out ? "no output model (-o MODEL)" : "no CSV files");

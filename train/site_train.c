@@ -195,6 +195,18 @@ static void svm_first_scores(const struct svm_model *sm, const struct svm_node *
     }
 }
 
+/* The gate (ps_site_train_options.gate): the rows of @p want (all when
+ * NULL) where the base's first-stage score @p bs1 is at least @p gate away
+ * from 0 keep it (no gate: @p bs1 NULL). */
+static void gate_scores(const double *bs1, double gate, const uint8_t *want, size_t n_rows, double *s1)
+{
+    if (!bs1)
+        return;
+    for (size_t r = 0; r < n_rows; r++)
+        if ((!want || want[r]) && (bs1[r] >= gate || bs1[r] <= -gate))
+            s1[r] = bs1[r];
+}
+
 /* ---- training ----------------------------------------------------------- */
 
 typedef struct site_train {
@@ -542,7 +554,7 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
     uint8_t *use = calloc(n_rows + 1, 1), *want = calloc(n_rows + 1, 1);
     int *fold = malloc((n_rows + 1) * sizeof *fold);
     double *s1 = malloc((n_rows + 1) * sizeof *s1), *sb = malloc((n_rows + 1) * sizeof *sb),
-           *sf = malloc((n_rows + 1) * sizeof *sf);
+           *sf = malloc((n_rows + 1) * sizeof *sf), *bs1 = NULL;
     t.base_nodes = malloc(base->n_sv * (t.nf + 1) * sizeof *t.base_nodes + 1);
     t.base_y = malloc((base->n_sv + 1) * sizeof *t.base_y);
     t.site_nodes = malloc((n_rows * (t.nf + 1) + 1) * sizeof *t.site_nodes);
@@ -606,6 +618,16 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
     }
     /* the base as inference uses it (both stages), on every row */
     ps_model_predict_many(base, x, t.nf, NULL, n_rows, pred, s1);
+    /* the base's first-stage scores, for the gate: where the base is sure
+     * (|score| >= gate) a site model's first-stage score is the base's */
+    double gate = o && o->gate != 0 ? o->gate : PS_SITE_GATE;
+    if (gate > 0) {
+        if (!(bs1 = malloc((n_rows + 1) * sizeof *bs1))) {
+            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        memcpy(bs1, s1, n_rows * sizeof *bs1);
+    }
     if (stack_rows(scp, x, t.nf, page, n_rows, NULL, s1, sb) != 0) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto out;
@@ -643,6 +665,7 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
                     goto out;
                 }
                 svm_first_scores(sm, t.site_nodes, t.nf, n_rows, want, s1);
+                gate_scores(bs1, gate, want, n_rows, s1);
                 svm_free_and_destroy_model(&sm);
                 if (stack_rows(scp, x, t.nf, page, n_rows, want, s1, sf) != 0) {
                     ps_set_error(err, PS_ERR_NOMEM, "out of memory");
@@ -680,6 +703,7 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
          * content and drop its labelled noise at least as well as the
          * base, and one of them better */
         svm_first_scores(final, t.site_nodes, t.nf, n_rows, NULL, s1);
+        gate_scores(bs1, gate, NULL, n_rows, s1);
         if (stack_rows(scp, x, t.nf, page, n_rows, NULL, s1, sf) != 0) {
             ps_set_error(err, PS_ERR_NOMEM, "out of memory");
             goto out;
@@ -720,6 +744,8 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
                       rep->dropped[1]);
     }
     ps_buf_printf(&keys, "site_scored %s\n", rep->stacked ? "stacked" : "first-stage");
+    if (gate > 0)
+        ps_buf_printf(&keys, "site_gate %g\n", gate);
     ps_buf_printf(&keys, "base_model %s\nbase_checksum %s\nbase_support_vectors %zu\n", bn, bsum ? bsum : "-",
                   base->n_sv);
     ps_buf_printf(&keys, "train_rows_content %zu\ntrain_rows_noise %zu\nsupport_vectors %d\n", tc, tn, final->l);
@@ -838,6 +864,7 @@ out:
     free(s1);
     free(sb);
     free(sf);
+    free(bs1);
     free(pred);
     free(pages);
     free(t.base_nodes);

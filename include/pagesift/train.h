@@ -245,6 +245,9 @@ PS_LAB_EXPORT int ps_page_types_train(const char *const *dirs, size_t n_dirs,
 #define PS_SITE_WEIGHTS_DEFAULT "1,3,10,30"
 /** Weight of a site with one labelled page (no cross-validation possible). */
 #define PS_SITE_WEIGHT_ONE_PAGE 3
+/** Where a site model decides: blocks whose base first-stage score is
+ *  inside (-PS_SITE_GATE, PS_SITE_GATE), the base's margin (issue 30). */
+#define PS_SITE_GATE 1.0
 
 typedef struct ps_site_train_options {
     const double *weights;  /**< candidate weights (integers >= 1), NULL = PS_SITE_WEIGHTS_DEFAULT */
@@ -274,6 +277,14 @@ typedef struct ps_site_train_options {
      *  previous rounds' behaviour, to study site models; never the
      *  default. */
     int keep_worse;
+    /** The site model decides only the blocks whose base first-stage score
+     *  is inside (-gate, gate), where the base is unsure; elsewhere the
+     *  base's first-stage score stays (site models had made sites worse
+     *  by overriding what the base was sure of, docs/SITE_MODELS.md).  0 =
+     *  PS_SITE_GATE; negative: no gate, every block the site model's (the
+     *  bundles before it).  The CV and the one-page check judge the gated
+     *  model, and the bundle says it (site_gate) for inference. */
+    double gate;
 } ps_site_train_options;
 
 /** What training one site found (filled by ps_site_model_train). */

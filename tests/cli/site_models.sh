@@ -69,6 +69,12 @@ b=$t/m/bbc.co.uk.model
 [ "$(key "$b" site)" = bbc.co.uk ] && [ "$(key "$b" site_revision)" = 1 ] && [ "$(key "$b" site_pages)" = 3 ] ||
   fail "keys of the bundle"
 [ "$(key "$b" site_scored)" = stacked ] && [ -n "$(key "$b" site_cv_f1_base)" ] || fail "keys: site_scored, site_cv_f1_base"
+# the gate: the base's margin by default, none with --site-gate 0, a number or a refusal
+[ "$(key "$b" site_gate)" = 1 ] || fail "site_gate: '$(key "$b" site_gate)'"
+pagesift-train -q --keep-worse --site-gate 0 --per-site "$t/bbc1.csv" -o "$t/nogate" > /dev/null || fail "--site-gate 0"
+[ -f "$t/nogate/bbc.co.uk.model" ] && [ -z "$(key "$t/nogate/bbc.co.uk.model" site_gate)" ] || fail "--site-gate 0 wrote a gate"
+pagesift-train -q --site-gate -1 --per-site "$t/bbc1.csv" -o "$t/badgate" > /dev/null 2> "$t/err"
+[ $? -eq 2 ] && grep -q -- "--site-gate" "$t/err" || fail "--site-gate -1: $(cat "$t/err")"
 w=$(key "$b" site_weight); case ",1,3,10,30," in *",$w,"*) ;; *) fail "weight $w not a candidate" ;; esac
 # a delta against the default: its checksum named, the base's features,
 # scaling and support vectors not repeated; a few KB, not the default's 640

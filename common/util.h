@@ -36,6 +36,27 @@ static inline int ps_ascii_ncasecmp(const char *a, const char *b, size_t n)
     return 0;
 }
 
+/** Room in the array *p (of *cap elements of @p size bytes) for @p need
+ *  elements: grown by doubling from @p first; 0, or -1 (out of memory, the
+ *  array as it was).  Inline: the research library uses it too. */
+#include <stdlib.h>
+static inline int ps_grow_array(void **p, size_t *cap, size_t need, size_t size, size_t first)
+{
+    if (need <= *cap)
+        return 0;
+    size_t nc = *cap ? *cap * 2 : first;
+    while (nc < need)
+        nc *= 2;
+    if (nc > SIZE_MAX / size)
+        return -1;
+    void *q = realloc(*p, nc * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
 /** A macro's value as a string literal. */
 #define PS_STR_(x) #x
 #define PS_STR(x) PS_STR_(x)

@@ -20,6 +20,7 @@
 #include <libxml/SAX2.h>
 #include <libxml/parserInternals.h>
 
+#include "common/util.h"
 #include "extract/page_internal.h"
 #include "extract/tree.h"
 
@@ -38,19 +39,10 @@ typedef struct {
     xmlNode cur, last, prev;
 } builder;
 
+/* the tree's arrays, grown from 64 elements */
 static int grow(void **v, size_t *cap, size_t need, size_t size)
 {
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *n = realloc(*v, c * size);
-    if (!n)
-        return -1;
-    *v = n;
-    *cap = c;
-    return 0;
+    return ps_grow_array(v, cap, need, size, 64);
 }
 
 /* Append @p n bytes to the text buffer; their offset, or (uint32_t)-1. */

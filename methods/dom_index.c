@@ -3,21 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "methods/dom_index.h"
 
+/* arrays grown from 256 elements */
 static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : 256;
-    while (nc < need)
-        nc *= 2;
-    void *q = realloc(*p, nc * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = nc;
-    return 0;
+    return ps_grow_array(p, cap, need, size, 256);
 }
 
 static int blank(const char *s, size_t n)

@@ -42,7 +42,6 @@
 #include <string.h>
 
 #include "methods/block_classifier.h"
-#include "pagesift/page.h"
 #include "pagesift/site_models.h"
 
 typedef struct site_classifier {
@@ -70,28 +69,6 @@ static void site_free(ps_block_classifier *c)
     free(s->unreduced_path);
     free(s->base_path);
     free(s);
-}
-
-int ps_site_gate_scores(const ps_model *site, const ps_model *base, const ps_classify_in *in, double *score,
-                        ps_error *err)
-{
-    const char *g = ps_model_info(site, "site_gate");
-    double gate = g ? strtod(g, NULL) : 0;
-    if (!(gate > 0) || !base || site == base || in->n == 0)
-        return 0;
-    size_t nb;
-    ps_page_blocks(in->page, &nb);
-    double *bs = malloc((nb + 1) * sizeof *bs);
-    if (!bs)
-        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    int rc = ps_block_classifier_svm_score(base, in, bs, err);
-    for (size_t k = 0; rc == 0 && k < in->n; k++) {
-        uint32_t b = in->blocks[k];
-        if (bs[b] >= gate || bs[b] <= -gate)
-            score[b] = bs[b];
-    }
-    free(bs);
-    return rc;
 }
 
 static int site_score(const ps_block_classifier *c, const ps_classify_in *in, double *score, ps_error *err)

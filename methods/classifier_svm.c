@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "methods/block_classifier.h"
+#include "pagesift/page.h"
 
 typedef struct svm_classifier {
     ps_block_classifier c; /* first: the interface */
@@ -144,4 +145,28 @@ ps_block_classifier *ps_svm_classifier_open(const char *path, ps_error *err)
     s->c.feat_ids = ps_model_feature_ids(s->model);
     s->c.block_tags = s->tags;
     return &s->c;
+}
+
+/* A site model's gate (methods/block_classifier.h): here, below both the
+ * stack and the site classifier that call it. */
+int ps_site_gate_scores(const ps_model *site, const ps_model *base, const ps_classify_in *in, double *score,
+                        ps_error *err)
+{
+    const char *g = ps_model_info(site, "site_gate");
+    double gate = g ? strtod(g, NULL) : 0;
+    if (!(gate > 0) || !base || site == base || in->n == 0)
+        return 0;
+    size_t nb;
+    ps_page_blocks(in->page, &nb);
+    double *bs = malloc((nb + 1) * sizeof *bs);
+    if (!bs)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    int rc = ps_block_classifier_svm_score(base, in, bs, err);
+    for (size_t k = 0; rc == 0 && k < in->n; k++) {
+        uint32_t b = in->blocks[k];
+        if (bs[b] >= gate || bs[b] <= -gate)
+            score[b] = bs[b];
+    }
+    free(bs);
+    return rc;
 }

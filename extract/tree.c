@@ -45,18 +45,20 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
     return ps_grow_array(v, cap, need, size, 64);
 }
 
-/* Append @p n bytes to the text buffer; their offset, or (uint32_t)-1. */
+/* Append @p n bytes and a NUL to the text buffer; the bytes' offset, or
+ * (uint32_t)-1. */
 static uint32_t add_bytes(builder *b, const void *s, size_t n)
 {
     ps_tree *t = b->t;
-    if (t->text_len + n >= UINT32_MAX || grow((void **)&t->text, &t->cap_text, t->text_len + n, 1)) {
+    if (t->text_len + n + 1 >= UINT32_MAX || grow((void **)&t->text, &t->cap_text, t->text_len + n + 1, 1)) {
         b->failed = 1;
         return (uint32_t)-1;
     }
     uint32_t off = (uint32_t)t->text_len;
     if (n)
         memcpy(t->text + off, s, n);
-    t->text_len += n;
+    t->text[off + n] = '\0';
+    t->text_len += n + 1;
     return off;
 }
 
@@ -173,6 +175,13 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
          * has its name for value, any other the empty value */
         if (!v && htmlIsBooleanAttr(an))
             v = an;
+        if (!v) { /* the DOM's attribute has no text node: `name`, not `name=""` */
+            if (grow((void **)&t->valueless, &t->cap_valueless, t->n_valueless + 1, sizeof *t->valueless)) {
+                b->failed = 1;
+                return;
+            }
+            t->valueless[t->n_valueless++] = (uint32_t)t->n_attrs;
+        }
         size_t vl = v ? strlen((const char *)v) : 0;
         uint32_t off = add_bytes(b, v, vl);
         if (b->failed)
@@ -206,7 +215,8 @@ static void add_chars(builder *b, ps_tnode_type type, const xmlChar *ch, int len
     ps_tree *t = b->t;
     uint32_t last = t->nodes[b->stack[b->depth - 1].node].last;
     if (last && t->nodes[last].type == (uint32_t)type &&
-        t->nodes[last].off + t->nodes[last].len == t->text_len) {
+        t->nodes[last].off + t->nodes[last].len + 1 == t->text_len) {
+        t->text_len--; /* over the NUL */
         if (add_bytes(b, ch, (size_t)len) != (uint32_t)-1)
             t->nodes[last].len += (uint32_t)len;
         return;
@@ -238,20 +248,29 @@ static void on_blanks(void *ctx, const xmlChar *ch, int len)
                                          calls ignorable is dropped */
 }
 
+/* A comment or a processing instruction, with its text. */
+static void add_marked(builder *b, ps_tnode_type type, const xmlChar *name, const xmlChar *value)
+{
+    if (b->failed)
+        return;
+    size_t n = value ? strlen((const char *)value) : 0;
+    uint32_t off = add_bytes(b, value, n);
+    uint32_t i = b->failed ? 0 : add_node(b, type, name);
+    if (!i)
+        return;
+    b->t->nodes[i].off = off;
+    b->t->nodes[i].len = (uint32_t)n;
+    sync(b);
+}
+
 static void on_comment(void *ctx, const xmlChar *value)
 {
-    builder *b = ((htmlParserCtxtPtr)ctx)->_private;
-    (void)value;
-    if (!b->failed && add_node(b, PS_TN_COMMENT, NULL))
-        sync(b);
+    add_marked(((htmlParserCtxtPtr)ctx)->_private, PS_TN_COMMENT, NULL, value);
 }
 
 static void on_pi(void *ctx, const xmlChar *target, const xmlChar *data)
 {
-    builder *b = ((htmlParserCtxtPtr)ctx)->_private;
-    (void)data;
-    if (!b->failed && add_node(b, PS_TN_PI, target))
-        sync(b);
+    add_marked(((htmlParserCtxtPtr)ctx)->_private, PS_TN_PI, target, data);
 }
 
 static void setup(htmlParserCtxtPtr c, void *user)
@@ -393,6 +412,7 @@ void ps_tree_free(ps_tree *t)
     free(t->nodes);
     free(t->attrs);
     free(t->text);
+    free(t->valueless);
     if (t->dict) {
         ps_xml_arena *armed = ps_xml_arena_use(t->arena);
         xmlDictFree(t->dict);
@@ -425,6 +445,146 @@ const char *ps_tree_attr(const ps_tree *t, uint32_t i, const xmlChar *name, size
 size_t ps_tree_bytes(const ps_tree *t)
 {
     return sizeof *t + t->cap_nodes * sizeof *t->nodes + t->cap_attrs * sizeof *t->attrs + t->cap_text;
+}
+
+int ps_tree_valueless(const ps_tree *t, size_t k)
+{
+    size_t lo = 0, hi = t->n_valueless; /* ascending: appended in order */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (t->valueless[mid] < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->n_valueless && t->valueless[lo] == k;
+}
+
+/* ---- changing the tree's shape ---- */
+
+void ps_tree_unlink(ps_tree *t, uint32_t i)
+{
+    ps_tnode *n = &t->nodes[i];
+    if (n->prev)
+        t->nodes[n->prev].next = n->next;
+    else if (t->nodes[n->parent].first == i)
+        t->nodes[n->parent].first = n->next;
+    if (n->next)
+        t->nodes[n->next].prev = n->prev;
+    else if (t->nodes[n->parent].last == i)
+        t->nodes[n->parent].last = n->prev;
+    n->parent = n->prev = n->next = 0;
+}
+
+void ps_tree_append(ps_tree *t, uint32_t parent, uint32_t i)
+{
+    if (t->nodes[i].parent || t->nodes[parent].first == i)
+        ps_tree_unlink(t, i);
+    ps_tnode *p = &t->nodes[parent], *n = &t->nodes[i];
+    n->parent = parent;
+    n->prev = p->last;
+    n->next = 0;
+    if (p->last)
+        t->nodes[p->last].next = i;
+    else
+        p->first = i;
+    p->last = i;
+}
+
+void ps_tree_insert_before(ps_tree *t, uint32_t ref, uint32_t i)
+{
+    if (t->nodes[i].parent || t->nodes[0].first == i)
+        ps_tree_unlink(t, i);
+    ps_tnode *r = &t->nodes[ref], *n = &t->nodes[i];
+    n->parent = r->parent;
+    n->next = ref;
+    n->prev = r->prev;
+    if (r->prev)
+        t->nodes[r->prev].next = i;
+    else
+        t->nodes[r->parent].first = i;
+    r->prev = i;
+}
+
+uint32_t ps_tree_new_element(ps_tree *t, uint32_t parent, const char *name)
+{
+    const xmlChar *nm = xmlDictLookup(t->dict, (const xmlChar *)name, -1);
+    if (!nm || t->n_nodes >= UINT32_MAX - 1 ||
+        grow((void **)&t->nodes, &t->cap_nodes, t->n_nodes + 1, sizeof *t->nodes))
+        return 0;
+    uint32_t i = (uint32_t)t->n_nodes++;
+    t->nodes[i] = (ps_tnode){.type = PS_TN_ELEMENT, .name = nm};
+    ps_tree_append(t, parent, i);
+    return i;
+}
+
+/* ---- a DOM of the tree, for the tools that edit or serialise one ---- */
+
+/* The DOM node of tree node @p i (not linked), or NULL when out of memory. */
+static xmlNodePtr dom_node(const ps_tree *t, htmlDocPtr doc, uint32_t i)
+{
+    const ps_tnode *n = &t->nodes[i];
+    const xmlChar *s = (const xmlChar *)t->text + n->off;
+    switch (n->type) {
+    case PS_TN_TEXT: return xmlNewDocTextLen(doc, s, (int)n->len);
+    case PS_TN_CDATA: return xmlNewCDataBlock(doc, s, (int)n->len);
+    case PS_TN_COMMENT: return xmlNewDocComment(doc, s);
+    case PS_TN_PI: return xmlNewDocPI(doc, n->name, n->len ? s : NULL);
+    case PS_TN_ELEMENT: break;
+    default: return NULL;
+    }
+    xmlNodePtr e = xmlNewDocNode(doc, NULL, n->name, NULL);
+    for (uint32_t k = 0; e && k < n->len; k++) {
+        size_t ak = n->off + k;
+        const ps_tattr *a = &t->attrs[ak];
+        /* xmlNewProp: the value as it is, one text node (no entities read) */
+        const xmlChar *v = ps_tree_valueless(t, ak) ? NULL : (const xmlChar *)t->text + a->off;
+        if (!xmlNewProp(e, a->name, v)) {
+            xmlFreeNode(e);
+            return NULL;
+        }
+    }
+    return e;
+}
+
+htmlDocPtr ps_tree_dom(const ps_tree *t, const char *url, xmlNodePtr *map)
+{
+    htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
+    if (!doc)
+        return NULL;
+    /* the names are the tree's: the DOM shares its dictionary */
+    if (xmlDictReference(t->dict) == 0)
+        doc->dict = t->dict;
+    if (url && !(doc->URL = xmlStrdup((const xmlChar *)url)))
+        goto fail;
+    if (map)
+        map[0] = (xmlNodePtr)doc;
+    xmlNodePtr parent = (xmlNodePtr)doc;
+    uint32_t i = t->nodes[0].first;
+    while (i) {
+        xmlNodePtr d = dom_node(t, doc, i);
+        if (!d || !xmlAddChild(parent, d)) {
+            xmlFreeNode(d);
+            goto fail;
+        }
+        if (map)
+            map[i] = d;
+        if (t->nodes[i].type == PS_TN_ELEMENT && t->nodes[i].first) {
+            parent = d;
+            i = t->nodes[i].first;
+            continue;
+        }
+        while (i && !t->nodes[i].next) {
+            i = t->nodes[i].parent;
+            parent = parent->parent;
+        }
+        if (i)
+            i = t->nodes[i].next;
+    }
+    return doc;
+fail:
+    xmlFreeDoc(doc);
+    return NULL;
 }
 
 /* ---- the tree against the DOM (tests/test_tree.c, tests/fuzz/fuzz_tree.c) ---- */
@@ -494,7 +654,8 @@ static int differs(const ps_tree *t, uint32_t ti, xmlNodePtr d, char *why, size_
                 const ps_tattr *ta = &t->attrs[tn->off + a];
                 xmlChar *v = p->children ? xmlNodeGetContent((xmlNodePtr)p) : xmlStrdup((const xmlChar *)"");
                 int same = strcmp((const char *)ta->name, (const char *)p->name) == 0 && v &&
-                           (size_t)xmlStrlen(v) == ta->len && memcmp(v, t->text + ta->off, ta->len) == 0;
+                           (size_t)xmlStrlen(v) == ta->len && memcmp(v, t->text + ta->off, ta->len) == 0 &&
+                           (p->children == NULL) == ps_tree_valueless(t, tn->off + a) && t->text[ta->off + ta->len] == '\0';
                 if (!same)
                     snprintf(why, n, "<%s>: attribute %u: tree %s=\"%.*s\", DOM %s=\"%s\"", tn->name, a, ta->name,
                              (int)(ta->len > 60 ? 60 : ta->len), t->text + ta->off, p->name, v ? (char *)v : "");
@@ -508,9 +669,12 @@ static int differs(const ps_tree *t, uint32_t ti, xmlNodePtr d, char *why, size_
             }
             if (differs(t, c, e, why, n))
                 return 1;
-        } else if (tn->type == PS_TN_TEXT || tn->type == PS_TN_CDATA) {
+        } else {
             xmlChar *v = xmlNodeGetContent(e);
-            int same = v && (size_t)xmlStrlen(v) == tn->len && memcmp(v, t->text + tn->off, tn->len) == 0;
+            if (!v && (tn->type == PS_TN_PI || tn->type == PS_TN_COMMENT))
+                v = xmlStrdup((const xmlChar *)"");
+            int same = v && (size_t)xmlStrlen(v) == tn->len && memcmp(v, t->text + tn->off, tn->len) == 0 &&
+                       t->text[tn->off + tn->len] == '\0';
             if (!same)
                 snprintf(why, n, "child %zu of %s (%s): tree \"%.*s\", DOM \"%.60s\"", k, where, kind(tn->type),
                          (int)(tn->len > 60 ? 60 : tn->len), t->text + tn->off, v ? (char *)v : "");

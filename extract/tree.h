@@ -39,14 +39,15 @@ typedef enum {
 typedef struct ps_tnode {
     uint32_t parent, prev, next, first, last; /**< node indices, 0: none */
     uint32_t type;                            /**< ps_tnode_type */
-    uint32_t off, len; /**< text, CDATA: bytes at tree->text + off; element:
+    uint32_t off, len; /**< text, CDATA, comment, PI (its data): bytes at
+                            tree->text + off, NUL-terminated; element:
                             attributes tree->attrs[off .. off + len) */
     const xmlChar *name; /**< element, PI: interned name; else NULL */
 } ps_tnode;
 
 typedef struct ps_tattr {
     const xmlChar *name; /**< interned */
-    uint32_t off, len;   /**< value: bytes at tree->text + off */
+    uint32_t off, len;   /**< value: bytes at tree->text + off, NUL-terminated */
 } ps_tattr;
 
 typedef struct ps_tree {
@@ -56,6 +57,11 @@ typedef struct ps_tree {
     size_t n_attrs;
     char *text;
     size_t text_len;
+    uint32_t *valueless; /**< attributes (indices into attrs, ascending) written
+                              without a value (`<td nowrap>`), which the DOM
+                              keeps without a text node; a boolean one has its
+                              name for value and is not among them */
+    size_t n_valueless, cap_valueless;
     xmlDictPtr dict; /**< the names (the tree's own, see extract/tree.c) */
     struct ps_xml_arena *arena; /**< while parsing: where libxml2 allocates */
     size_t cap_nodes, cap_attrs, cap_text; /**< the arrays' room */
@@ -74,6 +80,37 @@ const xmlChar *ps_tree_name(const ps_tree *t, const char *name);
 /** The value of @p t's element @p i's attribute interned as @p name, its
  *  length in *len; NULL when it has none. */
 const char *ps_tree_attr(const ps_tree *t, uint32_t i, const xmlChar *name, size_t *len);
+
+/** The text of node @p i (text, CDATA, comment, a PI's data), NUL-terminated. */
+static inline const char *ps_tree_text(const ps_tree *t, uint32_t i)
+{
+    return t->text + t->nodes[i].off;
+}
+
+/** 1 when attribute @p k (an index into t->attrs) was written without a value. */
+int ps_tree_valueless(const ps_tree *t, size_t k);
+
+/** Reshaping, as the page model repairs and cleans the tree (the nodes stay
+ *  in the array, out of the tree when unlinked: walk the tree by its links,
+ *  never the array in index order).  ps_tree_unlink takes @p i (with what
+ *  it holds) out of its parent; ps_tree_append makes it the last child of
+ *  @p parent, ps_tree_insert_before the sibling before @p ref (unlinked
+ *  first in both).  ps_tree_new_element appends a new element named
+ *  @p name to @p parent; its index, 0 when out of memory. */
+void ps_tree_unlink(ps_tree *t, uint32_t i);
+void ps_tree_append(ps_tree *t, uint32_t parent, uint32_t i);
+void ps_tree_insert_before(ps_tree *t, uint32_t ref, uint32_t i);
+uint32_t ps_tree_new_element(ps_tree *t, uint32_t parent, const char *name);
+
+/** A libxml2 DOM of the tree as it is now (reshaped or not), for what
+ *  edits or serialises one (the HTML view, annotation) or walks one (the
+ *  DOM baselines): the same nodes, names, attributes (valueless ones
+ *  without a text node), texts, comments and PIs, no DTD; doc->URL is
+ *  @p url.  When @p map is not NULL (t->n_nodes entries) map[i] is the DOM
+ *  node of tree node i for every node in the tree (map[0] the document);
+ *  others are left as they were.  NULL when out of memory; free with
+ *  xmlFreeDoc. */
+htmlDocPtr ps_tree_dom(const ps_tree *t, const char *url, xmlNodePtr *map);
 
 /** 1 when @p t is not the DOM @p doc node for node (as the top says),
  *  with the first difference in @p why; 0 when it is. */

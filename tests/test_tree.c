@@ -5,13 +5,15 @@
  * split by comments, script content, valueless and boolean attributes,
  * misplaced tags, a second root, prefixed names, text outside every
  * element), on every page of the bundled sample and, with ../shared, on
- * every page of every data set. */
+ * every page of every data set.  So is the DOM made back from the tree
+ * (ps_tree_dom), serialised byte for byte as the parsed one. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/HTMLtree.h>
 #include <libxml/tree.h>
 
 #include "common/util.h"
@@ -25,22 +27,55 @@
     (HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | \
      HTML_PARSE_COMPACT | XML_PARSE_HUGE | HTML_PARSE_NOBLANKS)
 
-/* Parse @p html both ways; the difference, or NULL. */
+/* The document's nodes serialised as HTML (its DTD left out). */
+static xmlChar *dump(htmlDocPtr doc)
+{
+    xmlBufferPtr b = xmlBufferCreate();
+    assert_non_null(b);
+    for (xmlNodePtr c = doc->children; c; c = c->next)
+        if (c->type != XML_DTD_NODE)
+            htmlNodeDump(b, doc, c);
+    xmlChar *s = xmlStrdup(xmlBufferContent(b));
+    xmlBufferFree(b);
+    return s;
+}
+
+/* Parse @p html both ways; the difference, or NULL.  The DOM made from the
+ * tree (ps_tree_dom, for the tools that need one) is the tree again and
+ * serialises as the parsed DOM does, byte for byte. */
 static char *compare(const char *html, size_t len)
 {
     static char why[512];
     ps_xml_failed_reset();
     htmlDocPtr doc = ps_xml_read(html, len, NULL, OPTIONS, NULL);
     ps_tree *t = ps_tree_parse(html, len, NULL, OPTIONS);
+    htmlDocPtr made = t ? ps_tree_dom(t, NULL, NULL) : NULL;
     char *r = NULL;
-    if (!doc || !t) {
-        snprintf(why, sizeof why, "parse failed: DOM %s, tree %s", doc ? "ok" : "NULL", t ? "ok" : "NULL");
+    if (!doc || !t || !made) {
+        snprintf(why, sizeof why, "parse failed: DOM %s, tree %s, made %s", doc ? "ok" : "NULL", t ? "ok" : "NULL",
+                 made ? "ok" : "NULL");
         r = why;
     } else if (ps_tree_differs(t, doc, why, sizeof why)) {
         r = why;
+    } else if (ps_tree_differs(t, made, why, sizeof why)) {
+        r = why;
+    } else {
+        xmlChar *a = dump(doc), *b = dump(made);
+        if (!a || !b || strcmp((char *)a, (char *)b) != 0) {
+            size_t k = 0;
+            while (a && b && a[k] && a[k] == b[k])
+                k++;
+            snprintf(why, sizeof why, "the DOM made from the tree serialises otherwise at byte %zu: \"%.40s\" / \"%.40s\"",
+                     k, a ? (char *)a + k : "", b ? (char *)b + k : "");
+            r = why;
+        }
+        xmlFree(a);
+        xmlFree(b);
     }
     if (doc)
         xmlFreeDoc(doc);
+    if (made)
+        xmlFreeDoc(made);
     ps_tree_free(t);
     return r;
 }
@@ -84,6 +119,7 @@ static void test_attributes(void **state)
     same("<option selected>x</option><div class=\"a  b\" style=\"display: none\" aria-hidden=true>y</div>");
     same("<a href=\"/x?a=1&b=2\" title=\"&quot;q&quot;\" onclick=\"f('x')\">l</a><img src=x alt>");
     same("<div id=a id=b class=c CLASS=d>duplicate names</div>");
+    same("<td nowrap data-empty=\"\" data-none>valueless and empty</td><p title=''>q</p>");
 }
 
 /* What the parser repairs: implied, misplaced and unclosed tags. */

@@ -1,7 +1,8 @@
 /* tests/fuzz/fuzz_tree.c — libFuzzer target: arbitrary bytes parsed twice,
  * into libxml2's DOM (ps_xml_read, the page model's options) and into the
  * compact tree built from SAX events (extract/tree.c); the two must be the
- * same node for node (ps_tree_differs), and neither may crash, leak or
+ * same node for node (ps_tree_differs), so must the DOM made back from the
+ * tree (ps_tree_dom), and neither may crash, leak or
  * read out of bounds.  A difference aborts with both parses' first
  * divergence on stderr.  Built by scripts/fuzz. */
 #include <stdint.h>
@@ -40,6 +41,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "fuzz_tree: the tree is not the DOM: %s\n", why);
         abort();
     }
+    htmlDocPtr made = t ? ps_tree_dom(t, NULL, NULL) : NULL;
+    if (made && ps_tree_differs(t, made, why, sizeof why)) {
+        fprintf(stderr, "fuzz_tree: the DOM made from the tree is not the tree: %s\n", why);
+        abort();
+    }
+    if (made)
+        xmlFreeDoc(made);
     if (!doc != !t) {
         fprintf(stderr, "fuzz_tree: DOM %s, tree %s\n", doc ? "parsed" : "failed", t ? "parsed" : "failed");
         abort();

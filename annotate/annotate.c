@@ -801,7 +801,12 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
 
     /* 4. the page: sanitised cleaned DOM, blocks marked */
     {
-        xmlNodePtr root = xmlDocGetRootElement(pg->doc);
+        htmlDocPtr dom = ps_page_dom(pg); /* a DOM of the cleaned page, to edit and serialise */
+        if (!dom) {
+            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+        xmlNodePtr root = xmlDocGetRootElement(dom);
         xmlNodePtr body = NULL;
         for (xmlNodePtr c = root ? root->children : NULL; c; c = c->next)
             if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "body") == 0)
@@ -823,9 +828,9 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
             char v[24];
             if (row_of[b] >= 0) {
                 snprintf(v, sizeof v, "%d", row_of[b]);
-                xmlSetProp(pg->block_nodes[b], (const xmlChar *)"data-ps", (const xmlChar *)v);
+                xmlSetProp(pg->dom_map[pg->block_nodes[b]], (const xmlChar *)"data-ps", (const xmlChar *)v);
             } else if (templated && bl[b].n_leaves && bl[b].own.text_chars == 0) {
-                xmlSetProp(pg->block_nodes[b], (const xmlChar *)"data-ps-tpl", (const xmlChar *)"1");
+                xmlSetProp(pg->dom_map[pg->block_nodes[b]], (const xmlChar *)"data-ps-tpl", (const xmlChar *)"1");
             }
         }
         ps_buf_append(&html, "<!DOCTYPE html>\n<html", 21);
@@ -851,7 +856,7 @@ int ps_annotate_add(ps_annotate *a, const ps_input *in, ps_error *err)
             ps_set_error(err, PS_ERR_NOMEM, "out of memory");
             goto done;
         }
-        htmlNodeDumpFormatOutput(ob, pg->doc, body, "UTF-8", 0);
+        htmlNodeDumpFormatOutput(ob, dom, body, "UTF-8", 0);
         xmlOutputBufferFlush(ob);
         const xmlChar *content = xmlOutputBufferGetContent(ob);
         size_t clen = xmlOutputBufferGetSize(ob);

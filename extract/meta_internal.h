@@ -25,10 +25,10 @@ typedef struct ps_meta_raw {
     size_t n, cap;
 } ps_meta_raw;
 
-struct _xmlDoc;
-/** Collect the items of @p doc (before cleaning); NULL when out of memory
- *  (the page then simply has no metadata). */
-ps_meta_raw *ps_meta_collect(struct _xmlDoc *doc, int jsonld_only);
+struct ps_tree;
+/** Collect the items of the page's tree @p t (before cleaning); NULL when
+ *  out of memory (the page then simply has no metadata). */
+ps_meta_raw *ps_meta_collect(const struct ps_tree *t, int jsonld_only);
 void ps_meta_raw_free(ps_meta_raw *m);
 
 /** PS_SCHEMA_* bits: the schema.org @type names in the ld+json items. */

@@ -64,11 +64,15 @@ static int raw_add_ws(ps_meta_raw *m, const char *key, const char *val)
     return rc;
 }
 
-static const char *attr(xmlNodePtr n, const char *name)
+/* The value of element @p n's first attribute named @p name (ASCII case). */
+static const char *attr(const ps_tree *t, uint32_t n, const char *name)
 {
-    for (xmlAttrPtr a = n->properties; a; a = a->next)
-        if (a->name && ps_ascii_casecmp((const char *)a->name, name) == 0)
-            return a->children && a->children->content ? (const char *)a->children->content : "";
+    const ps_tnode *e = &t->nodes[n];
+    for (uint32_t k = 0; k < e->len; k++) {
+        const ps_tattr *a = &t->attrs[e->off + k];
+        if (ps_ascii_casecmp((const char *)a->name, name) == 0)
+            return t->text + a->off;
+    }
     return NULL;
 }
 
@@ -96,34 +100,34 @@ static int contains_ci(const char *s, const char *needle)
 
 /* The text under @p n (script and style left out), whitespace collapsed;
  * NULL when there is none or it is longer than @p cap bytes. */
-static char *node_text(xmlNodePtr n, size_t cap)
+static char *node_text(const ps_tree *t, uint32_t n, size_t cap)
 {
     ps_buf raw = {0};
-    xmlNodePtr cur = n->children;
+    uint32_t cur = t->nodes[n].first;
     int too_long = 0;
     while (cur && cur != n) {
-        if ((cur->type == XML_TEXT_NODE || cur->type == XML_CDATA_SECTION_NODE) && cur->content) {
-            size_t l = strlen((const char *)cur->content);
+        const ps_tnode *c = &t->nodes[cur];
+        if (c->type == PS_TN_TEXT || c->type == PS_TN_CDATA) {
+            size_t l = c->len;
             if (raw.len + l > cap * 4 + 64) {
                 too_long = 1;
                 break;
             }
-            if (ps_buf_append(&raw, cur->content, l) || ps_buf_putc(&raw, ' ')) {
+            if (ps_buf_append(&raw, t->text + c->off, l) || ps_buf_putc(&raw, ' ')) {
                 too_long = 1;
                 break;
             }
         }
-        int enter = cur->type == XML_ELEMENT_NODE && cur->children &&
-                    strcmp((const char *)cur->name, "script") != 0 &&
-                    strcmp((const char *)cur->name, "style") != 0;
+        int enter = c->type == PS_TN_ELEMENT && c->first && strcmp((const char *)c->name, "script") != 0 &&
+                    strcmp((const char *)c->name, "style") != 0;
         if (enter) {
-            cur = cur->children;
+            cur = c->first;
             continue;
         }
-        while (cur && cur != n && !cur->next)
-            cur = cur->parent;
+        while (cur && cur != n && !t->nodes[cur].next)
+            cur = t->nodes[cur].parent;
         if (cur && cur != n)
-            cur = cur->next;
+            cur = t->nodes[cur].next;
     }
     char *out = NULL;
     if (!too_long && raw.len) {
@@ -138,24 +142,25 @@ static char *node_text(xmlNodePtr n, size_t cap)
     return out;
 }
 
-static int raw_add_text(ps_meta_raw *m, const char *key, xmlNodePtr n, size_t cap)
+static int raw_add_text(ps_meta_raw *m, const char *key, const ps_tree *t, uint32_t n, size_t cap)
 {
-    char *t = node_text(n, cap);
-    int rc = t ? raw_add(m, key, t, strlen(t)) : 0;
-    free(t);
+    char *s = node_text(t, n, cap);
+    int rc = s ? raw_add(m, key, s, strlen(s)) : 0;
+    free(s);
     return rc;
 }
 
 /* Raw text of a script element (its text and CDATA children). */
-static int raw_add_script(ps_meta_raw *m, xmlNodePtr n)
+static int raw_add_script(ps_meta_raw *m, const ps_tree *t, uint32_t n)
 {
     ps_buf b = {0};
-    for (xmlNodePtr c = n->children; c; c = c->next)
-        if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content &&
-            ps_buf_append(&b, c->content, strlen((const char *)c->content))) {
+    for (uint32_t c = t->nodes[n].first; c; c = t->nodes[c].next) {
+        const ps_tnode *e = &t->nodes[c];
+        if ((e->type == PS_TN_TEXT || e->type == PS_TN_CDATA) && ps_buf_append(&b, t->text + e->off, e->len)) {
             ps_buf_free(&b);
             return -1;
         }
+    }
     int rc = b.len && b.len < (4u << 20) ? raw_add(m, "jsonld", b.data, b.len) : 0;
     ps_buf_free(&b);
     return rc;
@@ -204,11 +209,11 @@ static unsigned kw_flags(const char *s)
 }
 
 /* Is @p n inside a comment thread (an ancestor's class or id says so)? */
-static int in_comments(xmlNodePtr n)
+static int in_comments(const ps_tree *t, uint32_t n)
 {
     int d = 0;
-    for (xmlNodePtr p = n->parent; p && p->type == XML_ELEMENT_NODE && d < 12; p = p->parent, d++) {
-        const char *c = attr(p, "class"), *i = attr(p, "id");
+    for (uint32_t p = t->nodes[n].parent; t->nodes[p].type == PS_TN_ELEMENT && d < 12; p = t->nodes[p].parent, d++) {
+        const char *c = attr(t, p, "class"), *i = attr(t, p, "id");
         if (((c || i) && (kw_flags(c) | kw_flags(i)) & KW_COMMENT))
             return 1;
     }
@@ -260,20 +265,20 @@ static int meta_tag(const char *name)
     }
 }
 
-static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
+static int visit(ps_meta_raw *m, const ps_tree *tr, uint32_t n, collect_counts *k, int *enter)
 {
-    const char *name = (const char *)n->name;
+    const ps_tnode *e = &tr->nodes[n];
+    const char *name = (const char *)e->name;
     char key[96];
     *enter = 1;
     /* the common case first: an element without the attributes and names
      * looked at below (one pass over its attributes, names are lower case
      * from libxml2's HTML parser) */
     const char *a_class = NULL, *a_id = NULL, *a_itemprop = NULL, *a_rel = NULL;
-    for (xmlAttrPtr a = n->properties; a; a = a->next) {
+    for (uint32_t ai = 0; ai < e->len; ai++) {
+        const ps_tattr *a = &tr->attrs[e->off + ai];
         const char *an = (const char *)a->name;
-        const char *av = a->children && a->children->content ? (const char *)a->children->content : "";
-        if (!an)
-            continue;
+        const char *av = tr->text + a->off;
         if (an[0] == 'c' && strcmp(an, "class") == 0)
             a_class = av;
         else if (an[0] == 'i' && an[1] == 'd' && !an[2])
@@ -288,12 +293,12 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
     if (!named && !a_class && !a_id && !a_itemprop)
         return 0;
     if (t == MT_META) {
-        const char *content = attr(n, "content");
+        const char *content = attr(tr, n, "content");
         if (!content)
             return 0;
         static const char *const keys[] = {"name", "property", "itemprop", "http-equiv"};
         for (size_t i = 0; i < 4; i++) {
-            const char *v = attr(n, keys[i]);
+            const char *v = attr(tr, n, keys[i]);
             if (!v || !*v || strlen(v) > 80)
                 continue;
             size_t l = (size_t)snprintf(key, sizeof key, "meta:%s", v);
@@ -309,59 +314,59 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
         return 0;
     }
     if (t == MT_LINK) {
-        const char *rel = attr(n, "rel"), *href = attr(n, "href");
+        const char *rel = attr(tr, n, "rel"), *href = attr(tr, n, "href");
         if (rel && href && *href && has_token(rel, "canonical"))
             return raw_add_ws(m, "link:canonical", href);
         return 0;
     }
     if (t == MT_SCRIPT) {
         *enter = 0;
-        const char *type = attr(n, "type");
-        return type && contains_ci(type, "ld+json") ? raw_add_script(m, n) : 0;
+        const char *type = attr(tr, n, "type");
+        return type && contains_ci(type, "ld+json") ? raw_add_script(m, tr, n) : 0;
     }
     if (t == MT_STYLE) {
         *enter = 0;
         return 0;
     }
     if (t == MT_HTML) {
-        const char *lang = attr(n, "lang");
+        const char *lang = attr(tr, n, "lang");
         if (!lang)
-            lang = attr(n, "xml:lang");
+            lang = attr(tr, n, "xml:lang");
         return lang ? raw_add_ws(m, "html:lang", lang) : 0;
     }
     if (t == MT_TIME && k->time < 8) {
         k->time++;
-        const char *dt = attr(n, "datetime");
-        const char *ip = attr(n, "itemprop");
-        int pub = attr(n, "pubdate") || (ip && ps_ascii_casecmp(ip, "datePublished") == 0);
+        const char *dt = attr(tr, n, "datetime");
+        const char *ip = attr(tr, n, "itemprop");
+        int pub = attr(tr, n, "pubdate") || (ip && ps_ascii_casecmp(ip, "datePublished") == 0);
         if (dt && *dt)
             return raw_add_ws(m, pub ? "time:pub" : "time", dt);
-        return raw_add_text(m, "timetext", n, 100);
+        return raw_add_text(m, "timetext", tr, n, 100);
     }
     /* headings: their text, and on to the class checks (a date header) */
     if (t == MT_H1 && k->h1 < 5) {
         k->h1++;
-        if (raw_add_text(m, "h1", n, 400))
+        if (raw_add_text(m, "h1", tr, n, 400))
             return -1;
     } else if (t == MT_H23 && k->h2 < 10) {
         k->h2++;
-        if (raw_add_text(m, "h2", n, 400))
+        if (raw_add_text(m, "h2", tr, n, 400))
             return -1;
     }
     const char *ip = a_itemprop;
     if (ip) {
         if (has_token(ip, "datePublished") || has_token(ip, "dateModified")) {
-            const char *v = attr(n, "content");
+            const char *v = attr(tr, n, "content");
             if (!v)
-                v = attr(n, "datetime");
+                v = attr(tr, n, "datetime");
             const char *kk = has_token(ip, "datePublished") ? "itemprop:datepublished"
                                                             : "itemprop:datemodified";
             if (v && *v)
                 return raw_add_ws(m, kk, v);
-            return raw_add_text(m, kk, n, 100);
+            return raw_add_text(m, kk, tr, n, 100);
         }
         if (has_token(ip, "author") || has_token(ip, "creator"))
-            return raw_add_text(m, "itemprop:author", n, 200);
+            return raw_add_text(m, "itemprop:author", tr, n, 200);
     }
     if (t == MT_A && k->rel < 40) {
         const char *rel = a_rel;
@@ -372,11 +377,11 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
                                                           : NULL;
             if (kk) {
                 k->rel++;
-                if (raw_add_text(m, kk, n, 100))
+                if (raw_add_text(m, kk, tr, n, 100))
                     return -1;
                 /* the line around an author link often holds the date */
-                if (kk[4] == 'a' && n->parent && n->parent->type == XML_ELEMENT_NODE)
-                    return raw_add_text(m, "byline", n->parent, 200);
+                if (kk[4] == 'a' && tr->nodes[e->parent].type == PS_TN_ELEMENT)
+                    return raw_add_text(m, "byline", tr, e->parent, 200);
                 return 0;
             }
         }
@@ -388,8 +393,8 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
         return 0;
     unsigned fc = kw_flags(cls), fi = kw_flags(id), f = fc | fi;
     if (k->byline < 8 && !(f & KW_COMMENT) &&
-        ((f & KW_BYLINE) || ((f & KW_AUTHOR) && !(f & KW_AUTHORI))) && !in_comments(n)) {
-        char *t = node_text(n, 120);
+        ((f & KW_BYLINE) || ((f & KW_AUTHOR) && !(f & KW_AUTHORI))) && !in_comments(tr, n)) {
+        char *t = node_text(tr, n, 120);
         if (t) {
             k->byline++;
             int rc = raw_add(m, "byline", t, strlen(t));
@@ -400,7 +405,7 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
     }
     if (k->datetext < 8 && ((fc & (KW_DATE | KW_PUBLISH | KW_TIME | KW_META)) ||
                             (fi & (KW_DATE | KW_PUBLISH)))) {
-        char *t = node_text(n, 160);
+        char *t = node_text(tr, n, 160);
         if (t) {
             k->datetext++;
             int rc = raw_add(m, "datetext", t, strlen(t));
@@ -415,48 +420,47 @@ static int visit(ps_meta_raw *m, xmlNodePtr n, collect_counts *k, int *enter)
 /* The JSON-LD alone (PS_PAGE_NO_METADATA): the "jsonld" items visit()
  * makes, in the same order, and nothing else; script and style are not
  * entered, as there. */
-static int visit_jsonld(ps_meta_raw *m, xmlNodePtr n, int *enter)
+static int visit_jsonld(ps_meta_raw *m, const ps_tree *t, uint32_t n, int *enter)
 {
-    const char *name = (const char *)n->name;
+    const char *name = (const char *)t->nodes[n].name;
     *enter = 1;
     if (name[0] != 's')
         return 0;
     if (strcmp(name, "script") == 0) {
         *enter = 0;
-        const char *type = attr(n, "type");
-        return type && contains_ci(type, "ld+json") ? raw_add_script(m, n) : 0;
+        const char *type = attr(t, n, "type");
+        return type && contains_ci(type, "ld+json") ? raw_add_script(m, t, n) : 0;
     }
     if (strcmp(name, "style") == 0)
         *enter = 0;
     return 0;
 }
 
-ps_meta_raw *ps_meta_collect(struct _xmlDoc *doc, int jsonld_only)
+ps_meta_raw *ps_meta_collect(const ps_tree *t, int jsonld_only)
 {
     ps_meta_raw *m = calloc(1, sizeof *m);
-    if (!m || !doc)
+    if (!m || !t)
         return m;
     collect_counts k = {0};
-    xmlNodePtr top = (xmlNodePtr)doc;
-    xmlNodePtr cur = doc->children;
-    while (cur && cur != top) {
+    uint32_t cur = t->nodes[0].first; /* 0, the document, is the top */
+    while (cur) {
         int enter = 1;
-        if (cur->type == XML_ELEMENT_NODE && cur->name) {
-            if ((jsonld_only ? visit_jsonld(m, cur, &enter) : visit(m, cur, &k, &enter)) != 0) {
+        if (t->nodes[cur].type == PS_TN_ELEMENT) {
+            if ((jsonld_only ? visit_jsonld(m, t, cur, &enter) : visit(m, t, cur, &k, &enter)) != 0) {
                 ps_meta_raw_free(m);
                 return NULL;
             }
         } else {
-            enter = cur->type == XML_ELEMENT_NODE;
+            enter = 0;
         }
-        if (enter && cur->children) {
-            cur = cur->children;
+        if (enter && t->nodes[cur].first) {
+            cur = t->nodes[cur].first;
             continue;
         }
-        while (cur && cur != top && !cur->next)
-            cur = cur->parent;
-        if (cur && cur != top)
-            cur = cur->next;
+        while (cur && !t->nodes[cur].next)
+            cur = t->nodes[cur].parent;
+        if (cur)
+            cur = t->nodes[cur].next;
     }
     return m;
 }

@@ -1,8 +1,12 @@
-/* extract/page.c — a page: decode, skip junk, parse with libxml2, remove what
- * never holds content, and build the block tree (blocks, leaves, runs).
+/* extract/page.c — a page: decode, skip junk, parse with libxml2 into the
+ * page's compact tree (extract/tree.c: SAX events, no DOM), repair it where
+ * libxml2 reads markup otherwise than a browser, remove what never holds
+ * content, and build the block tree (blocks, leaves, runs).
  *
- * One iterative pre-order walk over the DOM does the cleaning and the block
- * tree at once; no recursion, so deeply nested junk cannot blow the stack. */
+ * One iterative pre-order walk over the tree does the cleaning and the
+ * block tree at once; no recursion, so deeply nested junk cannot blow the
+ * stack.  Removing is unlinking (the nodes stay in the tree's array); a DOM
+ * is made from the cleaned tree only when a tool asks (ps_page_dom). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdlib.h>
@@ -228,25 +232,26 @@ static char *repair_script_ends(const char *s, size_t len, size_t *out_len)
 
 /* A <noscript> never closed swallows the rest of the page in libxml2 (it
  * parses it as markup): one with much text is kept as ordinary content. */
-static int unclosed_noscript(xmlNodePtr n)
+static int unclosed_noscript(const ps_tree *t, uint32_t n)
 {
-    if (strcmp((const char *)n->name, "noscript") != 0)
+    if (strcmp((const char *)t->nodes[n].name, "noscript") != 0)
         return 0;
     size_t text = 0;
-    for (xmlNodePtr c = n->children; c;) {
-        if (c->type == XML_TEXT_NODE && c->content)
-            text += strlen((const char *)c->content);
+    for (uint32_t c = t->nodes[n].first; c;) {
+        const ps_tnode *cn = &t->nodes[c];
+        if (cn->type == PS_TN_TEXT)
+            text += cn->len;
         if (text > 2000)
             return 1;
-        if (c->children && c->type == XML_ELEMENT_NODE) {
-            c = c->children;
+        if (cn->first && cn->type == PS_TN_ELEMENT) {
+            c = cn->first;
             continue;
         }
-        while (c && !c->next && c != n)
-            c = c->parent;
+        while (c && !t->nodes[c].next && c != n)
+            c = t->nodes[c].parent;
         if (!c || c == n)
             break;
-        c = c->next;
+        c = t->nodes[c].next;
     }
     return 0;
 }
@@ -273,7 +278,7 @@ typedef struct marks {
 } marks;
 
 typedef struct frame {
-    xmlNodePtr node;
+    uint32_t node;    /* the element (a node of the page's tree) */
     int32_t block;    /* current block inside this element */
     int32_t leaf;     /* leaf owning text directly inside, -1 if none yet */
     int32_t owner;    /* frame index whose element owns text here */
@@ -292,6 +297,7 @@ typedef struct frame {
 
 typedef struct builder {
     ps_page *pg;
+    ps_tree *t;       /* pg->tree */
     const char *const *block_tags;
     /* the block tags as rows of the tag table (ps_tag_lookup), and whether
      * one is outside it (then looked for by name) */
@@ -305,7 +311,7 @@ typedef struct builder {
     int pending_break;
     int pending_space;
     int pending_image; /* an image since the last text (ps_leaf.after_image) */
-    xmlNodePtr *to_remove;
+    uint32_t *to_remove;
     size_t n_remove, cap_remove;
     int keep_hidden;     /* 1: hidden elements are walked like the others */
     size_t hidden_bytes; /* non-space text bytes of the hidden elements left out */
@@ -325,9 +331,9 @@ static int over_bound(builder *b, ps_status code, const char *msg)
 
 /* 1-based index of @p node among its same-name element siblings, counted
  * in the parent's frame as the walk meets the children in order. */
-static uint32_t sibling_index(frame *parent, xmlNodePtr node)
+static uint32_t sibling_index(const ps_tree *t, frame *parent, uint32_t node)
 {
-    const xmlChar *name = node->name;
+    const xmlChar *name = t->nodes[node].name;
     for (uint8_t i = 0; i < parent->n_names; i++)
         if (parent->names[i].name == name || name_eq((const char *)parent->names[i].name, (const char *)name))
             return ++parent->names[i].count;
@@ -338,14 +344,14 @@ static uint32_t sibling_index(frame *parent, xmlNodePtr node)
         return 1;
     }
     uint32_t idx = 1; /* many distinct names: count the siblings */
-    for (xmlNodePtr s = node->prev; s; s = s->prev)
-        if (s->type == XML_ELEMENT_NODE && name_eq((const char *)s->name, (const char *)name))
+    for (uint32_t s = t->nodes[node].prev; s; s = t->nodes[s].prev)
+        if (t->nodes[s].type == PS_TN_ELEMENT && name_eq((const char *)t->nodes[s].name, (const char *)name))
             idx++;
     return idx;
 }
 
 /* Set the path buffer to the parent's path + "/name[idx]". */
-static int path_enter(builder *b, const frame *parent, xmlNodePtr node, uint32_t idx)
+static int path_enter(builder *b, const frame *parent, uint32_t node, uint32_t idx)
 {
     char num[16];
     int n = 0;
@@ -359,12 +365,13 @@ static int path_enter(builder *b, const frame *parent, xmlNodePtr node, uint32_t
         num[1 + i] = tmp[n - 1 - i];
     num[n + 1] = ']';
     b->path.len = parent->path_len;
-    size_t nl = strlen((const char *)node->name);
+    const xmlChar *name = b->t->nodes[node].name;
+    size_t nl = strlen((const char *)name);
     if (ps_buf_reserve(&b->path, nl + (size_t)n + 4))
         return -1;
     char *d = b->path.data + b->path.len;
     *d++ = '/';
-    memcpy(d, node->name, nl);
+    memcpy(d, name, nl);
     d += nl;
     memcpy(d, num, (size_t)n + 2);
     size_t seg = 1 + nl + (size_t)n + 2;
@@ -439,14 +446,14 @@ static int opens_block(const builder *b, int row, const char *name, const marks 
 }
 
 /* DOM path with 1-based indices among same-name element siblings. */
-static int append_path(ps_buf *out, xmlNodePtr node)
+static int append_path(ps_buf *out, const ps_tree *t, uint32_t node)
 {
-    xmlNodePtr chain[512];
+    uint32_t chain[512];
     size_t n = 0;
-    for (xmlNodePtr p = node; p && p->type == XML_ELEMENT_NODE && n < 512; p = p->parent)
+    for (uint32_t p = node; t->nodes[p].type == PS_TN_ELEMENT && n < 512; p = t->nodes[p].parent)
         chain[n++] = p;
     for (size_t k = n; k-- > 0;) {
-        xmlNodePtr e = chain[k];
+        const ps_tnode *e = &t->nodes[chain[k]];
         if (k != n - 1 && ps_buf_putc(out, '/'))
             return -1;
         if (ps_buf_append(out, e->name, strlen((const char *)e->name)))
@@ -454,8 +461,8 @@ static int append_path(ps_buf *out, xmlNodePtr node)
         if (k == n - 1 || strcmp((const char *)e->name, "body") == 0)
             continue; /* the root element and body are unique: no index */
         unsigned idx = 1;
-        for (xmlNodePtr s = e->prev; s; s = s->prev)
-            if (s->type == XML_ELEMENT_NODE && strcmp((const char *)s->name, (const char *)e->name) == 0)
+        for (uint32_t s = e->prev; s; s = t->nodes[s].prev)
+            if (t->nodes[s].type == PS_TN_ELEMENT && strcmp((const char *)t->nodes[s].name, (const char *)e->name) == 0)
                 idx++;
         if (ps_buf_printf(out, "[%u]", idx))
             return -1;
@@ -463,21 +470,18 @@ static int append_path(ps_buf *out, xmlNodePtr node)
     return ps_buf_putc(out, '\0');
 }
 
-static int append_attr(ps_buf *out, xmlNodePtr node, const char *attr, uint32_t *off)
+static int append_attr(ps_buf *out, const ps_tree *t, uint32_t node, const char *attr, uint32_t *off)
 {
     *off = (uint32_t)out->len;
     int lead, trail;
-    for (xmlAttrPtr a = node->properties; a; a = a->next) {
+    const ps_tnode *e = &t->nodes[node];
+    for (uint32_t k = 0; k < e->len; k++) {
+        const ps_tattr *a = &t->attrs[e->off + k];
         if (!name_eq((const char *)a->name, attr))
             continue;
-        for (xmlNodePtr t = a->children; t; t = t->next) {
-            if (t->type != XML_TEXT_NODE || !t->content)
-                continue;
-            size_t n = strlen((const char *)t->content);
-            if (ps_buf_reserve(out, n)) /* else dropped as if whitespace */
-                return -1;
-            ps_collapse_ws(out, (const char *)t->content, n, &lead, &trail);
-        }
+        if (ps_buf_reserve(out, a->len)) /* else dropped as if whitespace */
+            return -1;
+        ps_collapse_ws(out, t->text + a->off, a->len, &lead, &trail);
         break;
     }
     return ps_buf_putc(out, '\0');
@@ -501,7 +505,7 @@ static int append_block_path(builder *b)
 /* @p dom_depth: the element's depth in the DOM (html = 0), known to the
  * walk from its stack (walking to the root for every block made deeply
  * nested pages quadratic); @p m: the marks around it. */
-static int new_block(builder *b, xmlNodePtr node, int32_t parent, int32_t dom_depth, const marks *m)
+static int new_block(builder *b, uint32_t node, int32_t parent, int32_t dom_depth, const marks *m)
 {
     ps_page *pg = b->pg;
     size_t i = pg->n_blocks;
@@ -513,7 +517,7 @@ static int new_block(builder *b, xmlNodePtr node, int32_t parent, int32_t dom_de
         if (!nb)
             return -1;
         pg->blocks = nb;
-        xmlNodePtr *nn = realloc(pg->block_nodes, nc * sizeof *nn);
+        uint32_t *nn = realloc(pg->block_nodes, nc * sizeof *nn);
         if (!nn)
             return -1;
         pg->block_nodes = nn;
@@ -537,7 +541,7 @@ static int new_block(builder *b, xmlNodePtr node, int32_t parent, int32_t dom_de
     }
     ps_block *bl = &pg->blocks[i];
     memset(bl, 0, sizeof *bl);
-    bl->tag = (const char *)node->name;
+    bl->tag = (const char *)b->t->nodes[node].name;
     bl->parent = parent;
     memcpy(bl->cls, m->cls, sizeof bl->cls);
     bl->words = m->words;
@@ -550,14 +554,14 @@ static int new_block(builder *b, xmlNodePtr node, int32_t parent, int32_t dom_de
     pg->block_nodes[i] = node;
     b->block_path_off[i] = (uint32_t)b->strs.len;
     if (append_block_path(b) || ps_buf_putc(&b->strs, '\0') ||
-        append_attr(&b->strs, node, "id", &b->block_id_off[i]) ||
-        append_attr(&b->strs, node, "class", &b->block_class_off[i]))
+        append_attr(&b->strs, b->t, node, "id", &b->block_id_off[i]) ||
+        append_attr(&b->strs, b->t, node, "class", &b->block_class_off[i]))
         return -1;
     pg->n_blocks++;
     return (int)i;
 }
 
-static int new_leaf(builder *b, xmlNodePtr node, const frame *f)
+static int new_leaf(builder *b, uint32_t node, const frame *f)
 {
     ps_page *pg = b->pg;
     if (pg->n_leaves >= PS_PAGE_MAX_LEAVES)
@@ -568,7 +572,7 @@ static int new_leaf(builder *b, xmlNodePtr node, const frame *f)
         if (!nl)
             return -1;
         pg->leaves = nl;
-        xmlNodePtr *nn = realloc(pg->leaf_nodes, nc * sizeof *nn);
+        uint32_t *nn = realloc(pg->leaf_nodes, nc * sizeof *nn);
         if (!nn)
             return -1;
         pg->leaf_nodes = nn;
@@ -577,22 +581,21 @@ static int new_leaf(builder *b, xmlNodePtr node, const frame *f)
     size_t i = pg->n_leaves++;
     ps_leaf *l = &pg->leaves[i];
     memset(l, 0, sizeof *l);
-    l->tag = (const char *)node->name;
+    const xmlChar *name = b->t->nodes[node].name;
+    l->tag = (const char *)name;
     l->block = f->block;
     l->in_link = f->in_link;
-    l->is_anchor = node->name[0] == 'a' && node->name[1] == '\0';
+    l->is_anchor = name[0] == 'a' && name[1] == '\0';
     l->heading = f->heading;
     pg->leaf_nodes[i] = node;
     pg->blocks[f->block].n_leaves++;
     return (int)i;
 }
 
-static int add_text(builder *b, frame *stack, size_t top, xmlNodePtr text)
+static int add_text(builder *b, frame *stack, size_t top, uint32_t text)
 {
-    const char *s = (const char *)text->content;
-    if (!s)
-        return 0;
-    size_t n = strlen(s);
+    const char *s = ps_tree_text(b->t, text);
+    size_t n = b->t->nodes[text].len;
     size_t before = b->runtext.len;
     int lead, trail;
     /* the room first: ps_collapse_ws returns 0 both for whitespace only and
@@ -638,11 +641,11 @@ static int add_text(builder *b, frame *stack, size_t top, xmlNodePtr text)
 
 /* Note a node to remove after the walk (removing it now would cut the walk's
  * path through the tree). */
-static int remember_removal(builder *b, xmlNodePtr node)
+static int remember_removal(builder *b, uint32_t node)
 {
     if (b->n_remove >= b->cap_remove) {
         size_t nc = b->cap_remove ? b->cap_remove * 2 : 64;
-        xmlNodePtr *nr = realloc(b->to_remove, nc * sizeof *nr);
+        uint32_t *nr = realloc(b->to_remove, nc * sizeof *nr);
         if (!nr)
             return -1;
         b->to_remove = nr;
@@ -658,25 +661,26 @@ static int remember_removal(builder *b, xmlNodePtr node)
  * 1).  The search stops at the first <a>; an <a> without one inside is
  * searched to its end, and such subtrees are disjoint, so a page costs
  * O(nodes) whatever it holds. */
-static int holds_anchor(xmlNodePtr a)
+static int holds_anchor(const ps_tree *t, uint32_t a)
 {
-    xmlNodePtr n = a->children;
+    uint32_t n = t->nodes[a].first;
     while (n) {
-        if (n->type == XML_ELEMENT_NODE) {
-            if (n->name[0] == 'a' && n->name[1] == '\0')
+        const ps_tnode *e = &t->nodes[n];
+        if (e->type == PS_TN_ELEMENT) {
+            if (e->name[0] == 'a' && e->name[1] == '\0')
                 return 1;
-            if (n->children) {
-                n = n->children;
+            if (e->first) {
+                n = e->first;
                 continue;
             }
         }
-        while (n && !n->next) {
-            n = n->parent;
+        while (n && !t->nodes[n].next) {
+            n = t->nodes[n].parent;
             if (n == a)
                 return 0;
         }
         if (n)
-            n = n->next;
+            n = t->nodes[n].next;
     }
     return 0;
 }
@@ -763,23 +767,24 @@ static int class_hides(const char *v)
 
 /* The element's attributes: how it is hidden (HID_*), its class/id word
  * groups (*words) and the section its role or itemprop makes it. */
-static int read_attrs(xmlNodePtr node, unsigned *words, uint8_t *section)
+static int read_attrs(const ps_tree *t, uint32_t node, unsigned *words, uint8_t *section)
 {
     int hidden = 0, dialog = 0, reveal = 0, machine = 0;
-    for (xmlAttrPtr a = node->properties; a; a = a->next) {
+    const ps_tnode *e = &t->nodes[node];
+    for (uint32_t k = 0; k < e->len; k++) {
+        const ps_tattr *a = &t->attrs[e->off + k];
         const char *n = (const char *)a->name;
-        const xmlNode *t = a->children;
-        const char *v = t && t->type == XML_TEXT_NODE && t->content ? (const char *)t->content : "";
+        const char *v = t->text + a->off;
         switch (n[0]) {
         case 'c':
             if (strcmp(n, "class") == 0) {
-                *words |= ps_class_words(v, strlen(v));
+                *words |= ps_class_words(v, a->len);
                 hidden |= class_hides(v);
             }
             break;
         case 'i':
             if (n[1] == 'd' && n[2] == '\0')
-                *words |= ps_class_words(v, strlen(v));
+                *words |= ps_class_words(v, a->len);
             else if (strcmp(n, "itemprop") == 0 && value_is(v, "articleBody"))
                 *section = PS_SECTION_MAIN;
             else
@@ -827,25 +832,25 @@ static int read_attrs(xmlNodePtr node, unsigned *words, uint8_t *section)
  * first row).  Its cells are read together, as one block: a spec sheet, a
  * price list or a timetable is kept or dropped whole, not cell by cell
  * (layout tables, the older web's page grids, have no header row). */
-static int data_table(xmlNodePtr table)
+static int data_table(const ps_tree *t, uint32_t table)
 {
-    for (xmlNodePtr c = table->children; c; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE)
+    for (uint32_t c = t->nodes[table].first; c; c = t->nodes[c].next) {
+        if (t->nodes[c].type != PS_TN_ELEMENT)
             continue;
-        const char *n = (const char *)c->name;
+        const char *n = (const char *)t->nodes[c].name;
         if (strcmp(n, "thead") == 0)
             return 1;
-        xmlNodePtr row = c;
+        uint32_t row = c;
         if (strcmp(n, "tbody") == 0) {
-            for (row = c->children; row && row->type != XML_ELEMENT_NODE; row = row->next)
+            for (row = t->nodes[c].first; row && t->nodes[row].type != PS_TN_ELEMENT; row = t->nodes[row].next)
                 ;
             if (!row)
                 continue;
         }
-        if (strcmp((const char *)row->name, "tr") != 0)
+        if (strcmp((const char *)t->nodes[row].name, "tr") != 0)
             continue;
-        for (xmlNodePtr cell = row->children; cell; cell = cell->next)
-            if (cell->type == XML_ELEMENT_NODE && strcmp((const char *)cell->name, "th") == 0)
+        for (uint32_t cell = t->nodes[row].first; cell; cell = t->nodes[cell].next)
+            if (t->nodes[cell].type == PS_TN_ELEMENT && strcmp((const char *)t->nodes[cell].name, "th") == 0)
                 return 1;
         return 0; /* the first row has no header cell */
     }
@@ -854,13 +859,15 @@ static int data_table(xmlNodePtr table)
 
 /* An element's marks from its parent's (NULL for the root), its tag kind
  * and attributes; returns how it is hidden from view (HID_*). */
-static int element_marks(xmlNodePtr node, unsigned kind, const marks *parent, marks *m)
+static int element_marks(const ps_tree *t, uint32_t node, unsigned kind, const marks *parent, marks *m)
 {
     unsigned words = 0;
     uint8_t section = 0;
-    int hidden = node->properties ? read_attrs(node, &words, &section) : HID_NONE;
-    if (node->name[0] == 'd' && strcmp((const char *)node->name, "dialog") == 0 &&
-        !xmlHasProp(node, (const xmlChar *)"open"))
+    const ps_tnode *e = &t->nodes[node];
+    int hidden = e->len ? read_attrs(t, node, &words, &section) : HID_NONE;
+    size_t vl;
+    if (e->name[0] == 'd' && strcmp((const char *)e->name, "dialog") == 0 &&
+        !ps_tree_attr(t, node, ps_tree_name(t, "open"), &vl))
         hidden = HID_CLOSED;
     if (kind & PS_TAG_SEC_MAIN)
         section = PS_SECTION_MAIN;
@@ -873,29 +880,30 @@ static int element_marks(xmlNodePtr node, unsigned kind, const marks *parent, ma
     m->section = section ? section : parent ? parent->section : PS_SECTION_NONE;
     m->in_figure = (kind & PS_TAG_FIGURE) || (parent && parent->in_figure);
     m->in_data_table = (parent && parent->in_data_table) ||
-                       (node->name[0] == 't' && strcmp((const char *)node->name, "table") == 0 && data_table(node));
+                       (e->name[0] == 't' && strcmp((const char *)e->name, "table") == 0 && data_table(t, node));
     return hidden;
 }
 
 /* Non-space text bytes under @p node, scripts and the like not counted. */
-static size_t text_bytes(xmlNodePtr node)
+static size_t text_bytes(const ps_tree *t, uint32_t node)
 {
     size_t n = 0;
-    xmlNodePtr c = node->children;
+    uint32_t c = t->nodes[node].first;
     while (c) {
-        if (c->type == XML_TEXT_NODE && c->content) {
-            for (const unsigned char *t = c->content; *t; t++)
-                n += *t > ' ';
-        } else if (c->type == XML_ELEMENT_NODE && c->children &&
-                   (ps_tag_kind((const char *)c->name) & (PS_TAG_REMOVE | PS_TAG_VOID)) != PS_TAG_REMOVE) {
-            c = c->children; /* a void element's children are what follows it (hoist_void_children) */
+        const ps_tnode *e = &t->nodes[c];
+        if (e->type == PS_TN_TEXT) {
+            for (const unsigned char *s = (const unsigned char *)t->text + e->off; *s; s++)
+                n += *s > ' ';
+        } else if (e->type == PS_TN_ELEMENT && e->first &&
+                   (ps_tag_kind((const char *)e->name) & (PS_TAG_REMOVE | PS_TAG_VOID)) != PS_TAG_REMOVE) {
+            c = e->first; /* a void element's children are what follows it (hoist_void_children) */
             continue;
         }
-        while (c && !c->next && c != node)
-            c = c->parent;
+        while (c && !t->nodes[c].next && c != node)
+            c = t->nodes[c].parent;
         if (!c || c == node)
             break;
-        c = c->next;
+        c = t->nodes[c].next;
     }
     return n;
 }
@@ -908,36 +916,39 @@ static size_t text_bytes(xmlNodePtr node)
  * builds them.  O(children): each node is moved at most once, since the walk
  * reaches a void element after its parent and the moved nodes' new parent is
  * that parent. */
-static void hoist_void_children(xmlNodePtr v)
+static void hoist_void_children(ps_tree *t, uint32_t v)
 {
-    xmlNodePtr first = v->children, last = v->last;
-    for (xmlNodePtr c = first; c; c = c->next)
-        c->parent = v->parent;
-    last->next = v->next;
-    if (v->next)
-        v->next->prev = last;
-    else if (v->parent)
-        v->parent->last = last;
-    first->prev = v;
-    v->next = first;
-    v->children = v->last = NULL;
+    ps_tnode *vn = &t->nodes[v];
+    uint32_t first = vn->first, last = vn->last;
+    for (uint32_t c = first; c; c = t->nodes[c].next)
+        t->nodes[c].parent = vn->parent;
+    t->nodes[last].next = vn->next;
+    if (vn->next)
+        t->nodes[vn->next].prev = last;
+    else
+        t->nodes[vn->parent].last = last;
+    t->nodes[first].prev = v;
+    vn->next = first;
+    vn->first = vn->last = 0;
 }
 
-static int walk(builder *b, xmlNodePtr root)
+static int walk(builder *b, uint32_t root)
 {
     ps_page *pg = b->pg;
+    ps_tree *t = b->t;
+    ps_tnode *nodes = t->nodes; /* the walk adds no node: the array stays */
     size_t cap = 64, top = 0;
     frame *stack = malloc(cap * sizeof *stack);
     if (!stack)
         return -1;
-    if (append_path(&b->path, root))
+    if (append_path(&b->path, t, root))
         goto fail;
     b->path.len--; /* append_path ends with a NUL separator */
     b->path_hash = ps_hash64(b->path.data, b->path.len);
     marks rootm;
-    element_marks(root, ps_tag_kind((const char *)root->name), NULL, &rootm);
+    element_marks(t, root, ps_tag_kind((const char *)nodes[root].name), NULL, &rootm);
     int32_t root_depth = 0;
-    for (xmlNodePtr p = root->parent; p && p->type == XML_ELEMENT_NODE; p = p->parent)
+    for (uint32_t p = nodes[root].parent; nodes[p].type == PS_TN_ELEMENT; p = nodes[p].parent)
         root_depth++;
     int rootblock = new_block(b, root, -1, root_depth, &rootm);
     if (rootblock < 0)
@@ -949,7 +960,7 @@ static int walk(builder *b, xmlNodePtr root)
     stack[0].leaf = -1;
     stack[0].path_len = (uint32_t)b->path.len;
     stack[0].path_hash = b->path_hash;
-    xmlNodePtr cur = root->children;
+    uint32_t cur = nodes[root].first;
     while (cur || top > 0) {
         if (!cur) { /* leave the element on top */
             frame *f = &stack[top];
@@ -959,7 +970,7 @@ static int walk(builder *b, xmlNodePtr root)
                 pg->block_end[f->block] = (uint32_t)pg->n_blocks;
                 b->pending_break = 1;
             }
-            cur = f->node->next;
+            cur = nodes[f->node].next;
             top--;
             continue;
         }
@@ -967,30 +978,31 @@ static int walk(builder *b, xmlNodePtr root)
             over_bound(b, PS_ERR_TIMEOUT, "the page took longer than its time limit");
             goto fail;
         }
-        xmlNodePtr next = cur->next;
-        if (cur->type == XML_TEXT_NODE || cur->type == XML_CDATA_SECTION_NODE) {
+        uint32_t next = nodes[cur].next;
+        uint32_t type = nodes[cur].type;
+        if (type == PS_TN_TEXT || type == PS_TN_CDATA) {
             if (add_text(b, stack, top, cur))
                 goto fail;
             cur = next;
             continue;
         }
-        if (cur->type != XML_ELEMENT_NODE) {
-            if (cur->type == XML_COMMENT_NODE || cur->type == XML_PI_NODE) {
+        if (type != PS_TN_ELEMENT) {
+            if (type == PS_TN_COMMENT || type == PS_TN_PI) {
                 if (remember_removal(b, cur))
                     goto fail;
             }
             cur = next;
             continue;
         }
-        const char *name = (const char *)cur->name;
+        const char *name = (const char *)nodes[cur].name;
         unsigned kind;
         int row = ps_tag_lookup(name, &kind);
-        if ((kind & PS_TAG_VOID) && cur->children) {
-            hoist_void_children(cur);
-            next = cur->next;
+        if ((kind & PS_TAG_VOID) && nodes[cur].first) {
+            hoist_void_children(t, cur);
+            next = nodes[cur].next;
         }
-        uint32_t idx = sibling_index(&stack[top], cur);
-        if ((kind & PS_TAG_REMOVE) && !unclosed_noscript(cur)) {
+        uint32_t idx = sibling_index(t, &stack[top], cur);
+        if ((kind & PS_TAG_REMOVE) && !unclosed_noscript(t, cur)) {
             if (remember_removal(b, cur))
                 goto fail;
             cur = next;
@@ -998,10 +1010,10 @@ static int walk(builder *b, xmlNodePtr root)
         }
         frame *parent = &stack[top];
         marks m;
-        int hid = element_marks(cur, kind, &parent->m, &m);
+        int hid = element_marks(t, cur, kind, &parent->m, &m);
         if (hid == HID_CLOSED || (hid == HID_HIDDEN && !b->keep_hidden)) {
             if (hid == HID_HIDDEN)
-                b->hidden_bytes += text_bytes(cur);
+                b->hidden_bytes += text_bytes(t, cur);
             if (remember_removal(b, cur))
                 goto fail;
             cur = next;
@@ -1015,7 +1027,7 @@ static int walk(builder *b, xmlNodePtr root)
             pg->blocks[parent->block].own.images++;
             b->pending_image = 1;
         }
-        if (!cur->children) { /* empty element: nothing to enter */
+        if (!nodes[cur].first) { /* empty element: nothing to enter */
             if ((name[0] == 'b' || name[0] == 'h') && name[1] == 'r' && name[2] == '\0')
                 b->pending_break = 1;
             else if (opens_block(b, row, name, &parent->m)) {
@@ -1049,7 +1061,7 @@ static int walk(builder *b, xmlNodePtr root)
         f->n_names = 0;
         f->block = parent->block;
         f->leaf = -1;
-        f->in_link = parent->in_link || ((kind & PS_TAG_ANCHOR) && !holds_anchor(cur));
+        f->in_link = parent->in_link || ((kind & PS_TAG_ANCHOR) && !holds_anchor(t, cur));
         f->heading = parent->heading;
         f->kind = (uint16_t)kind;
         f->m = m;
@@ -1063,7 +1075,7 @@ static int walk(builder *b, xmlNodePtr root)
             f->block = bi;
             f->owner = (int32_t)top;
         }
-        cur = cur->children;
+        cur = nodes[cur].first;
     }
     pg->block_end[rootblock] = (uint32_t)pg->n_blocks;
     free(stack);
@@ -1140,133 +1152,137 @@ static int finish_tree(builder *b)
     return 0;
 }
 
-static char *title_of(htmlDocPtr doc)
+static char *title_of(const ps_tree *t)
 {
-    xmlNodePtr root = xmlDocGetRootElement(doc);
-    xmlNodePtr cur = root;
+    uint32_t cur = ps_tree_root(t);
     while (cur) {
-        if (cur->type == XML_ELEMENT_NODE && strcmp((const char *)cur->name, "title") == 0) {
-            xmlChar *t = xmlNodeGetContent(cur);
-            ps_buf b = {0};
-            int lead, trail;
-            size_t n = t ? strlen((const char *)t) : 0;
-            if (n && ps_buf_reserve(&b, n)) { /* else dropped as if whitespace */
-                xmlFree(t);
+        const ps_tnode *n = &t->nodes[cur];
+        if (n->type == PS_TN_ELEMENT && strcmp((const char *)n->name, "title") == 0) {
+            ps_buf b = {0}; /* its text and CDATA, as xmlNodeGetContent */
+            if (ps_tree_content(t, cur, &b)) {
+                ps_buf_free(&b);
                 return NULL;
             }
-            if (t) {
-                ps_collapse_ws(&b, (const char *)t, n, &lead, &trail);
-                xmlFree(t);
+            ps_buf c = {0};
+            int lead, trail;
+            if (b.len && ps_buf_reserve(&c, b.len)) { /* else dropped as if whitespace */
+                ps_buf_free(&b);
+                return NULL;
             }
-            char *s = ps_buf_take(&b, NULL);
+            if (b.len)
+                ps_collapse_ws(&c, b.data, b.len, &lead, &trail);
+            ps_buf_free(&b);
+            char *s = ps_buf_take(&c, NULL);
             return s ? s : strdup("");
         }
-        if (cur->type == XML_ELEMENT_NODE && strcmp((const char *)cur->name, "body") == 0) {
-            cur = cur->next; /* the title is in head; do not search the body */
+        if (n->type == PS_TN_ELEMENT && strcmp((const char *)n->name, "body") == 0) {
+            cur = n->next; /* the title is in head; do not search the body */
             continue;
         }
-        if (cur->children && cur->type == XML_ELEMENT_NODE) {
-            cur = cur->children;
+        if (n->first && n->type == PS_TN_ELEMENT) {
+            cur = n->first;
             continue;
         }
-        while (cur && !cur->next)
-            cur = cur->parent == (xmlNodePtr)doc ? NULL : cur->parent;
+        while (cur && !t->nodes[cur].next)
+            cur = t->nodes[cur].parent; /* 0 at the document: done */
         if (cur)
-            cur = cur->next;
+            cur = t->nodes[cur].next;
     }
     return strdup("");
 }
 
+static int is_named(const ps_tree *t, uint32_t i, const char *name)
+{
+    return t->nodes[i].type == PS_TN_ELEMENT && strcmp((const char *)t->nodes[i].name, name) == 0;
+}
+
 /* libxml2 puts what follows </body> (and stray content between head and
  * body) beside the body, under html; browsers render it as body content, and
- * so do we: move it into the body, in order. */
-static void adopt_strays(xmlNodePtr root, xmlNodePtr body)
+ * so do we: move it into the body, in order.  (Texts moved next to texts
+ * merge, as libxml2's calls that did this on the DOM merged them.) */
+static int adopt_strays(ps_tree *t, uint32_t root, uint32_t body)
 {
     /* A mangled <html ...> start tag can make libxml2 start a second root
      * element: its content belongs to the page too. */
-    for (xmlNodePtr extra = root->next, nx; extra; extra = nx) {
-        nx = extra->next;
-        if (extra->type != XML_ELEMENT_NODE)
+    for (uint32_t extra = t->nodes[root].next, nx; extra; extra = nx) {
+        nx = t->nodes[extra].next;
+        if (t->nodes[extra].type != PS_TN_ELEMENT)
             continue;
-        for (xmlNodePtr c = extra->children, cn; c; c = cn) {
-            cn = c->next;
-            xmlUnlinkNode(c);
-            xmlAddChild(root, c);
+        for (uint32_t c = t->nodes[extra].first, cn; c; c = cn) {
+            cn = t->nodes[c].next;
+            if (ps_tree_add_child(t, root, c))
+                return -1;
         }
-        xmlUnlinkNode(extra);
-        xmlFreeNode(extra);
+        ps_tree_unlink(t, extra);
     }
-    xmlNodePtr first = body->children;
-    for (xmlNodePtr c = root->children, next; c; c = next) {
-        next = c->next;
-        if (c == body || (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "head") == 0))
+    uint32_t first = t->nodes[body].first;
+    for (uint32_t c = t->nodes[root].first, next; c; c = next) {
+        next = t->nodes[c].next;
+        uint32_t type = t->nodes[c].type;
+        if (c == body || is_named(t, c, "head"))
             continue;
-        if (c->type != XML_ELEMENT_NODE && c->type != XML_TEXT_NODE && c->type != XML_CDATA_SECTION_NODE)
+        if (type != PS_TN_ELEMENT && type != PS_TN_TEXT && type != PS_TN_CDATA)
             continue;
         int before = 1;
-        for (xmlNodePtr s = body->next; s; s = s->next)
+        for (uint32_t s = t->nodes[body].next; s; s = t->nodes[s].next)
             if (s == c)
                 before = 0;
-        xmlUnlinkNode(c);
-        if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "body") == 0) {
+        ps_tree_unlink(t, c);
+        if (is_named(t, c, "body")) {
             /* a second body: its children join the first */
-            for (xmlNodePtr k = c->children, kn; k; k = kn) {
-                kn = k->next;
-                xmlUnlinkNode(k);
-                xmlAddChild(body, k);
+            for (uint32_t k = t->nodes[c].first, kn; k; k = kn) {
+                kn = t->nodes[k].next;
+                if (ps_tree_add_child(t, body, k))
+                    return -1;
             }
-            xmlFreeNode(c);
         } else if (before && first) {
-            xmlAddPrevSibling(first, c);
-        } else {
-            xmlAddChild(body, c);
+            if (ps_tree_add_prev_sibling(t, first, c))
+                return -1;
+        } else if (ps_tree_add_child(t, body, c)) {
+            return -1;
         }
     }
+    return 0;
 }
 
 /* Content that libxml2 left inside the head (tags of the body written
  * before <body>, or no body at all) belongs to the body: move every element
  * of the head that is not a head-only one to the front of the body, in
- * order.  Without a body, make one first. */
-static xmlNodePtr drain_head(xmlNodePtr root, xmlNodePtr body)
+ * order.  Without a body, make one first.  The body, 0 when out of memory. */
+static uint32_t drain_head(ps_tree *t, uint32_t root, uint32_t body)
 {
     static const char *const head_only[] = {"title", "meta", "link", "style", "script", "base",
                                             "noscript", "template", NULL};
-    if (!body) {
-        body = xmlNewDocNode(root->doc, NULL, (const xmlChar *)"body", NULL);
-        if (!body)
-            return NULL;
-        xmlAddChild(root, body);
-    }
-    xmlNodePtr first = body->children;
-    for (xmlNodePtr c = root->children; c; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE || strcmp((const char *)c->name, "head") != 0)
+    if (!body && !(body = ps_tree_new_element(t, root, "body")))
+        return 0;
+    uint32_t first = t->nodes[body].first;
+    for (uint32_t c = t->nodes[root].first; c; c = t->nodes[c].next) {
+        if (!is_named(t, c, "head"))
             continue;
-        for (xmlNodePtr h = c->children, hn; h; h = hn) {
-            hn = h->next;
-            int keep = h->type != XML_ELEMENT_NODE;
+        for (uint32_t h = t->nodes[c].first, hn; h; h = hn) {
+            hn = t->nodes[h].next;
+            int keep = t->nodes[h].type != PS_TN_ELEMENT;
             for (size_t i = 0; head_only[i] && !keep; i++)
-                keep = strcmp((const char *)h->name, head_only[i]) == 0;
+                keep = strcmp((const char *)t->nodes[h].name, head_only[i]) == 0;
             if (keep)
                 continue;
-            xmlUnlinkNode(h);
             if (first)
-                xmlAddPrevSibling(first, h);
+                ps_tree_insert_before(t, first, h); /* an element: nothing merges */
             else
-                xmlAddChild(body, h);
+                ps_tree_append(t, body, h);
         }
     }
     return body;
 }
 
-static xmlNodePtr find_body(xmlNodePtr root)
+static uint32_t find_body(const ps_tree *t, uint32_t root)
 {
     if (!root)
-        return NULL;
-    for (xmlNodePtr c = root->children; c; c = c->next)
-        if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "body") == 0)
+        return 0;
+    for (uint32_t c = t->nodes[root].first; c; c = t->nodes[c].next)
+        if (is_named(t, c, "body"))
             return c;
-    return NULL;
+    return 0;
 }
 
 ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt, ps_error *err)
@@ -1343,13 +1359,10 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     while (k < hlen && (html[k] == ' ' || html[k] == '\n' || html[k] == '\r' || html[k] == '\t'))
         k++;
     if (k < hlen) {
-        pg->arena = ps_xml_arena_new(); /* NULL: the parse allocates with malloc */
-        pg->doc = ps_xml_read(html, hlen, opt->url,
-                              HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-                                  HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT |
-                                  XML_PARSE_HUGE | HTML_PARSE_NOBLANKS,
-                              pg->arena);
-        if (!pg->doc) {
+        /* libxml2's HTML parser, its SAX events into the page's compact
+         * tree (extract/tree.c): no DOM is built */
+        pg->tree = ps_tree_parse(html, hlen, opt->url, PS_PAGE_PARSE_OPTIONS);
+        if (!pg->tree) {
             free(fixed);
             if (ps_xml_failed())
                 ps_set_error(err, PS_ERR_NOMEM, "out of memory while libxml2 parsed the page");
@@ -1364,20 +1377,18 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     free(pg->dec.utf8);
     pg->dec.utf8 = NULL;
     pg->dec.len = 0;
-    if (!pg->doc || !xmlDocGetRootElement(pg->doc)) { /* empty page: html/body */
-        if (pg->doc)
-            xmlFreeDoc(pg->doc);
-        pg->doc = htmlNewDocNoDtD(NULL, NULL);
-        xmlNodePtr h = pg->doc ? xmlNewDocNode(pg->doc, NULL, (const xmlChar *)"html", NULL) : NULL;
-        if (!h) {
+    if (!pg->tree || !ps_tree_root(pg->tree)) { /* empty page: html/body */
+        ps_tree_free(pg->tree);
+        uint32_t h = 0;
+        if (!(pg->tree = ps_tree_empty()) || !(h = ps_tree_new_element(pg->tree, 0, "html")) ||
+            !ps_tree_new_element(pg->tree, h, "body")) {
             ps_set_error(err, PS_ERR_NOMEM, "out of memory");
             ps_page_free(pg);
             return NULL;
         }
-        xmlDocSetRootElement(pg->doc, h);
-        xmlNewChild(h, NULL, (const xmlChar *)"body", NULL);
     }
-    if (!(pg->title = title_of(pg->doc))) { /* NULL: out of memory */
+    ps_tree *t = pg->tree;
+    if (!(pg->title = title_of(t))) { /* NULL: out of memory */
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         ps_page_free(pg);
         return NULL;
@@ -1385,22 +1396,24 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     /* before cleaning removes head and scripts; of it, extraction reads the
      * JSON-LD only (PS_PAGE_NO_METADATA: the rest is not collected) */
     pg->jsonld_only = (opt->flags & PS_PAGE_NO_METADATA) != 0;
-    pg->meta = ps_meta_collect(pg->doc, pg->jsonld_only);
+    pg->meta = ps_meta_collect(t, pg->jsonld_only);
     pg->schema = ps_meta_schema_kinds(pg->meta);
-    xmlNodePtr root = xmlDocGetRootElement(pg->doc);
-    xmlNodePtr body = find_body(root);
-    if (!body && root->next) { /* the body may be in a second root element */
-        for (xmlNodePtr extra = root->next; extra && !body; extra = extra->next)
-            if (extra->type == XML_ELEMENT_NODE && (body = find_body(extra))) {
-                xmlUnlinkNode(body);
-                xmlAddChild(root, body);
-            }
+    uint32_t root = ps_tree_root(t);
+    uint32_t body = find_body(t, root);
+    if (!body && t->nodes[root].next) { /* the body may be in a second root element */
+        for (uint32_t extra = t->nodes[root].next; extra && !body; extra = t->nodes[extra].next)
+            if (t->nodes[extra].type == PS_TN_ELEMENT && (body = find_body(t, extra)))
+                ps_tree_append(t, root, body);
     }
-    body = drain_head(root, body);
-    if (body)
-        adopt_strays(root, body);
+    body = drain_head(t, root, body);
+    if (body && adopt_strays(t, root, body)) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        ps_page_free(pg);
+        return NULL;
+    }
     builder b = {0};
     b.pg = pg;
+    b.t = t;
     /* Size the buffers from the page size once instead of growing them
      * step by step (fewer reallocations on the hot path). */
     if (ps_buf_reserve(&b.runtext, hlen / 3 + 256) || ps_buf_reserve(&b.strs, hlen / 32 + 256) ||
@@ -1430,18 +1443,13 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     }
     /* Remove the head as well (the title was taken above); without a body
      * the walk started at the root and listed the head already. */
-    for (xmlNodePtr c = root->children; rc == 0 && body && c; c = c->next)
-        if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "head") == 0) {
-            xmlUnlinkNode(c);
-            xmlFreeNode(c);
+    for (uint32_t c = t->nodes[root].first; rc == 0 && body && c; c = t->nodes[c].next)
+        if (is_named(t, c, "head")) {
+            ps_tree_unlink(t, c);
             break;
         }
-    ps_xml_arena *armed = ps_xml_arena_use(pg->arena); /* frees only: the short way */
-    for (size_t i = 0; i < b.n_remove; i++) {
-        xmlUnlinkNode(b.to_remove[i]);
-        xmlFreeNode(b.to_remove[i]);
-    }
-    ps_xml_arena_use(armed);
+    for (size_t i = 0; i < b.n_remove; i++)
+        ps_tree_unlink(t, b.to_remove[i]);
     free(b.to_remove);
     if (rc == 0)
         rc = finish_tree(&b);
@@ -1451,8 +1459,7 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     ps_buf_free(&b.runtext);
     ps_buf_free(&b.strs);
     ps_buf_free(&b.path);
-    if (rc == 0 && ps_xml_failed()) /* libxml2 failed an allocation on the tree */
-        rc = -1;
+
     if (rc && b.over) {
         ps_set_error(err, (ps_status)b.over, "%s: refused", b.over_msg);
         ps_page_free(pg);
@@ -1464,6 +1471,21 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
         return NULL;
     }
     return pg;
+}
+
+struct _xmlDoc *ps_page_dom(const ps_page *page)
+{
+    ps_page *pg = (ps_page *)page; /* the DOM is a cache of the tree */
+    if (pg->doc || !pg->tree)
+        return pg->doc;
+    if (!(pg->dom_map = calloc(pg->tree->n_nodes, sizeof *pg->dom_map)))
+        return NULL;
+    pg->doc = ps_tree_dom(pg->tree, pg->url && pg->url[0] ? pg->url : NULL, pg->dom_map);
+    if (!pg->doc) {
+        free(pg->dom_map);
+        pg->dom_map = NULL;
+    }
+    return pg->doc;
 }
 
 ps_page *ps_page_load_file(const char *path, const ps_page_options *opt, ps_error *err)
@@ -1491,12 +1513,10 @@ void ps_page_free(ps_page *pg)
     free(pg->url);
     free(pg->title);
     ps_meta_raw_free(pg->meta);
-    if (pg->doc) {
-        ps_xml_arena *armed = ps_xml_arena_use(pg->arena); /* frees only: the short way */
+    if (pg->doc)
         xmlFreeDoc(pg->doc);
-        ps_xml_arena_use(armed);
-    }
-    ps_xml_arena_free(pg->arena); /* after the document whose nodes it holds */
+    free(pg->dom_map);
+    ps_tree_free(pg->tree);
     free(pg->blocks);
     free(pg->block_nodes);
     free(pg->block_end);

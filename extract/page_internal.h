@@ -8,6 +8,7 @@
 #include <libxml/tree.h>
 
 #include "common/util.h"
+#include "extract/tree.h"
 #include "pagesift.h"
 #include "pagesift/page.h"
 
@@ -33,16 +34,19 @@ struct ps_page {
                                    from meta (ps_meta_schema_kinds) */
     float type_prob[8];       /**< page-type probabilities by PS_PTYPE_* slot
                                    (ps_page_set_type_probs), all 0 until set */
-    htmlDocPtr doc;           /**< cleaned DOM (script, style, ... removed) */
-    struct ps_xml_arena *arena; /**< where the parse allocated doc's nodes */
+    ps_tree *tree;            /**< the page's markup, cleaned (script, style,
+                                   hidden, ... unlinked) and repaired */
+    htmlDocPtr doc;           /**< a DOM of the cleaned tree, made on demand
+                                   (ps_page_dom), else NULL */
+    xmlNodePtr *dom_map;      /**< with it: the DOM node of each tree node */
 
     ps_block *blocks;
-    xmlNodePtr *block_nodes;  /**< element of each block */
+    uint32_t *block_nodes;    /**< element of each block (a tree node) */
     uint32_t *block_end;      /**< one past the last descendant block */
     size_t n_blocks;
 
     ps_leaf *leaves;
-    xmlNodePtr *leaf_nodes;   /**< element of each leaf */
+    uint32_t *leaf_nodes;     /**< element of each leaf (a tree node) */
     size_t n_leaves;
 
     ps_run *runs;
@@ -56,6 +60,15 @@ struct ps_page {
     double deadline;          /**< ps_page_options.deadline of the parse: later
                                    steps on the page (templates) check it too */
 };
+
+/** libxml2's parser options for a page. */
+#define PS_PAGE_PARSE_OPTIONS                                                                                     \
+    (HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | \
+     HTML_PARSE_COMPACT | XML_PARSE_HUGE | HTML_PARSE_NOBLANKS)
+
+/* ps_page_dom (pagesift/page.h) makes pg->doc and pg->dom_map on demand:
+ * pg->dom_map[pg->block_nodes[i]] is block i's element in it, and so for
+ * leaves. */
 
 /** Kind of an HTML element for the page model, a bit set. */
 enum {
@@ -117,6 +130,8 @@ htmlDocPtr ps_xml_read_sax(const char *html, size_t len, const char *url, int op
                            ps_xml_arena *arena, void (*setup)(htmlParserCtxtPtr, void *), void *user);
 void ps_xml_failed_reset(void);
 int ps_xml_failed(void);
+/** Note a failed allocation as ps_xml_failed reports it (the tree's own). */
+void ps_xml_failed_note(void);
 
 /** One repair of the markup before libxml2 parses it (ps_page_fix_markup):
  *  - an attribute name of a start tag with bytes libxml2 cannot read in a

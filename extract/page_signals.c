@@ -206,20 +206,22 @@ static unsigned stem_bits(const char *v, size_t n, int cls)
     return bits;
 }
 
-static void attr_signals(xmlNodePtr el, double *cnt)
+static void attr_signals(const ps_tree *t, uint32_t el, double *cnt)
 {
     unsigned hit = 0;
-    for (xmlAttrPtr a = el->properties; a; a = a->next) {
+    const ps_tnode *e = &t->nodes[el];
+    for (uint32_t ai = 0; ai < e->len; ai++) {
+        const ps_tattr *a = &t->attrs[e->off + ai];
         const char *n = (const char *)a->name;
         /* the name's first letter before any comparison: most attributes
          * are none of the four */
         int cls = (n[0] == 'c' && strcmp(n, "class") == 0) || (n[0] == 'i' && n[1] == 'd' && !n[2]);
         int prop = n[0] == 'i' && n[1] == 't' && (strcmp(n, "itemprop") == 0 || strcmp(n, "itemtype") == 0);
-        if ((!cls && !prop) || !a->children || !a->children->content)
+        if ((!cls && !prop) || ps_tree_valueless(t, e->off + ai))
             continue;
         char v[256];
         size_t k = 0;
-        for (const char *c = (const char *)a->children->content; *c && k < sizeof v - 1; c++)
+        for (const char *c = t->text + a->off; *c && k < sizeof v - 1; c++)
             v[k++] = (char)tolower((unsigned char)*c);
         hit |= stem_bits(v, k, cls);
     }
@@ -255,27 +257,28 @@ static int tag_signal(const char *name)
     }
 }
 
-static void dom_signals(xmlNodePtr root, double *cnt)
+static void tree_signals(const ps_tree *t, uint32_t root, double *cnt)
 {
     /* iterative pre-order walk: pages nest deeper than a C stack likes */
-    xmlNodePtr n = root;
+    uint32_t n = root;
     while (n) {
-        if (n->type == XML_ELEMENT_NODE) {
-            int sig = tag_signal((const char *)n->name);
+        const ps_tnode *e = &t->nodes[n];
+        if (e->type == PS_TN_ELEMENT) {
+            int sig = tag_signal((const char *)e->name);
             if (sig >= 0)
                 cnt[sig] += 1;
-            if (n->properties)
-                attr_signals(n, cnt);
-            if (n->children) {
-                n = n->children;
+            if (e->len)
+                attr_signals(t, n, cnt);
+            if (e->first) {
+                n = e->first;
                 continue;
             }
         }
-        while (n && n != root && !n->next)
-            n = n->parent;
+        while (n && n != root && !t->nodes[n].next)
+            n = t->nodes[n].parent;
         if (!n || n == root)
             break;
-        n = n->next;
+        n = t->nodes[n].next;
     }
 }
 
@@ -398,9 +401,9 @@ int ps_page_signals(const ps_page *pg, double *s)
     s[S_LD_LIST] = (k & PS_SCHEMA_LIST) != 0;
     s[S_LD_QA] = (k & PS_SCHEMA_QA) != 0;
     url_signals(pg->url, s);
-    xmlNodePtr root = pg->doc ? xmlDocGetRootElement(pg->doc) : NULL;
+    uint32_t root = pg->tree ? ps_tree_root(pg->tree) : 0;
     if (root)
-        dom_signals(root, s);
+        tree_signals(pg->tree, root, s);
     static const int COUNTS[] = {S_ARTICLE, S_PRE, S_CODE, S_FORM, S_INPUT, S_TH, S_LI, S_H2, S_H3,
                                  S_TIME, S_IMG, S_PROP_PRICE, S_PROP_COMMENT, S_CLS_PRODUCT,
                                  S_CLS_POST, S_CLS_COMMENT, S_CLS_CARD, S_CLS_DOCS};

@@ -363,6 +363,8 @@ ps_tree *ps_tree_parse(const char *html, size_t len, const char *url, int option
     if (!t || grow((void **)&t->nodes, &t->cap_nodes, 1 + len / 64, sizeof *t->nodes) ||
         grow((void **)&t->text, &t->cap_text, 1 + len / 4, 1) ||
         grow((void **)&b.stack, &b.cap, 64, sizeof *b.stack)) {
+        free(b.stack);
+        ps_xml_failed_note();
         ps_tree_free(t);
         return NULL;
     }
@@ -379,6 +381,8 @@ ps_tree *ps_tree_parse(const char *html, size_t len, const char *url, int option
         xmlFreeDoc(doc);
         ps_xml_arena_use(armed);
     }
+    if (b.failed)
+        ps_xml_failed_note(); /* our own allocation: out of memory too */
     if (!doc || !t->dict || b.failed || ps_xml_failed()) {
         ps_tree_free(t);
         return NULL;
@@ -391,6 +395,7 @@ ps_tree *ps_tree_parse(const char *html, size_t len, const char *url, int option
     t->arena = NULL;
     t->dict = own;
     if (!own) {
+        ps_xml_failed_note();
         ps_tree_free(t);
         return NULL;
     }
@@ -420,6 +425,34 @@ void ps_tree_free(ps_tree *t)
     }
     ps_xml_arena_free(t->arena);
     free(t);
+}
+
+uint32_t ps_tree_root(const ps_tree *t)
+{
+    uint32_t i = t->nodes[0].first;
+    while (i && t->nodes[i].type != PS_TN_ELEMENT)
+        i = t->nodes[i].next;
+    return i;
+}
+
+int ps_tree_content(const ps_tree *t, uint32_t i, ps_buf *out)
+{
+    uint32_t c = t->nodes[i].first;
+    while (c) {
+        const ps_tnode *n = &t->nodes[c];
+        if ((n->type == PS_TN_TEXT || n->type == PS_TN_CDATA) && ps_buf_append(out, t->text + n->off, n->len))
+            return -1;
+        if (n->type == PS_TN_ELEMENT && n->first) {
+            c = n->first;
+            continue;
+        }
+        while (c && c != i && !t->nodes[c].next)
+            c = t->nodes[c].parent;
+        if (c == i)
+            break;
+        c = t->nodes[c].next;
+    }
+    return 0;
 }
 
 const xmlChar *ps_tree_name(const ps_tree *t, const char *name)
@@ -478,8 +511,7 @@ void ps_tree_unlink(ps_tree *t, uint32_t i)
 
 void ps_tree_append(ps_tree *t, uint32_t parent, uint32_t i)
 {
-    if (t->nodes[i].parent || t->nodes[parent].first == i)
-        ps_tree_unlink(t, i);
+    ps_tree_unlink(t, i); /* a no-op when it is out of the tree */
     ps_tnode *p = &t->nodes[parent], *n = &t->nodes[i];
     n->parent = parent;
     n->prev = p->last;
@@ -493,8 +525,7 @@ void ps_tree_append(ps_tree *t, uint32_t parent, uint32_t i)
 
 void ps_tree_insert_before(ps_tree *t, uint32_t ref, uint32_t i)
 {
-    if (t->nodes[i].parent || t->nodes[0].first == i)
-        ps_tree_unlink(t, i);
+    ps_tree_unlink(t, i);
     ps_tnode *r = &t->nodes[ref], *n = &t->nodes[i];
     n->parent = r->parent;
     n->next = ref;
@@ -516,6 +547,67 @@ uint32_t ps_tree_new_element(ps_tree *t, uint32_t parent, const char *name)
     t->nodes[i] = (ps_tnode){.type = PS_TN_ELEMENT, .name = nm};
     ps_tree_append(t, parent, i);
     return i;
+}
+
+/* Text @p a's content followed by @p b's, as a's (libxml2's merge of two
+ * adjacent texts); -1 when out of memory. */
+static int join_texts(ps_tree *t, uint32_t a, uint32_t b)
+{
+    size_t la = t->nodes[a].len, lb = t->nodes[b].len;
+    if (t->text_len + la + lb + 1 >= UINT32_MAX || grow((void **)&t->text, &t->cap_text, t->text_len + la + lb + 1, 1))
+        return -1;
+    char *d = t->text + t->text_len;
+    memmove(d, t->text + t->nodes[a].off, la);
+    memmove(d + la, t->text + t->nodes[b].off, lb);
+    d[la + lb] = '\0';
+    t->nodes[a].off = (uint32_t)t->text_len;
+    t->nodes[a].len = (uint32_t)(la + lb);
+    t->text_len += la + lb + 1;
+    return 0;
+}
+
+int ps_tree_add_child(ps_tree *t, uint32_t parent, uint32_t i)
+{
+    uint32_t last = t->nodes[parent].last;
+    if (t->nodes[i].type == PS_TN_TEXT && last && last != i && t->nodes[last].type == PS_TN_TEXT) {
+        ps_tree_unlink(t, i);
+        return join_texts(t, last, i);
+    }
+    ps_tree_append(t, parent, i);
+    return 0;
+}
+
+int ps_tree_add_prev_sibling(ps_tree *t, uint32_t ref, uint32_t i)
+{
+    if (t->nodes[i].type == PS_TN_TEXT) {
+        if (t->nodes[ref].type == PS_TN_TEXT) { /* into ref, in front */
+            ps_tree_unlink(t, i);
+            if (join_texts(t, i, ref))
+                return -1;
+            t->nodes[ref].off = t->nodes[i].off;
+            t->nodes[ref].len = t->nodes[i].len;
+            return 0;
+        }
+        uint32_t prev = t->nodes[ref].prev;
+        if (prev && prev != i && t->nodes[prev].type == PS_TN_TEXT) {
+            ps_tree_unlink(t, i);
+            return join_texts(t, prev, i);
+        }
+    }
+    ps_tree_insert_before(t, ref, i);
+    return 0;
+}
+
+ps_tree *ps_tree_empty(void)
+{
+    ps_tree *t = calloc(1, sizeof *t);
+    if (!t || !(t->nodes = malloc(sizeof *t->nodes)) || !(t->dict = xmlDictCreate())) {
+        ps_tree_free(t);
+        return NULL;
+    }
+    t->nodes[0] = (ps_tnode){.type = PS_TN_DOCUMENT};
+    t->n_nodes = t->cap_nodes = 1;
+    return t;
 }
 
 /* ---- a DOM of the tree, for the tools that edit or serialise one ---- */

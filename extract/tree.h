@@ -27,6 +27,8 @@
 
 #include <libxml/HTMLparser.h>
 
+#include "pagesift/util.h"
+
 typedef enum {
     PS_TN_DOCUMENT = 0,
     PS_TN_ELEMENT,
@@ -73,6 +75,14 @@ typedef struct ps_tree {
 ps_tree *ps_tree_parse(const char *html, size_t len, const char *url, int options);
 void ps_tree_free(ps_tree *t);
 
+/** The root element (xmlDocGetRootElement: the document's first element
+ *  child), 0 when none. */
+uint32_t ps_tree_root(const ps_tree *t);
+
+/** Append the texts and CDATA under node @p i, in order, to @p out (what
+ *  xmlNodeGetContent gives of an element); -1 when out of memory. */
+int ps_tree_content(const ps_tree *t, uint32_t i, ps_buf *out);
+
 /** The interned form of @p name in @p t's dictionary (NULL when no node of
  *  the tree has it, which no element's name then equals). */
 const xmlChar *ps_tree_name(const ps_tree *t, const char *name);
@@ -101,6 +111,19 @@ void ps_tree_unlink(ps_tree *t, uint32_t i);
 void ps_tree_append(ps_tree *t, uint32_t parent, uint32_t i);
 void ps_tree_insert_before(ps_tree *t, uint32_t ref, uint32_t i);
 uint32_t ps_tree_new_element(ps_tree *t, uint32_t parent, const char *name);
+
+/** As libxml2's xmlAddChild and xmlAddPrevSibling, whose repairs of the DOM
+ *  the page model mirrors: @p i becomes @p parent's last child / the sibling
+ *  before @p ref, except that a text next to a text is merged into it
+ *  (xmlAddChild: into the parent's last child; xmlAddPrevSibling: in front
+ *  of @p ref's text, else after the text before @p ref) and @p i left out of
+ *  the tree.  -1 when out of memory (the text buffer could not grow). */
+int ps_tree_add_child(ps_tree *t, uint32_t parent, uint32_t i);
+int ps_tree_add_prev_sibling(ps_tree *t, uint32_t ref, uint32_t i);
+
+/** A tree of the document node alone (the page model's empty page); NULL
+ *  when out of memory. */
+ps_tree *ps_tree_empty(void);
 
 /** A libxml2 DOM of the tree as it is now (reshaped or not), for what
  *  edits or serialises one (the HTML view, annotation) or walks one (the

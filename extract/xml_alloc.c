@@ -525,6 +525,11 @@ void ps_xml_failed_reset(void)
     tl_failed = 0;
 }
 
+void ps_xml_failed_note(void)
+{
+    tl_failed = 1;
+}
+
 int ps_xml_failed(void)
 {
     return tl_failed;

@@ -184,10 +184,11 @@ static int build_leaf_map(walk *w)
         return -1;
     w->map_cap = cap;
     for (size_t i = 0; i < pg->n_leaves; i++) {
-        size_t j = ptr_hash(pg->leaf_nodes[i], cap);
+        xmlNodePtr node = pg->dom_map[pg->leaf_nodes[i]];
+        size_t j = ptr_hash(node, cap);
         while (w->map_keys[j])
             j = (j + 1) & (cap - 1);
-        w->map_keys[j] = pg->leaf_nodes[i];
+        w->map_keys[j] = node;
         w->map_vals[j] = (uint32_t)i;
     }
     return 0;
@@ -690,7 +691,7 @@ static int bs_extract(void *self, ps_page *pg, const char *site, ps_method_outpu
     ps_buf o = {0};
     w.leaf_tot = calloc(pg->n_leaves + 1, sizeof *w.leaf_tot);
     w.leaf_keep = calloc(pg->n_leaves + 1, sizeof *w.leaf_keep);
-    if (!w.leaf_tot || !w.leaf_keep || build_leaf_map(&w) || ps_buf_reserve(&w.text, 4096) ||
+    if (!ps_page_dom(pg) || !w.leaf_tot || !w.leaf_keep || build_leaf_map(&w) || ps_buf_reserve(&w.text, 4096) ||
         ps_buf_reserve(&w.htext, 256) || ps_buf_reserve(&w.tmp, 256))
         goto nomem;
     xmlNodePtr root = body_of(pg->doc);

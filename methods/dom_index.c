@@ -71,7 +71,10 @@ static int sibling_groups(ps_dom_index *ix)
 int ps_dom_index_build(ps_dom_index *ix, const ps_page *page, ps_error *err)
 {
     memset(ix, 0, sizeof *ix);
-    xmlNodePtr root = page->doc ? xmlDocGetRootElement(page->doc) : NULL;
+    htmlDocPtr dom = ps_page_dom(page); /* made from the page's tree */
+    if (!dom && page->tree)
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    xmlNodePtr root = dom ? xmlDocGetRootElement(dom) : NULL;
     if (!root)
         return 0;
     size_t cap_n = 0, cap_t = 0, cap_s = 0, top = 0;
@@ -124,7 +127,7 @@ int ps_dom_index_build(ps_dom_index *ix, const ps_page *page, ps_error *err)
     free(stack);
     stack = NULL;
     for (size_t l = 0; l < page->n_leaves; l++) {
-        intptr_t v = (intptr_t)page->leaf_nodes[l]->_private;
+        intptr_t v = (intptr_t)page->dom_map[page->leaf_nodes[l]]->_private;
         if (v > 0 && (size_t)v <= ix->count)
             ix->n[v - 1].leaf = (int32_t)l;
     }

@@ -262,6 +262,8 @@ static xmlNodePtr legend_item(xmlNodePtr parent, int cls, size_t count)
 int ps_html_view(ps_page *page, const uint8_t *block_class, const char *method,
                  const char *page_id, ps_buf *out, ps_error *err)
 {
+    if (!ps_page_dom(page)) /* a DOM of the cleaned page, to mark and serialise */
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     xmlNodePtr root = xmlDocGetRootElement(page->doc);
     if (!root || page->n_blocks == 0)
         return ps_set_error(err, PS_ERR_PARSE, "the page has no body to mark");
@@ -273,7 +275,7 @@ int ps_html_view(ps_page *page, const uint8_t *block_class, const char *method,
         if (cls < 0 || cls > 2)
             cls = PS_CLASS_NOISE;
         count[cls]++;
-        xmlNodePtr n = page->block_nodes[i];
+        xmlNodePtr n = page->dom_map[page->block_nodes[i]];
         xmlChar *old = xmlGetProp(n, BAD_CAST "style");
         char id[18];
         ps_block_id(page_id ? page_id : "", page->blocks[i].path, id);
@@ -297,7 +299,7 @@ int ps_html_view(ps_page *page, const uint8_t *block_class, const char *method,
         if (!page->leaves[i].removed)
             continue;
         struck++;
-        xmlNodePtr n = page->leaf_nodes[i];
+        xmlNodePtr n = page->dom_map[page->leaf_nodes[i]];
         xmlChar *old = xmlGetProp(n, BAD_CAST "style");
         style.len = 0;
         if (ps_buf_printf(&style, "text-decoration:line-through;color:#8250df;%s",
@@ -314,7 +316,7 @@ int ps_html_view(ps_page *page, const uint8_t *block_class, const char *method,
 
     /* Made safe after marking: from here on only the root and the body
      * (block 0) are used, and a removed subtree may hold marked blocks. */
-    xmlNodePtr body = page->block_nodes[0];
+    xmlNodePtr body = page->dom_map[page->block_nodes[0]];
     for (xmlNodePtr c = root->children, next; c; c = next) {
         next = c->next;
         if (c != body && c->type == XML_ELEMENT_NODE && xmlStrcasecmp(c->name, BAD_CAST "body") &&

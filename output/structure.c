@@ -61,21 +61,26 @@ enum { MARK_HAS = 1, MARK_LEAF = 2 };
 
 typedef struct builder {
     const ps_page *pg;
+    const ps_tree *t; /* pg->tree */
+    uint8_t *marks;   /* MARK_* of each tree node */
     unsigned flags;
     int oom;
     int depth;
 } builder;
 
-static unsigned mark_of(xmlNodePtr n)
+static unsigned mark_of(const builder *b, uint32_t n)
 {
-    return (unsigned)(uintptr_t)n->_private;
+    return b->marks[n];
 }
 
-static const char *attr(xmlNodePtr n, const char *name)
+static const char *attr(const builder *b, uint32_t n, const char *name)
 {
-    for (xmlAttrPtr a = n->properties; a; a = a->next)
-        if (a->name && strcmp((const char *)a->name, name) == 0)
-            return a->children && a->children->content ? (const char *)a->children->content : "";
+    const ps_tnode *e = &b->t->nodes[n];
+    for (uint32_t k = 0; k < e->len; k++) {
+        const ps_tattr *a = &b->t->attrs[e->off + k];
+        if (strcmp((const char *)a->name, name) == 0)
+            return b->t->text + a->off;
+    }
     return NULL;
 }
 
@@ -158,17 +163,17 @@ static void add_text(builder *b, snode *box, const char *s)
     x->text = t;
 }
 
-static void build(builder *b, snode *box, xmlNodePtr dom, int owner_kept, int in_pre);
+static void build(builder *b, snode *box, uint32_t dom, int owner_kept, int in_pre);
 
 /* 1 when no text below @p n but white space. */
-static int no_text(xmlNodePtr n)
+static int no_text(const ps_tree *t, uint32_t n)
 {
-    for (xmlNodePtr c = n->children; c; c = c->next) {
-        if (c->type == XML_TEXT_NODE && c->content) {
-            for (const xmlChar *p = c->content; *p; p++)
+    for (uint32_t c = t->nodes[n].first; c; c = t->nodes[c].next) {
+        if (t->nodes[c].type == PS_TN_TEXT) {
+            for (const char *p = ps_tree_text(t, c); *p; p++)
                 if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p != '\f')
                     return 0;
-        } else if (c->type == XML_ELEMENT_NODE && !no_text(c)) {
+        } else if (t->nodes[c].type == PS_TN_ELEMENT && !no_text(t, c)) {
             return 0;
         }
     }
@@ -176,37 +181,38 @@ static int no_text(xmlNodePtr n)
 }
 
 /* Raw text of a <pre> that is kept. */
-static void pre_text(xmlNodePtr n, ps_buf *out)
+static void pre_text(const ps_tree *t, uint32_t n, ps_buf *out)
 {
-    for (xmlNodePtr c = n->children; c; c = c->next) {
-        if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content)
-            ps_buf_append(out, c->content, strlen((const char *)c->content));
-        else if (c->type == XML_ELEMENT_NODE) {
-            if (strcmp((const char *)c->name, "br") == 0)
+    for (uint32_t c = t->nodes[n].first; c; c = t->nodes[c].next) {
+        const ps_tnode *e = &t->nodes[c];
+        if (e->type == PS_TN_TEXT || e->type == PS_TN_CDATA)
+            ps_buf_append(out, t->text + e->off, e->len);
+        else if (e->type == PS_TN_ELEMENT) {
+            if (strcmp((const char *)e->name, "br") == 0)
                 ps_buf_putc(out, '\n');
             else
-                pre_text(c, out);
+                pre_text(t, c, out);
         }
     }
 }
 
-static void element(builder *b, snode *box, xmlNodePtr c, int owner_kept)
+static void element(builder *b, snode *box, uint32_t c, int owner_kept)
 {
-    const char *name = (const char *)c->name;
+    const char *name = (const char *)b->t->nodes[c].name;
     unsigned kind = ps_tag_kind(name);
-    unsigned f = mark_of(c);
+    unsigned f = mark_of(b, c);
     if (kind & PS_TAG_REMOVE)
         return;
     if (strcmp(name, "img") == 0) {
-        if ((b->flags & PS_RENDER_IMAGES) && attr(c, "src") && *attr(c, "src")) {
+        if ((b->flags & PS_RENDER_IMAGES) && attr(b, c, "src") && *attr(b, c, "src")) {
             snode *tgt = inline_target(b, box);
             snode *im = tgt ? node_new(tgt, N_IMG) : NULL;
             if (!im) {
                 b->oom = 1;
                 return;
             }
-            im->href = abs_url(b->pg, attr(c, "src"));
-            const char *alt = attr(c, "alt");
+            im->href = abs_url(b->pg, attr(b, c, "src"));
+            const char *alt = attr(b, c, "alt");
             im->alt = strdup(alt ? alt : "");
         }
         return;
@@ -222,14 +228,14 @@ static void element(builder *b, snode *box, xmlNodePtr c, int owner_kept)
     /* an article's figure is a block of its own for the extractor, which
      * drops its caption: with --images its image still comes with the
      * content around it */
-    int figure = (kind & PS_TAG_FIGURE) && (b->flags & PS_RENDER_IMAGES) && c->parent &&
-                 (mark_of(c->parent) & MARK_HAS);
+    int figure = (kind & PS_TAG_FIGURE) && (b->flags & PS_RENDER_IMAGES) &&
+                 (mark_of(b, b->t->nodes[c].parent) & MARK_HAS);
     if (!(f & MARK_HAS) && !((kind & PS_TAG_TRANSPARENT) && owner_kept) && !figure) {
         /* nothing kept below (a formatting tag has its owner's); but an
          * empty cell of a row keeps its place, so the columns stay in line
          * (a comparison table's blank top-left header) */
         int cell = box->t == N_TR && (strcmp(name, "td") == 0 || strcmp(name, "th") == 0);
-        if (cell && no_text(c) && !node_new(box, name[1] == 'h' ? N_TH : N_TD))
+        if (cell && no_text(b->t, c) && !node_new(box, name[1] == 'h' ? N_TH : N_TD))
             b->oom = 1;
         return;
     }
@@ -262,8 +268,8 @@ static void element(builder *b, snode *box, xmlNodePtr c, int owner_kept)
         t = N_TD;
     else if (strcmp(name, "th") == 0)
         t = N_TH;
-    else if (strcmp(name, "a") == 0 && (b->flags & PS_RENDER_LINKS) && attr(c, "href") &&
-             strncmp(attr(c, "href"), "javascript:", 11) != 0 && attr(c, "href")[0] != '#')
+    else if (strcmp(name, "a") == 0 && (b->flags & PS_RENDER_LINKS) && attr(b, c, "href") &&
+             strncmp(attr(b, c, "href"), "javascript:", 11) != 0 && attr(b, c, "href")[0] != '#')
         t = N_LINK;
     else if (strcmp(name, "b") == 0 || strcmp(name, "strong") == 0)
         t = N_B;
@@ -321,11 +327,11 @@ static void element(builder *b, snode *box, xmlNodePtr c, int owner_kept)
     }
     n->level = level;
     if (t == N_LINK)
-        n->href = abs_url(b->pg, attr(c, "href"));
+        n->href = abs_url(b->pg, attr(b, c, "href"));
     if (t == N_PRE) {
         if (kept) {
             ps_buf raw = {0};
-            pre_text(c, &raw);
+            pre_text(b->t, c, &raw);
             n->text = ps_buf_take(&raw, NULL);
         }
         return;
@@ -333,18 +339,20 @@ static void element(builder *b, snode *box, xmlNodePtr c, int owner_kept)
     build(b, n, c, kept, 0);
 }
 
-static void build(builder *b, snode *box, xmlNodePtr dom, int owner_kept, int in_pre)
+static void build(builder *b, snode *box, uint32_t dom, int owner_kept, int in_pre)
 {
     (void)in_pre;
     if (++b->depth > 400) { /* deep junk: its text, flat */
         b->depth--;
         return;
     }
-    for (xmlNodePtr c = dom->children; c && !b->oom; c = c->next) {
-        if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
-            if (owner_kept && c->content)
-                add_text(b, box, (const char *)c->content);
-        } else if (c->type == XML_ELEMENT_NODE) {
+    const ps_tree *t = b->t;
+    for (uint32_t c = t->nodes[dom].first; c && !b->oom; c = t->nodes[c].next) {
+        uint32_t type = t->nodes[c].type;
+        if (type == PS_TN_TEXT || type == PS_TN_CDATA) {
+            if (owner_kept)
+                add_text(b, box, ps_tree_text(t, c));
+        } else if (type == PS_TN_ELEMENT) {
             element(b, box, c, owner_kept);
         }
     }
@@ -369,28 +377,27 @@ int ps_tree_has_content(const snode *n)
 
 /* ---- the tree of a page ------------------------------------------------- */
 
-static void mark(const ps_page *pg, const ps_extraction *x, int set)
+/* The elements of the kept leaves (MARK_LEAF) and their ancestors (MARK_HAS). */
+static void mark(builder *b, const ps_extraction *x)
 {
+    const ps_page *pg = b->pg;
+    const ps_tnode *nodes = b->t->nodes;
     for (size_t i = 0; i < pg->n_leaves; i++) {
         if (!x->leaf_kept[i] || pg->leaves[i].removed)
             continue;
-        xmlNodePtr n = pg->leaf_nodes[i];
-        if (!set) {
-            for (; n && n->type == XML_ELEMENT_NODE && n->_private; n = n->parent)
-                n->_private = NULL;
-            continue;
-        }
-        n->_private = (void *)(uintptr_t)(mark_of(n) | MARK_HAS | MARK_LEAF);
-        for (n = n->parent; n && n->type == XML_ELEMENT_NODE && !(mark_of(n) & MARK_HAS); n = n->parent)
-            n->_private = (void *)(uintptr_t)(mark_of(n) | MARK_HAS);
+        uint32_t n = pg->leaf_nodes[i];
+        b->marks[n] |= MARK_HAS | MARK_LEAF;
+        for (n = nodes[n].parent; nodes[n].type == PS_TN_ELEMENT && !(b->marks[n] & MARK_HAS); n = nodes[n].parent)
+            b->marks[n] |= MARK_HAS;
     }
 }
 
-static xmlNodePtr body_of(const ps_page *pg)
+static uint32_t body_of(const ps_page *pg)
 {
-    xmlNodePtr root = pg->doc ? xmlDocGetRootElement(pg->doc) : NULL;
-    for (xmlNodePtr c = root ? root->children : NULL; c; c = c->next)
-        if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "body") == 0)
+    const ps_tree *t = pg->tree;
+    uint32_t root = t ? ps_tree_root(t) : 0;
+    for (uint32_t c = root ? t->nodes[root].first : 0; c; c = t->nodes[c].next)
+        if (t->nodes[c].type == PS_TN_ELEMENT && strcmp((const char *)t->nodes[c].name, "body") == 0)
             return c;
     return root;
 }
@@ -400,14 +407,16 @@ int ps_tree_render(const ps_page *pg, const ps_extraction *x, const ps_metadata 
     snode *doc = node_new(NULL, N_DOC);
     if (!doc)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    builder b = {.pg = pg, .flags = flags};
-    xmlNodePtr body = body_of(pg);
+    builder b = {.pg = pg, .t = pg->tree, .flags = flags};
+    uint32_t body = body_of(pg);
     if (x && x->leaf_kept && body) {
-        mark(pg, x, 1);
-        /* the dom_index of some methods uses _private too; it is cleared
-         * after each use, and marks are cleared below */
+        if (!(b.marks = calloc(pg->tree->n_nodes, 1))) {
+            node_free(doc);
+            return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        }
+        mark(&b, x);
         build(&b, doc, body, 0, 0);
-        mark(pg, x, 0);
+        free(b.marks);
     } else if (x && x->text) { /* a method without leaves: its lines */
         const char *s = x->text, *end = x->text + x->len;
         while (s < end && !b.oom) {

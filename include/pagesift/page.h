@@ -244,6 +244,15 @@ enum {
     PS_SCHEMA_QA = 16      /**< QAPage, Question: answers are content, comments under them not */
 };
 
+/** A libxml2 DOM (`htmlDocPtr`) of @p page as the page model cleaned and
+ *  repaired it.  Extraction builds no DOM: libxml2's parser fills a compact
+ *  tree of the page's own (extract/tree.h); this makes a DOM of it at the
+ *  first call and keeps it with the page (ps_page_free frees it), for what
+ *  edits, serialises or walks markup (the HTML view, annotation, the DOM
+ *  baselines).  Changes to it do not reach the page's blocks.  NULL when
+ *  out of memory. */
+PS_EXPORT struct _xmlDoc *ps_page_dom(const ps_page *page);
+
 /** 1 when @p page was parsed with the block tags @p tags (NULL = the
  *  default), in any order; else 0.  A model trained on other blocks would
  *  see other features, so extractors check it. */

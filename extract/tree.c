@@ -295,10 +295,10 @@ static void setup(htmlParserCtxtPtr c, void *user)
     s->reference = NULL;
 }
 
-/* The names into a dictionary of the tree's own, allocated with malloc:
- * the parse's dictionary is in the arena, which goes with the parse's
- * other leftovers once the tree is built.  A map from each old pointer to
- * its new one (open addressing; a page has a few hundred names). */
+/* The names into a dictionary of the tree's own: the parse's dictionary
+ * holds what the parser interned besides (and its hash table sized for
+ * them), and goes with the parser.  A map from each old pointer to its new
+ * one (open addressing; a page has a few hundred names). */
 static xmlDictPtr rehome_names(ps_tree *t)
 {
     xmlDictPtr d = xmlDictCreate();
@@ -373,14 +373,17 @@ ps_tree *ps_tree_parse(const char *html, size_t len, const char *url, int option
     b.stack[0] = (open_el){0, 0};
     b.depth = 1;
     ps_xml_failed_reset();
-    t->arena = ps_xml_arena_new(); /* NULL: libxml2 allocates with malloc */
-    htmlDocPtr doc = ps_xml_read_sax(html, len, url, options, t->arena, setup, &b);
+    /* No page arena (extract/xml_alloc.c) for this parse: libxml2's own
+     * allocations are freed as it goes (buffers of comments, PIs, names), and
+     * with malloc they are used again; in the arena, which is for a DOM built
+     * and freed whole, they stayed until the parse ended: 1 MB of
+     * processing instructions at the node budget grew the process by 18 MB
+     * with the arena, 6.6 MB without; 2.3 % more instructions on dragnet's
+     * pages (docs/research/SPEED.md, "The switch"). */
+    htmlDocPtr doc = ps_xml_read_sax(html, len, url, options, NULL, setup, &b);
     free(b.stack);
-    if (doc) {
-        ps_xml_arena *armed = ps_xml_arena_use(t->arena);
+    if (doc)
         xmlFreeDoc(doc);
-        ps_xml_arena_use(armed);
-    }
     if (b.failed)
         ps_xml_failed_note(); /* our own allocation: out of memory too */
     if (!doc || !t->dict || b.failed || ps_xml_failed()) {
@@ -388,11 +391,7 @@ ps_tree *ps_tree_parse(const char *html, size_t len, const char *url, int option
         return NULL;
     }
     xmlDictPtr own = rehome_names(t);
-    ps_xml_arena *armed = ps_xml_arena_use(t->arena);
     xmlDictFree(t->dict);
-    ps_xml_arena_use(armed);
-    ps_xml_arena_free(t->arena);
-    t->arena = NULL;
     t->dict = own;
     if (!own) {
         ps_xml_failed_note();
@@ -418,12 +417,8 @@ void ps_tree_free(ps_tree *t)
     free(t->attrs);
     free(t->text);
     free(t->valueless);
-    if (t->dict) {
-        ps_xml_arena *armed = ps_xml_arena_use(t->arena);
+    if (t->dict)
         xmlDictFree(t->dict);
-        ps_xml_arena_use(armed);
-    }
-    ps_xml_arena_free(t->arena);
     free(t);
 }
 

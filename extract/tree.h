@@ -9,9 +9,8 @@
  * text node.  Names are interned strings (a libxml2 dictionary of the
  * tree's own): two names are equal when their pointers are, and
  * ps_tree_name finds a name of the caller's once to compare by pointer
- * after.  libxml2 parses into a page arena (extract/xml_alloc.c), freed
- * with everything the parse left in it once the tree is built.  Text, CDATA and attribute values are bytes
- * in one buffer (not NUL-terminated; a length with each).
+ * after.  Text, CDATA, comments, PIs' data and attribute values are bytes
+ * in one buffer, each NUL-terminated, with its length.
  *
  * The tree is the DOM libxml2 builds from the same bytes with the same
  * options, node for node (tests/test_tree.c compares the two on every page
@@ -65,7 +64,6 @@ typedef struct ps_tree {
                               name for value and is not among them */
     size_t n_valueless, cap_valueless;
     xmlDictPtr dict; /**< the names (the tree's own, see extract/tree.c) */
-    struct ps_xml_arena *arena; /**< while parsing: where libxml2 allocates */
     size_t cap_nodes, cap_attrs, cap_text; /**< the arrays' room */
 } ps_tree;
 

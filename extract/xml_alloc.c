@@ -16,7 +16,9 @@
  * hundred bytes per failed page).  Outside a parse (the page model's walk),
  * a failed allocation returns NULL as usual and the caller fails the page.
  *
- * A page's DOM is built in an arena (ps_xml_arena, one per page): while
+ * A DOM can be built in an arena (ps_xml_arena, one per page; the page
+ * model itself builds no DOM now, but a compact tree from SAX events,
+ * parsed without an arena: extract/tree.c says why): while
  * ps_xml_read parses, libxml2's allocations are cut from the page's chunks
  * (a pointer bump), and freeing one of them is nothing; the chunks go when
  * the page is freed (ps_page_free, after xmlFreeDoc).  A DOM is built and
@@ -105,6 +107,7 @@ struct ps_xml_arena {
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static arena_chunk **reg;
 static size_t reg_n, reg_cap;
+static size_t reg_live; /* reg_n, stored (under reg_lock) and read atomically */
 
 /* ---- chunks by address: O(log chunks) to find the one holding a block ---- */
 
@@ -206,6 +209,7 @@ void ps_xml_arena_free(ps_xml_arena *a)
         for (arena_chunk *c = a->chunks, *next; c; c = next) {
             next = c->next;
             by_addr_remove(reg, &reg_n, c);
+            __atomic_store_n(&reg_live, reg_n, __ATOMIC_RELAXED);
             size_t size = (size_t)(c->hi - c->lo);
             if (!c->own && cache_bytes + size <= ARENA_CACHE_MAX) {
                 c->next = cache;
@@ -257,6 +261,7 @@ static arena_chunk *chunk_new(size_t size, int own)
         return NULL;
     }
     by_addr_insert(reg, &reg_n, c);
+    __atomic_store_n(&reg_live, reg_n, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&reg_lock);
     return c;
 }
@@ -313,6 +318,7 @@ static void own_chunk_release(ps_xml_arena *a, arena_chunk *c)
     by_addr_remove(a->by_addr, &a->n_by_addr, c);
     pthread_mutex_lock(&reg_lock);
     by_addr_remove(reg, &reg_n, c);
+    __atomic_store_n(&reg_live, reg_n, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&reg_lock);
     ARENA_UNPOISON(c->lo, (size_t)(c->hi - c->lo));
     free(c);
@@ -333,6 +339,7 @@ static void *own_chunk_resize(ps_xml_arena *a, arena_chunk *c, size_t n)
     by_addr_remove(a->by_addr, &a->n_by_addr, c);
     pthread_mutex_lock(&reg_lock);
     by_addr_remove(reg, &reg_n, c);
+    __atomic_store_n(&reg_live, reg_n, __ATOMIC_RELAXED);
     ARENA_UNPOISON(c->lo, old);
     arena_chunk *m = realloc(c, arena_round(sizeof *c) + size);
     int ok = m != NULL;
@@ -343,6 +350,7 @@ static void *own_chunk_resize(ps_xml_arena *a, arena_chunk *c, size_t n)
         m = c; /* unchanged: registered again as it was */
     }
     by_addr_insert(reg, &reg_n, m);
+    __atomic_store_n(&reg_live, reg_n, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&reg_lock);
     by_addr_insert(a->by_addr, &a->n_by_addr, m);
     *at = m;
@@ -404,6 +412,12 @@ static inline arena_chunk *arena_chunk_of(const ps_xml_arena *a, const void *p)
     arena_chunk *found = own_chunk_of(a, p);
     if (found)
         return found;
+    /* no arena alive (a page's compact tree is parsed without one): no lock.
+     * A block of an arena was cut after its chunk was registered, and the
+     * chunk stays until the arena is freed, so a count of 0 read here means
+     * @p p is malloc's. */
+    if (__atomic_load_n(&reg_live, __ATOMIC_RELAXED) == 0)
+        return NULL;
     pthread_mutex_lock(&reg_lock);
     found = by_addr_find(reg, reg_n, p);
     pthread_mutex_unlock(&reg_lock);

@@ -113,9 +113,9 @@ uint32_t ps_tree_new_element(ps_tree *t, uint32_t parent, const char *name);
 /** As libxml2's xmlAddChild and xmlAddPrevSibling, whose repairs of the DOM
  *  the page model mirrors: @p i becomes @p parent's last child / the sibling
  *  before @p ref, except that a text next to a text is merged into it
- *  (xmlAddChild: into the parent's last child; xmlAddPrevSibling: in front
- *  of @p ref's text, else after the text before @p ref) and @p i left out of
- *  the tree.  -1 when out of memory (the text buffer could not grow). */
+ *  (xmlAddChild: into the parent's last child when that is a text;
+ *  xmlAddPrevSibling: in front of @p ref when @p ref is a text, and not
+ *  into a text before an element @p ref) and @p i left out of the tree.  -1 when out of memory (the text buffer could not grow). */
 int ps_tree_add_child(ps_tree *t, uint32_t parent, uint32_t i);
 int ps_tree_add_prev_sibling(ps_tree *t, uint32_t ref, uint32_t i);
 

@@ -144,6 +144,79 @@ static void test_repairs(void **state)
     same("   \n");
 }
 
+/* The n-th element named @p name in document order (1-based), both ways. */
+static xmlNodePtr dom_nth(xmlNodePtr n, const char *name, int *k)
+{
+    for (; n; n = n->next) {
+        if (n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0 && --*k == 0)
+            return n;
+        xmlNodePtr f = dom_nth(n->children, name, k);
+        if (f)
+            return f;
+    }
+    return NULL;
+}
+
+static uint32_t tree_nth(const ps_tree *t, uint32_t n, const char *name, int *k)
+{
+    for (; n; n = t->nodes[n].next) {
+        if (t->nodes[n].type == PS_TN_ELEMENT && strcmp((const char *)t->nodes[n].name, name) == 0 && --*k == 0)
+            return n;
+        uint32_t f = tree_nth(t, t->nodes[n].first, name, k);
+        if (f)
+            return f;
+    }
+    return 0;
+}
+
+/* The reshaping calls the page model repairs with do to the tree what
+ * libxml2's xmlAddChild / xmlAddPrevSibling do to the DOM, text merges
+ * included: the first child of <p> (a text) moved as the last child of
+ * <div> or before <div>'s first child / its <b>. */
+static void reshape(const char *html, int op)
+{
+    htmlDocPtr doc = ps_xml_read(html, strlen(html), NULL, OPTIONS, NULL);
+    ps_tree *t = ps_tree_parse(html, strlen(html), NULL, OPTIONS);
+    assert_non_null(doc);
+    assert_non_null(t);
+    int k;
+    xmlNodePtr dd = (k = 1, dom_nth(doc->children, "div", &k)), dp = (k = 1, dom_nth(doc->children, "p", &k));
+    xmlNodePtr db = (k = 1, dom_nth(doc->children, "b", &k));
+    uint32_t td = (k = 1, tree_nth(t, t->nodes[0].first, "div", &k)), tp = (k = 1, tree_nth(t, t->nodes[0].first, "p", &k));
+    uint32_t tb = (k = 1, tree_nth(t, t->nodes[0].first, "b", &k));
+    assert_non_null(dd);
+    assert_non_null(dp);
+    assert_true(td && tp);
+    xmlNodePtr dm = dp->children;
+    uint32_t tm = t->nodes[tp].first;
+    xmlUnlinkNode(dm);
+    if (op == 0) {
+        xmlAddChild(dd, dm); /* a merged text is freed by it */
+        assert_int_equal(ps_tree_add_child(t, td, tm), 0);
+    } else {
+        xmlNodePtr dref = op == 1 ? dd->children : db;
+        uint32_t tref = op == 1 ? t->nodes[td].first : tb;
+        xmlAddPrevSibling(dref, dm);
+        assert_int_equal(ps_tree_add_prev_sibling(t, tref, tm), 0);
+    }
+    char why[512];
+    if (ps_tree_differs(t, doc, why, sizeof why))
+        fail_msg("%s (op %d)\n  page: %s", why, op, html);
+    xmlFreeDoc(doc);
+    ps_tree_free(t);
+}
+
+static void test_reshape(void **state)
+{
+    (void)state;
+    reshape("<div>a<b>x</b>c</div><p>moved</p>", 0);     /* after a text: merged into it */
+    reshape("<div>a<b>x</b></div><p>moved</p>", 0);      /* after an element: linked */
+    reshape("<div>first<b>x</b></div><p>moved</p>", 1);  /* before a text: merged in front */
+    reshape("<div><b>x</b>c</div><p>moved</p>", 1);      /* before an element, nothing before */
+    reshape("<div>a<b>x</b>c</div><p>moved</p>", 2);     /* before <b>, after a text: not merged */
+    reshape("<div><i>i</i><b>x</b></div><p>moved</p>", 2); /* before <b>, after an element */
+}
+
 static int each_page(const char *dir, int (*fn)(const char *path, void *), void *user)
 {
     DIR *d = opendir(dir);
@@ -233,7 +306,7 @@ int main(void)
     ps_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blanks),     cmocka_unit_test(test_texts),  cmocka_unit_test(test_attributes),
-        cmocka_unit_test(test_repairs),    cmocka_unit_test(test_sample), cmocka_unit_test(test_shared_sets),
+        cmocka_unit_test(test_repairs),    cmocka_unit_test(test_reshape), cmocka_unit_test(test_sample), cmocka_unit_test(test_shared_sets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -607,7 +607,9 @@ ps_tree *ps_tree_empty(void)
 static xmlNodePtr dom_node(const ps_tree *t, htmlDocPtr doc, uint32_t i)
 {
     const ps_tnode *n = &t->nodes[i];
-    const xmlChar *s = (const xmlChar *)t->text + n->off;
+    /* an element's off is into attrs; a tree of elements only (the empty
+     * page's html and body) has no text buffer */
+    const xmlChar *s = n->type != PS_TN_ELEMENT ? (const xmlChar *)t->text + n->off : NULL;
     switch (n->type) {
     case PS_TN_TEXT: return xmlNewDocTextLen(doc, s, (int)n->len);
     case PS_TN_CDATA: return xmlNewCDataBlock(doc, s, (int)n->len);

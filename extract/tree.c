@@ -648,10 +648,18 @@ htmlDocPtr ps_tree_dom(const ps_tree *t, const char *url, xmlNodePtr *map)
     uint32_t i = t->nodes[0].first;
     while (i) {
         xmlNodePtr d = dom_node(t, doc, i);
-        if (!d || !xmlAddChild(parent, d)) {
-            xmlFreeNode(d);
+        if (!d)
             goto fail;
-        }
+        /* linked by hand: xmlAddChild would merge a text into a text before
+         * it, and the cleaned tree has such neighbours (a comment between
+         * them unlinked), which the DOM the page model cleaned kept apart */
+        d->parent = parent;
+        d->prev = parent->last;
+        if (parent->last)
+            parent->last->next = d;
+        else
+            parent->children = d;
+        parent->last = d;
         if (map)
             map[i] = d;
         if (t->nodes[i].type == PS_TN_ELEMENT && t->nodes[i].first) {

@@ -206,6 +206,39 @@ static void reshape(const char *html, int op)
     ps_tree_free(t);
 }
 
+/* A comment unlinked between two texts (as the page model cleans): the
+ * DOM made from the tree keeps the two texts apart, as the DOM the page
+ * model cleaned did (the DOM baselines index its texts one by one). */
+static void test_dom_of_cleaned(void **state)
+{
+    (void)state;
+    const char *html = "<p>one<!-- c -->two<?pi?>three</p>";
+    ps_tree *t = ps_tree_parse(html, strlen(html), NULL, OPTIONS);
+    assert_non_null(t);
+    int k = 1;
+    uint32_t p = tree_nth(t, t->nodes[0].first, "p", &k);
+    assert_true(p);
+    for (uint32_t c = t->nodes[p].first, next; c; c = next) {
+        next = t->nodes[c].next;
+        if (t->nodes[c].type == PS_TN_COMMENT || t->nodes[c].type == PS_TN_PI)
+            ps_tree_unlink(t, c);
+    }
+    htmlDocPtr made = ps_tree_dom(t, NULL, NULL);
+    assert_non_null(made);
+    char why[512];
+    if (ps_tree_differs(t, made, why, sizeof why))
+        fail_msg("%s", why);
+    k = 1;
+    xmlNodePtr dp = dom_nth(made->children, "p", &k);
+    assert_non_null(dp);
+    int texts = 0;
+    for (xmlNodePtr c = dp->children; c; c = c->next)
+        texts += c->type == XML_TEXT_NODE;
+    assert_int_equal(texts, 3);
+    xmlFreeDoc(made);
+    ps_tree_free(t);
+}
+
 static void test_reshape(void **state)
 {
     (void)state;
@@ -306,7 +339,8 @@ int main(void)
     ps_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blanks),     cmocka_unit_test(test_texts),  cmocka_unit_test(test_attributes),
-        cmocka_unit_test(test_repairs),    cmocka_unit_test(test_reshape), cmocka_unit_test(test_sample), cmocka_unit_test(test_shared_sets),
+        cmocka_unit_test(test_repairs),    cmocka_unit_test(test_reshape), cmocka_unit_test(test_dom_of_cleaned),
+        cmocka_unit_test(test_sample), cmocka_unit_test(test_shared_sets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,9 +1,9 @@
 /* bench/bench_parse.c — throughput of the page model (load + decode + parse
  * + block tree) beside bare libxml2 (htmlReadMemory + xmlFreeDoc) on the same
- * bytes, in the same run; and of the page model's parse alone two ways: the
- * DOM into the page arena (ps_xml_read, as the page model parses today) and
- * the compact tree from SAX events (extract/tree.c, issue 33's streaming
- * page model), with bare SAX parsing (no callbacks: the floor) beside them.
+ * bytes, in the same run; and of a parse alone three ways: a DOM with the
+ * page model's options (ps_xml_read), the compact tree the page model
+ * builds from SAX events (extract/tree.c) and bare SAX parsing (no
+ * callbacks: the floor).
  * Pages are read into memory first, so disk speed does not count.
  * Usage: bench_parse [-r ROUNDS] [-o bare|model|dom|tree|sax] [-m] FILE|DIR...
  * (-o runs one side only, for perf stat cycle counts of each; -m adds, in
@@ -127,18 +127,15 @@ static double run_model(size_t *failed)
     return now() - t;
 }
 
-/* The page model's parse: the DOM into a page arena, freed with it. */
+/* A DOM with the page model's options, the bytes read in place
+ * (ps_xml_read: what the tree's parse does, with libxml2's own callbacks). */
 static double run_dom(void)
 {
     double t = now();
     for (size_t i = 0; i < n_pages; i++) {
-        ps_xml_arena *a = ps_xml_arena_new();
-        htmlDocPtr doc = ps_xml_read(pages[i].data, pages[i].len, NULL, PAGE_OPTIONS, a);
-        ps_xml_arena *armed = ps_xml_arena_use(a);
+        htmlDocPtr doc = ps_xml_read(pages[i].data, pages[i].len, NULL, PAGE_OPTIONS);
         if (doc)
             xmlFreeDoc(doc);
-        ps_xml_arena_use(armed);
-        ps_xml_arena_free(a);
     }
     return now() - t;
 }
@@ -177,7 +174,7 @@ static double run_sax(void)
     return now() - t;
 }
 
-/* Heap bytes held by each page's DOM (malloc, no arena) and tree once
+/* Heap bytes held by each page's DOM and tree once
  * parsed: their sums and the largest per byte of its page. */
 static void held_bytes(void)
 {
@@ -185,7 +182,7 @@ static void held_bytes(void)
     for (size_t i = 0; i < n_pages; i++) {
         size_t b0 = mallinfo2().uordblks;
         ps_xml_failed_reset();
-        htmlDocPtr doc = ps_xml_read(pages[i].data, pages[i].len, NULL, PAGE_OPTIONS, NULL);
+        htmlDocPtr doc = ps_xml_read(pages[i].data, pages[i].len, NULL, PAGE_OPTIONS);
         double d = (double)mallinfo2().uordblks - (double)b0;
         if (doc)
             xmlFreeDoc(doc);
@@ -261,7 +258,7 @@ int main(int argc, char **argv)
     printf("pagesift page model           %8.1f pages/s %7.2f MB/s  (%zu failed)\n", n_pages / best_model,
            mb / best_model, failed);
     printf("ratio page model / bare       %8.3f\n", best_bare / best_model);
-    printf("parse: DOM into the arena     %8.1f pages/s %7.2f MB/s\n", n_pages / best[2], mb / best[2]);
+    printf("parse: DOM, page options      %8.1f pages/s %7.2f MB/s\n", n_pages / best[2], mb / best[2]);
     printf("parse: compact tree (SAX)     %8.1f pages/s %7.2f MB/s  (%zu failed)\n", n_pages / best[3], mb / best[3],
            tree_failed);
     printf("parse: SAX, no callbacks      %8.1f pages/s %7.2f MB/s\n", n_pages / best[4], mb / best[4]);

@@ -110,24 +110,14 @@ size_t ps_collapse_ws(ps_buf *b, const char *s, size_t n, int *lead, int *trail)
  *  allocation failed; ps_xml_failed says whether any libxml2 allocation
  *  failed on this thread since ps_xml_failed_reset. */
 void ps_xml_alloc_setup(void);
-/** The arena a page's DOM is built in (extract/xml_alloc.c): ps_xml_read
- *  cuts libxml2's allocations of the parse from it, it is freed after the
- *  document (ps_xml_arena_free).  ps_xml_arena_use arms @p a on this thread
- *  (NULL: none) and returns the one armed before: with the page's arena
- *  armed, libxml2's frees of its nodes take the short way. */
-typedef struct ps_xml_arena ps_xml_arena;
-ps_xml_arena *ps_xml_arena_new(void);
-void ps_xml_arena_free(ps_xml_arena *a);
-ps_xml_arena *ps_xml_arena_use(ps_xml_arena *a);
-htmlDocPtr ps_xml_read(const char *html, size_t len, const char *url, int options,
-                       ps_xml_arena *arena);
+htmlDocPtr ps_xml_read(const char *html, size_t len, const char *url, int options);
 /** ps_xml_read with @p setup(ctxt, @p user) called once the parser's options
  *  are set and before it parses: it may replace the parser's SAX callbacks
  *  (extract/tree.c builds its own tree from them).  Returns the document
  *  libxml2's callbacks left in the context (what SAX2's startDocument made
  *  when it was kept), or NULL. */
 htmlDocPtr ps_xml_read_sax(const char *html, size_t len, const char *url, int options,
-                           ps_xml_arena *arena, void (*setup)(htmlParserCtxtPtr, void *), void *user);
+                           void (*setup)(htmlParserCtxtPtr, void *), void *user);
 void ps_xml_failed_reset(void);
 int ps_xml_failed(void);
 /** Note a failed allocation as ps_xml_failed reports it (the tree's own). */

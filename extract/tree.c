@@ -373,14 +373,13 @@ ps_tree *ps_tree_parse(const char *html, size_t len, const char *url, int option
     b.stack[0] = (open_el){0, 0};
     b.depth = 1;
     ps_xml_failed_reset();
-    /* No page arena (extract/xml_alloc.c) for this parse: libxml2's own
-     * allocations are freed as it goes (buffers of comments, PIs, names), and
-     * with malloc they are used again; in the arena, which is for a DOM built
-     * and freed whole, they stayed until the parse ended: 1 MB of
-     * processing instructions at the node budget grew the process by 18 MB
-     * with the arena, 6.6 MB without; 2.3 % more instructions on dragnet's
-     * pages (docs/research/SPEED.md, "The switch"). */
-    htmlDocPtr doc = ps_xml_read_sax(html, len, url, options, NULL, setup, &b);
+    /* libxml2's own allocations of the parse (buffers of comments, PIs,
+     * names) come from malloc and are freed as it goes: in the page arena
+     * this parse first used (since removed), they stayed until the parse
+     * ended: 1 MB of processing instructions at the node budget grew the
+     * process by 18 MB with it, 6.6 MB without (docs/research/SPEED.md,
+     * "The switch"). */
+    htmlDocPtr doc = ps_xml_read_sax(html, len, url, options, setup, &b);
     free(b.stack);
     if (doc)
         xmlFreeDoc(doc);

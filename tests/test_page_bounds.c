@@ -286,90 +286,6 @@ static void test_node_budget_grows_with_bytes(void **state)
     expect_refused(s, PS_ERR_TOO_LARGE, "node budget");
 }
 
-/* The page arena found the chunk of a block it frees by walking its list
- * of chunks: 60 % of the time of a 64 MB page of processing instructions
- * (23.9 s user; 5.0 s now).  It searches them by address now.  3 million
- * frees into an arena of 1 chunk and of 400: the walk made the second
- * about 100 times slower, the search a few times at most. */
-static double free_seconds(size_t chunks)
-{
-    ps_init();
-    ps_xml_arena *a = ps_xml_arena_new();
-    assert_non_null(a);
-    ps_xml_arena *prev = ps_xml_arena_use(a);
-    /* the block freed is a small one of the first chunk, of the same size
-     * in both arenas (ASan poisons it at each free); a large block's chunk
-     * of its own would be given back at its first free */
-    void *first = xmlMalloc(64);
-    assert_non_null(first);
-    if (chunks > 1) {
-        /* a second chunk (64 KB were cut from the first), newest first:
-         * the first chunk is no longer the one being cut from */
-        for (int i = 0; i < 5; i++)
-            assert_non_null(xmlMalloc(15000));
-        /* and large blocks (over a quarter of the next chunk, 256 KB) with
-         * chunks of their own, behind the second: the first chunk is the
-         * last one listed */
-        for (size_t i = 2; i < chunks; i++)
-            assert_non_null(xmlMalloc(65 * 1024));
-    }
-    double best = 1e9;
-    for (int rep = 0; rep < 3; rep++) {
-        double t0 = ps_clock(PS_CLOCK_WALL);
-        for (int i = 0; i < 3000000; i++)
-            xmlFree(first); /* after the parse: nothing but a look-up (and ASan's poisoning) */
-        double s = ps_clock(PS_CLOCK_WALL) - t0;
-        if (s < best)
-            best = s;
-    }
-    ps_xml_arena_use(prev);
-    ps_xml_arena_free(a);
-    return best;
-}
-
-static void test_arena_free_searches_chunks(void **state)
-{
-    (void)state;
-    double one = free_seconds(1), many = free_seconds(400);
-    fprintf(stderr, "3 M frees: %.3f s in an arena of 1 chunk, %.3f s of 400\n", one, many);
-    assert_true(many < 10 * one + 0.05);
-}
-
-/* A large block (a chunk of its own) is resized by resizing its chunk,
- * keeping its bytes, and its chunk is given back when it is freed (ASan
- * sees a use after that). */
-static void test_arena_large_blocks(void **state)
-{
-    (void)state;
-    ps_init();
-    ps_xml_arena *a = ps_xml_arena_new();
-    assert_non_null(a);
-    ps_xml_arena *prev = ps_xml_arena_use(a);
-    char *small = xmlMalloc(100);
-    assert_non_null(small);
-    memset(small, 's', 100);
-    char *p = xmlMalloc(100 * 1024);
-    assert_non_null(p);
-    memset(p, 'x', 100 * 1024);
-    p = xmlRealloc(p, 1 << 20);
-    assert_non_null(p);
-    for (size_t i = 0; i < 100 * 1024; i++)
-        assert_int_equal(p[i], 'x');
-    memset(p, 'y', 1 << 20);
-    p = xmlRealloc(p, 50 * 1024);
-    assert_non_null(p);
-    for (size_t i = 0; i < 50 * 1024; i++)
-        assert_int_equal(p[i], 'y');
-    xmlFree(p);
-    void *q = xmlMalloc(300 * 1024);
-    assert_non_null(q);
-    xmlFree(q);
-    for (size_t i = 0; i < 100; i++)
-        assert_int_equal(small[i], 's');
-    ps_xml_arena_use(prev);
-    ps_xml_arena_free(a);
-}
-
 static void test_deadline(void **state)
 {
     (void)state;
@@ -400,8 +316,6 @@ int main(void)
         cmocka_unit_test(test_blocks_past_bound_refused),
         cmocka_unit_test(test_nodes_past_bound_refused),
         cmocka_unit_test(test_node_budget_grows_with_bytes),
-        cmocka_unit_test(test_arena_free_searches_chunks),
-        cmocka_unit_test(test_arena_large_blocks),
         cmocka_unit_test(test_deadline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

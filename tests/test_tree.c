@@ -50,7 +50,7 @@ static char *compare(const char *html, size_t len)
 {
     static char why[512];
     ps_xml_failed_reset();
-    htmlDocPtr doc = ps_xml_read(html, len, NULL, OPTIONS, NULL);
+    htmlDocPtr doc = ps_xml_read(html, len, NULL, OPTIONS);
     ps_tree *t = ps_tree_parse(html, len, NULL, OPTIONS);
     htmlDocPtr made = t ? ps_tree_dom(t, NULL, NULL) : NULL;
     char *r = NULL;
@@ -178,7 +178,7 @@ static uint32_t tree_nth(const ps_tree *t, uint32_t n, const char *name, int *k)
  * <div> or before <div>'s first child / its <b>. */
 static void reshape(const char *html, int op)
 {
-    htmlDocPtr doc = ps_xml_read(html, strlen(html), NULL, OPTIONS, NULL);
+    htmlDocPtr doc = ps_xml_read(html, strlen(html), NULL, OPTIONS);
     ps_tree *t = ps_tree_parse(html, strlen(html), NULL, OPTIONS);
     assert_non_null(doc);
     assert_non_null(t);

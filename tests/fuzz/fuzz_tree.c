@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     free(gs.fixes);
     ps_xml_failed_reset();
-    htmlDocPtr doc = ps_xml_read((const char *)data, size, NULL, OPTIONS, NULL);
+    htmlDocPtr doc = ps_xml_read((const char *)data, size, NULL, OPTIONS);
     ps_tree *t = ps_tree_parse((const char *)data, size, NULL, OPTIONS);
     char why[512];
     if (doc && t && ps_tree_differs(t, doc, why, sizeof why)) {

@@ -66,27 +66,50 @@ static double clip(double s)
     return s < -CTX_CLIP ? -CTX_CLIP : s > CTX_CLIP ? CTX_CLIP : s;
 }
 
-int ps_context_features(size_t n, const int32_t *parent, const uint32_t *chars, const double *score,
-                        double *out)
+struct ps_context {
+    size_t n;
+    const int32_t *parent; /* the caller's */
+    const uint32_t *chars;
+    double *s;         /* clipped scores */
+    double *sub_chars; /* subtree characters */
+    double *sub_pos;   /* of which scored content */
+    double *sib_w;     /* per parent: children's chars */
+    double *sib_ws;    /* and chars * score */
+    double root_w, root_ws; /* the same for items without a parent */
+    double page_max, page_chars, page_pos;
+};
+
+void ps_context_free(ps_context *cx)
 {
-    if (n == 0)
-        return 0;
-    if (!parent || !chars || !score || !out)
-        return -1;
-    double *s = malloc(n * sizeof *s);
-    double *sub_chars = calloc(n, sizeof *sub_chars); /* subtree characters */
-    double *sub_pos = calloc(n, sizeof *sub_pos);     /* of which scored content */
-    double *sib_w = calloc(n, sizeof *sib_w);         /* per parent: children's chars */
-    double *sib_ws = calloc(n, sizeof *sib_ws);       /* and chars * score */
-    double root_w = 0, root_ws = 0;                   /* the same for items without a parent */
-    if (!s || !sub_chars || !sub_pos || !sib_w || !sib_ws) {
-        free(s);
-        free(sub_chars);
-        free(sub_pos);
-        free(sib_w);
-        free(sib_ws);
-        return -1;
+    if (!cx)
+        return;
+    free(cx->s);
+    free(cx->sub_chars);
+    free(cx->sub_pos);
+    free(cx->sib_w);
+    free(cx->sib_ws);
+    free(cx);
+}
+
+ps_context *ps_context_new(size_t n, const int32_t *parent, const uint32_t *chars, const double *score)
+{
+    if (n && (!parent || !chars || !score))
+        return NULL;
+    ps_context *cx = calloc(1, sizeof *cx);
+    if (!cx)
+        return NULL;
+    cx->n = n, cx->parent = parent, cx->chars = chars;
+    size_t m = n ? n : 1;
+    cx->s = malloc(m * sizeof *cx->s);
+    cx->sub_chars = calloc(m, sizeof *cx->sub_chars);
+    cx->sub_pos = calloc(m, sizeof *cx->sub_pos);
+    cx->sib_w = calloc(m, sizeof *cx->sib_w);
+    cx->sib_ws = calloc(m, sizeof *cx->sib_ws);
+    if (!cx->s || !cx->sub_chars || !cx->sub_pos || !cx->sib_w || !cx->sib_ws) {
+        ps_context_free(cx);
+        return NULL;
     }
+    double *s = cx->s, *sub_chars = cx->sub_chars, *sub_pos = cx->sub_pos;
     double page_max = -CTX_CLIP, page_chars = 0, page_pos = 0;
     for (size_t i = 0; i < n; i++) {
         s[i] = clip(score[i]);
@@ -98,11 +121,11 @@ int ps_context_features(size_t n, const int32_t *parent, const uint32_t *chars, 
         sub_pos[i] = s[i] > 0 ? c : 0;
         int32_t p = parent[i];
         if (p >= 0 && (size_t)p < i) {
-            sib_w[p] += c;
-            sib_ws[p] += c * s[i];
+            cx->sib_w[p] += c;
+            cx->sib_ws[p] += c * s[i];
         } else {
-            root_w += c;
-            root_ws += c * s[i];
+            cx->root_w += c;
+            cx->root_ws += c * s[i];
         }
     }
     /* subtree sums: children come after their parent in document order */
@@ -113,35 +136,51 @@ int ps_context_features(size_t n, const int32_t *parent, const uint32_t *chars, 
             sub_pos[p] += sub_pos[i];
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        double *o = out + i * PS_CONTEXT_FEATURES;
-        double c = chars[i] ? chars[i] : 1;
-        int32_t p = parent[i];
-        int has_p = p >= 0 && (size_t)p < i;
-        double w = (has_p ? sib_w[p] : root_w) - c, ws = (has_p ? sib_ws[p] : root_ws) - c * s[i];
-        double win_w = 0, win_ws = 0;
-        for (size_t j = i >= CTX_WINDOW ? i - CTX_WINDOW : 0; j <= i + CTX_WINDOW && j < n; j++)
-            if (j != i) {
-                double cj = chars[j] ? chars[j] : 1;
-                win_w += cj;
-                win_ws += cj * s[j];
-            }
-        o[0] = s[i];
-        o[1] = has_p ? s[p] : CTX_NONE;
-        o[2] = w > 0.5 ? ws / w : s[i];
-        o[3] = i > 0 ? s[i - 1] : CTX_NONE;
-        o[4] = i + 1 < n ? s[i + 1] : CTX_NONE;
-        o[5] = win_w > 0 ? win_ws / win_w : CTX_NONE;
-        o[6] = page_max;
-        o[7] = s[i] - page_max;
-        o[8] = page_pos > 0 ? (has_p ? sub_pos[p] : page_pos) / page_pos : 0;
-        o[9] = page_pos / page_chars;
-        o[10] = sub_pos[i] / sub_chars[i];
-    }
-    free(s);
-    free(sub_chars);
-    free(sub_pos);
-    free(sib_w);
-    free(sib_ws);
+    cx->page_max = page_max, cx->page_chars = page_chars, cx->page_pos = page_pos;
+    return cx;
+}
+
+void ps_context_item(const ps_context *cx, size_t i, double *o)
+{
+    const double *s = cx->s;
+    const uint32_t *chars = cx->chars;
+    size_t n = cx->n;
+    double c = chars[i] ? chars[i] : 1;
+    int32_t p = cx->parent[i];
+    int has_p = p >= 0 && (size_t)p < i;
+    double w = (has_p ? cx->sib_w[p] : cx->root_w) - c, ws = (has_p ? cx->sib_ws[p] : cx->root_ws) - c * s[i];
+    double win_w = 0, win_ws = 0;
+    for (size_t j = i >= CTX_WINDOW ? i - CTX_WINDOW : 0; j <= i + CTX_WINDOW && j < n; j++)
+        if (j != i) {
+            double cj = chars[j] ? chars[j] : 1;
+            win_w += cj;
+            win_ws += cj * s[j];
+        }
+    o[0] = s[i];
+    o[1] = has_p ? s[p] : CTX_NONE;
+    o[2] = w > 0.5 ? ws / w : s[i];
+    o[3] = i > 0 ? s[i - 1] : CTX_NONE;
+    o[4] = i + 1 < n ? s[i + 1] : CTX_NONE;
+    o[5] = win_w > 0 ? win_ws / win_w : CTX_NONE;
+    o[6] = cx->page_max;
+    o[7] = s[i] - cx->page_max;
+    o[8] = cx->page_pos > 0 ? (has_p ? cx->sub_pos[p] : cx->page_pos) / cx->page_pos : 0;
+    o[9] = cx->page_pos / cx->page_chars;
+    o[10] = cx->sub_pos[i] / cx->sub_chars[i];
+}
+
+int ps_context_features(size_t n, const int32_t *parent, const uint32_t *chars, const double *score,
+                        double *out)
+{
+    if (n == 0)
+        return 0;
+    if (!parent || !chars || !score || !out)
+        return -1;
+    ps_context *cx = ps_context_new(n, parent, chars, score);
+    if (!cx)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        ps_context_item(cx, i, out + i * PS_CONTEXT_FEATURES);
+    ps_context_free(cx);
     return 0;
 }

@@ -466,7 +466,8 @@ static double ratio(double a, double b)
 }
 
 /* Feature @p f of block @p i; @p xs is NULL when only R1..R5 are asked. */
-static double value(int f, const ps_block *blocks, const xstats *xs, size_t i, ps_counts t)
+static inline __attribute__((always_inline)) double value(int f, const ps_block *blocks, const xstats *xs, size_t i,
+                                                         ps_counts t)
 {
     static const xstats none;
     const ps_block *b = &blocks[i];
@@ -546,27 +547,117 @@ static double value(int f, const ps_block *blocks, const xstats *xs, size_t i, p
     }
 }
 
+/* The rows of a page's blocks, made on demand from the per-block figures
+ * (xstats, about 110 bytes a block) instead of held whole (n_ids doubles a
+ * block: 408 bytes with the shipped model's 51).  A page whose whole matrix
+ * takes at most ROWS_CACHE bytes (1 285 blocks with 51 features: 98.7 % of
+ * the pages of the eight sets) has it made once, as before: the second stage
+ * and the passes ask again for rows the first stage made. */
+#define ROWS_CACHE (512 * 1024)
+
+struct ps_block_rows {
+    const ps_page *pg;
+    const ps_block *blocks;
+    size_t nb;
+    ps_counts tot;
+    xstats *x; /* NULL when only R1..R5 are asked */
+    int *ids;
+    size_t n_ids;
+    double *all; /* every block's row, when small enough; else NULL */
+};
+
+ps_block_rows *ps_block_rows_new(const ps_page *pg, const int *ids, size_t n_ids)
+{
+    if (!pg || (n_ids && !ids))
+        return NULL;
+    int extended = 0;
+    for (size_t k = 0; k < n_ids; k++) {
+        if (ids[k] < 0 || ids[k] >= N_FEATURES)
+            return NULL;
+        extended |= ids[k] > F_R5;
+    }
+    ps_block_rows *r = calloc(1, sizeof *r);
+    if (!r || !(r->ids = malloc((n_ids + 1) * sizeof *r->ids))) {
+        free(r);
+        return NULL;
+    }
+    if (n_ids)
+        memcpy(r->ids, ids, n_ids * sizeof *ids);
+    r->n_ids = n_ids;
+    r->pg = pg;
+    r->blocks = ps_page_blocks(pg, &r->nb);
+    r->tot = ps_page_totals(pg);
+    if (extended && !(r->x = compute_xstats(pg))) {
+        ps_block_rows_free(r);
+        return NULL;
+    }
+    if (r->nb * n_ids * sizeof(double) <= ROWS_CACHE && r->nb * n_ids > 0) {
+        double *all = malloc(r->nb * n_ids * sizeof *all);
+        if (!all) {
+            ps_block_rows_free(r);
+            return NULL;
+        }
+        ps_block_rows_get(r, NULL, r->nb, all);
+        r->all = all;
+    }
+    return r;
+}
+
+void ps_block_rows_free(ps_block_rows *r)
+{
+    if (!r)
+        return;
+    free(r->all);
+    free(r->x);
+    free(r->ids);
+    free(r);
+}
+
+size_t ps_block_rows_width(const ps_block_rows *r)
+{
+    return r ? r->n_ids : 0;
+}
+
+/* Feature ids[k] of block b (inlined: a call per value cost 0.5 % of the
+ * instructions of a run). */
+static inline __attribute__((always_inline)) double row_value(const ps_block_rows *r, size_t k, size_t b)
+{
+    int id = r->ids[k];
+    return id >= F_TYPE_ARTICLE && id <= F_TYPE_SERVICE
+               ? ps_page_type_prob(r->pg, PS_PTYPE_ARTICLE + (id - F_TYPE_ARTICLE))
+               : value(id, r->blocks, r->x, b, r->tot);
+}
+
+void ps_block_rows_get(const ps_block_rows *r, const uint32_t *blocks, size_t n, double *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t b = blocks ? blocks[i] : i;
+        if (r->all)
+            memcpy(out + i * r->n_ids, r->all + b * r->n_ids, r->n_ids * sizeof *out);
+        else
+            for (size_t k = 0; k < r->n_ids; k++)
+                out[i * r->n_ids + k] = row_value(r, k, b);
+    }
+}
+
+void ps_block_rows_columns(const ps_block_rows *r, const size_t *cols, size_t k, double *out)
+{
+    for (size_t b = 0; b < r->nb; b++)
+        for (size_t j = 0; j < k; j++)
+            out[b * k + j] = r->all ? r->all[b * r->n_ids + cols[j]] : row_value(r, cols[j], b);
+}
+
 int ps_page_block_features(const ps_page *pg, const int *ids, size_t n_ids, double *out)
 {
     if (!pg || (n_ids && (!ids || !out)))
         return -1;
-    size_t nb;
-    const ps_block *blocks = ps_page_blocks(pg, &nb);
-    ps_counts tot = ps_page_totals(pg);
-    int extended = 0;
-    for (size_t k = 0; k < n_ids; k++) {
-        if (ids[k] < 0 || ids[k] >= N_FEATURES)
-            return -1;
-        extended |= ids[k] > F_R5;
-    }
-    xstats *x = NULL;
-    if (extended && !(x = compute_xstats(pg)))
+    ps_block_rows *r = ps_block_rows_new(pg, ids, n_ids);
+    if (!r)
         return -1;
-    for (size_t b = 0; b < nb; b++)
-        for (size_t k = 0; k < n_ids; k++)
-            out[b * n_ids + k] = ids[k] >= F_TYPE_ARTICLE && ids[k] <= F_TYPE_SERVICE
-                                     ? ps_page_type_prob(pg, PS_PTYPE_ARTICLE + (ids[k] - F_TYPE_ARTICLE))
-                                     : value(ids[k], blocks, x, b, tot);
-    free(x);
+    if (r->all)
+        memcpy(out, r->all, r->nb * n_ids * sizeof *out);
+    else
+        ps_block_rows_get(r, NULL, r->nb, out);
+    ps_block_rows_free(r);
     return 0;
 }

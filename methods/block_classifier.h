@@ -4,9 +4,9 @@
  * A block classifier kind is a struct of three things and two calls:
  *
  *   feat_ids, n_feat  the features (ps_feature_lookup ids) it reads, in the
- *                     order its rows hold them; the method computes exactly
- *                     these for every block (ps_page_block_features) and the
- *                     second passes reuse them;
+ *                     order its rows hold them; the method makes exactly
+ *                     these rows on demand (ps_block_rows_new) and the
+ *                     second passes read them too;
  *   block_tags        the elements that are blocks for it (the ones its
  *                     training pages were parsed with), NULL-terminated;
  *                     NULL = ps_default_block_tags;
@@ -37,15 +37,21 @@
 
 #include "common/util.h"
 #include "pagesift.h"
+#include "pagesift/features.h"
 #include "pagesift/model.h"
+
+/** Rows a classifier makes at once (methods/classifier_*.c): a page's
+ *  whole feature matrix was the most memory a block cost. */
+#define PS_ROWS_CHUNK 1024
 
 /** One page's blocks to score. */
 typedef struct ps_classify_in {
     const ps_page *page;     /**< the page as the template step left it */
     const char *site;        /**< its site key, "" when it has none */
-    /** The feature rows: n_feat values per block of the page (all blocks,
-     *  ps_page_blocks order), the classifier's feat_ids order. */
-    const double *x;
+    /** The feature rows of the page's blocks, made on demand
+     *  (ps_block_rows_get: n_feat values per block, the classifier's
+     *  feat_ids order); a classifier asks for PS_ROWS_CHUNK at a time. */
+    const ps_block_rows *rows;
     const uint32_t *blocks;  /**< the blocks to score (indices, ascending) */
     size_t n;                /**< how many */
     /** When not NULL, the classifier writes here (model_cap bytes) the

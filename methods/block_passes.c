@@ -145,14 +145,21 @@ static const double *rows_with(const ps_pass_ctx *c, const char *const *names, s
         if (want[w] < 0)
             return NULL;
         col[w] = SIZE_MAX;
-        for (size_t j = 0; c->feat && c->ids && j < c->n_feat && col[w] == SIZE_MAX; j++)
+        for (size_t j = 0; (c->feat || c->rows) && c->ids && j < c->n_feat && col[w] == SIZE_MAX; j++)
             if (c->ids[j] == want[w])
                 col[w] = j;
         found += col[w] != SIZE_MAX;
     }
-    if (found == k) {
+    if (found == k && c->feat) {
         *stride = c->n_feat;
         return c->feat;
+    }
+    if (found == k) { /* c->rows: those columns of every block */
+        ps_block_rows_columns(c->rows, col, k, tmp);
+        for (size_t w = 0; w < k; w++)
+            col[w] = w;
+        *stride = k;
+        return tmp;
     }
     if (ps_page_block_features(c->page, want, k, tmp) < 0)
         return NULL;
@@ -738,12 +745,29 @@ double *ps_block_passes_at(ps_block_passes *p, const char *key)
     return i < 0 ? NULL : &p->value[i];
 }
 
+static int run_passes(ps_pass_ctx c, const ps_block_passes *p);
+
 int ps_block_passes_run_feat(const ps_page *page, const ps_block_passes *p, uint8_t *keep,
                              const double *score, const double *feat, size_t n_feat,
                              const int *ids)
 {
     ps_pass_ctx c = {.page = page, .keep = keep, .score = score, .feat = feat, .n_feat = n_feat,
                      .ids = ids, .values = p};
+    return run_passes(c, p);
+}
+
+int ps_block_passes_run_rows(const ps_page *page, const ps_block_passes *p, uint8_t *keep,
+                             const double *score, const ps_block_rows *rows, size_t n_feat,
+                             const int *ids)
+{
+    ps_pass_ctx c = {.page = page, .keep = keep, .score = score, .rows = rows, .n_feat = n_feat,
+                     .ids = ids, .values = p};
+    return run_passes(c, p);
+}
+
+static int run_passes(ps_pass_ctx c, const ps_block_passes *p)
+{
+    const ps_page *page = c.page;
     c.blocks = ps_page_blocks(page, &c.n);
     if (c.n == 0)
         return 0;

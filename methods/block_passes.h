@@ -18,6 +18,7 @@
 
 #include "methods/method_options.h"
 #include "pagesift.h"
+#include "pagesift/features.h"
 #include "pagesift/page.h"
 
 typedef struct ps_block_passes ps_block_passes;
@@ -36,6 +37,9 @@ typedef struct ps_pass_ctx {
      *  n_feat values per block, the features ids (ps_page_block_features
      *  order); NULL = none, a pass then computes the ones it needs. */
     const double *feat;
+    /** Or the same rows made on demand (ps_block_rows_new with @p ids);
+     *  NULL = none. */
+    const ps_block_rows *rows;
     size_t n_feat;
     const int *ids;
     double *scratch;        /**< 3 * n doubles, for any pass to use */
@@ -100,6 +104,13 @@ int ps_block_passes_run(const ps_page *page, const ps_block_passes *p, uint8_t *
  *  else computes them. */
 int ps_block_passes_run_feat(const ps_page *page, const ps_block_passes *p, uint8_t *keep,
                              const double *score, const double *feat, size_t n_feat,
+                             const int *ids);
+
+/** The same, given the rows on demand (@p rows, made with the features
+ *  @p ids, @p n_feat of them): a pass reads the columns it needs from
+ *  them (template-svm: the page's xstats are computed once). */
+int ps_block_passes_run_rows(const ps_page *page, const ps_block_passes *p, uint8_t *keep,
+                             const double *score, const ps_block_rows *rows, size_t n_feat,
                              const int *ids);
 
 #endif

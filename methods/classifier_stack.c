@@ -37,9 +37,11 @@ typedef struct stack_classifier {
 } stack_classifier;
 
 /* rows of the second stage classified at a time (a row is as wide as the
- * first stage's plus the context, about 500 bytes; a page may have 100 000
- * blocks, whose rows all at once would take 50 MB) */
-#define STACK_CHUNK 1024
+ * first stage's plus the context, about 500 bytes, and the first stage's
+ * row is made again beside it, 400 more; a page may have 100 000 blocks,
+ * whose rows all at once would take 90 MB; 1 024 at a time took 0.9 MB, a
+ * quarter of a 331 KB page's own peak: 256) */
+#define STACK_CHUNK 256
 
 static void stack_free(ps_block_classifier *c)
 {
@@ -70,14 +72,16 @@ static int stack_score_with(const stack_classifier *s, const ps_model *first, co
     int32_t *item = malloc((nb + 1) * sizeof *item); /* block -> item, -1 */
     uint32_t *chars = malloc(n * sizeof *chars);
     double *s1 = malloc(n * sizeof *s1);
-    double *ctx = malloc(n * PS_CONTEXT_FEATURES * sizeof *ctx);
     size_t chunk = n < s->chunk ? n : s->chunk;
     double *rows = malloc(chunk * n2 * sizeof *rows);
+    double *x = malloc((chunk * nf + 1) * sizeof *x); /* their first-stage rows */
+    uint32_t *which = malloc((chunk + 1) * sizeof *which); /* and blocks */
     double *dec = malloc(chunk * sizeof *dec);
     uint8_t *pred = malloc(chunk);
     uint32_t *judged = malloc(chunk * sizeof *judged); /* second-stage row -> item */
     int rc = 0;
-    if (!parent || !item || !chars || !s1 || !ctx || !rows || !dec || !pred || !judged) {
+    ps_context *cx = NULL;
+    if (!parent || !item || !chars || !s1 || !rows || !x || !which || !dec || !pred || !judged) {
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto done;
     }
@@ -94,7 +98,7 @@ static int stack_score_with(const stack_classifier *s, const ps_model *first, co
         chars[i] = blocks[b].own.text_chars;
         s1[i] = score[b];
     }
-    if (ps_context_features(n, parent, chars, s1, ctx) != 0) {
+    if (!(cx = ps_context_new(n, parent, chars, s1))) {
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto done;
     }
@@ -106,9 +110,14 @@ static int stack_score_with(const stack_classifier *s, const ps_model *first, co
         for (; i < n && m < chunk; i++) {
             if (ps_stack_gated(s1[i], s->gate))
                 continue;
-            ps_context_row(s->src, n2, in->x + (size_t)in->blocks[i] * nf, ctx + i * PS_CONTEXT_FEATURES,
-                           rows + m * n2);
+            which[m] = in->blocks[i];
             judged[m++] = (uint32_t)i;
+        }
+        ps_block_rows_get(in->rows, which, m, x);
+        for (size_t r = 0; r < m; r++) {
+            double ctx[PS_CONTEXT_FEATURES];
+            ps_context_item(cx, judged[r], ctx);
+            ps_context_row(s->src, n2, x + r * nf, ctx, rows + r * n2);
         }
         ps_model_predict_many(s->second, rows, n2, NULL, m, pred, dec);
         for (size_t r = 0; r < m; r++)
@@ -119,8 +128,10 @@ done:
     free(item);
     free(chars);
     free(s1);
-    free(ctx);
+    ps_context_free(cx);
     free(rows);
+    free(x);
+    free(which);
     free(dec);
     free(pred);
     free(judged);

@@ -48,38 +48,48 @@ int ps_block_classifier_svm_score(const ps_model *m, const ps_classify_in *in, d
                                   ps_error *err)
 {
     size_t n = in->n, nf = ps_model_n_features(m), cap = 16;
-    while (cap < 2 * n)
+    if (nf != ps_block_rows_width(in->rows))
+        return ps_set_error(err, PS_ERR_USAGE, "the model reads %zu features, the rows hold %zu", nf,
+                            ps_block_rows_width(in->rows));
+    /* the rows of PS_ROWS_CHUNK blocks at a time, each distinct row once */
+    size_t chunk = n < PS_ROWS_CHUNK ? n : PS_ROWS_CHUNK;
+    while (cap < 2 * chunk)
         cap *= 2;
-    int32_t *seen = malloc(cap * sizeof *seen);         /* hash slot -> distinct row */
-    uint32_t *src = malloc((2 * n + 1) * sizeof *src);  /* listed block -> row; rows */
-    double *dec = malloc((n + 1) * sizeof *dec);        /* per distinct row */
-    uint8_t *pred = malloc(n + 1);
+    int32_t *seen = malloc(cap * sizeof *seen);             /* hash slot -> distinct row */
+    uint32_t *src = malloc((2 * chunk + 1) * sizeof *src);  /* listed block -> row; rows */
+    double *x = malloc((chunk * nf + 1) * sizeof *x);       /* the chunk's rows */
+    double *dec = malloc((chunk + 1) * sizeof *dec);        /* per distinct row */
+    uint8_t *pred = malloc(chunk + 1);
     int rc = 0;
-    if (!seen || !src || !dec || !pred) {
+    if (!seen || !src || !x || !dec || !pred) {
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto done;
     }
-    memset(seen, 0xFF, cap * sizeof *seen);
-    size_t row_bytes = nf * sizeof *in->x;
-    uint32_t *rows = src + n;
-    size_t n_rows = 0;
-    for (size_t i = 0; i < n; i++) {
-        const double *row = in->x + (size_t)in->blocks[i] * nf;
-        size_t h = row_hash(row, nf) & (cap - 1);
-        while (seen[h] >= 0 && memcmp(in->x + (size_t)rows[seen[h]] * nf, row, row_bytes) != 0)
-            h = (h + 1) & (cap - 1);
-        if (seen[h] < 0) {
-            seen[h] = (int32_t)n_rows;
-            rows[n_rows++] = in->blocks[i];
+    size_t row_bytes = nf * sizeof *x;
+    uint32_t *rows = src + chunk;
+    for (size_t i0 = 0; i0 < n; i0 += chunk) {
+        size_t m_ = n - i0 < chunk ? n - i0 : chunk, n_rows = 0;
+        ps_block_rows_get(in->rows, in->blocks + i0, m_, x);
+        memset(seen, 0xFF, cap * sizeof *seen);
+        for (size_t i = 0; i < m_; i++) {
+            const double *row = x + i * nf;
+            size_t h = row_hash(row, nf) & (cap - 1);
+            while (seen[h] >= 0 && memcmp(x + (size_t)rows[seen[h]] * nf, row, row_bytes) != 0)
+                h = (h + 1) & (cap - 1);
+            if (seen[h] < 0) {
+                seen[h] = (int32_t)n_rows;
+                rows[n_rows++] = (uint32_t)i;
+            }
+            src[i] = (uint32_t)seen[h];
         }
-        src[i] = (uint32_t)seen[h];
+        ps_model_predict_many(m, x, nf, rows, n_rows, pred, dec);
+        for (size_t i = 0; i < m_; i++)
+            score[in->blocks[i0 + i]] = dec[src[i]];
     }
-    ps_model_predict_many(m, in->x, nf, rows, n_rows, pred, dec);
-    for (size_t i = 0; i < n; i++)
-        score[in->blocks[i]] = dec[src[i]];
 done:
     free(seen);
     free(src);
+    free(x);
     free(dec);
     free(pred);
     return rc;

@@ -17,10 +17,11 @@
  *
  * The typed model reads features the base does not compute (its x_type_*
  * columns, maybe others): the kind keeps the base's feature list for the
- * page's rows (the passes and the grid model read those) and builds the
- * typed model's rows from them on a typed page, computing only the columns
- * the base lacks.  Both models must parse pages into the same blocks (same
- * block tags); ps_block_classifier_typed refuses another. */
+ * page's rows (the passes and the grid model read those) and makes the
+ * typed model's own rows on demand on a typed page (ps_block_rows_new; a
+ * column they share has the same value in both).  Both models must parse
+ * pages into the same blocks (same block tags); ps_block_classifier_typed
+ * refuses another. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,11 +36,6 @@ typedef struct typed_classifier {
     ps_block_classifier c;      /* first: the interface (the base's features and tags) */
     ps_block_classifier *base;  /* the shipped model (or its per-site wrapper) */
     ps_block_classifier *typed; /* the model with the page-type features */
-    /* per typed feature j: its column in the base's rows, or -1 */
-    int *from_base;
-    /* the typed features the base does not compute, in typed order */
-    int *missing;
-    size_t n_missing;
     unsigned kinds; /* bit per PS_PTYPE_* slot: the page types it serves */
 } typed_classifier;
 
@@ -48,8 +44,6 @@ static void typed_free(ps_block_classifier *c)
     typed_classifier *t = (typed_classifier *)c;
     ps_block_classifier_free(t->base);
     ps_block_classifier_free(t->typed);
-    free(t->from_base);
-    free(t->missing);
     free(t);
 }
 
@@ -66,44 +60,19 @@ static int top_type(const ps_page *page)
     return best;
 }
 
-/* The typed model's rows of every block of the page: the base's columns
- * copied, the others computed. */
-static double *typed_rows(const typed_classifier *t, const ps_classify_in *in)
-{
-    size_t nb;
-    ps_page_blocks(in->page, &nb);
-    const size_t nt = t->typed->n_feat, nbase = t->base->n_feat;
-    double *x = malloc((nb * nt + 1) * sizeof *x);
-    double *extra = t->n_missing ? malloc((nb * t->n_missing + 1) * sizeof *extra) : NULL;
-    if (!x || (t->n_missing && !extra) ||
-        (t->n_missing && ps_page_block_features(in->page, t->missing, t->n_missing, extra) != 0)) {
-        free(x);
-        free(extra);
-        return NULL;
-    }
-    for (size_t b = 0; b < nb; b++) {
-        size_t k = 0;
-        for (size_t j = 0; j < nt; j++)
-            x[b * nt + j] = t->from_base[j] >= 0 ? in->x[b * nbase + (size_t)t->from_base[j]]
-                                                 : extra[b * t->n_missing + k++];
-    }
-    free(extra);
-    return x;
-}
-
 static int typed_score(const ps_block_classifier *c, const ps_classify_in *in, double *score, ps_error *err)
 {
     const typed_classifier *t = (const typed_classifier *)c;
     int type = in->n ? top_type(in->page) : -1;
     if (type < 0 || !(t->kinds & 1u << type) || ps_block_classifier_has_site_model(t->base, in->site))
         return t->base->score(t->base, in, score, err);
-    double *x = typed_rows(t, in);
-    if (!x)
+    ps_block_rows *rows = ps_block_rows_new(in->page, t->typed->feat_ids, t->typed->n_feat);
+    if (!rows)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     ps_classify_in in2 = *in;
-    in2.x = x;
+    in2.rows = rows;
     int rc = t->typed->score(t->typed, &in2, score, err);
-    free(x);
+    ps_block_rows_free(rows);
     if (rc == 0 && in->model && in->model_cap) {
         size_t len = strlen(in->model);
         if (len + sizeof "+typed" <= in->model_cap)
@@ -123,18 +92,9 @@ ps_block_classifier *ps_block_classifier_typed(ps_block_classifier *base, ps_blo
                      path);
         goto fail;
     }
-    if (!(t = calloc(1, sizeof *t)) || !(t->from_base = malloc((typed->n_feat + 1) * sizeof *t->from_base)) ||
-        !(t->missing = malloc((typed->n_feat + 1) * sizeof *t->missing))) {
+    if (!(t = calloc(1, sizeof *t))) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto fail;
-    }
-    for (size_t j = 0; j < typed->n_feat; j++) {
-        t->from_base[j] = -1;
-        for (size_t i = 0; i < base->n_feat && t->from_base[j] < 0; i++)
-            if (base->feat_ids[i] == typed->feat_ids[j])
-                t->from_base[j] = (int)i;
-        if (t->from_base[j] < 0)
-            t->missing[t->n_missing++] = typed->feat_ids[j];
     }
     t->c = (ps_block_classifier){.kind = "typed",
                                  .n_feat = base->n_feat,
@@ -147,11 +107,7 @@ ps_block_classifier *ps_block_classifier_typed(ps_block_classifier *base, ps_blo
     t->kinds = kinds;
     return &t->c;
 fail:
-    if (t) {
-        free(t->from_base);
-        free(t->missing);
-        free(t);
-    }
+    free(t);
     ps_block_classifier_free(base);
     ps_block_classifier_free(typed);
     return NULL;

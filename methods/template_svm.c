@@ -348,7 +348,7 @@ typedef struct work {
     const ps_block *blocks;
     const ps_leaf *leaves;
     ps_block_passes passes; /* this page's: focus changes when templates applied */
-    double *x;              /* feature rows, nb * n_feat */
+    ps_block_rows *rows;    /* feature rows on demand (n_feat a block) */
     double *score;          /* per block: the SVM's decision value, NaN: not scored */
     uint8_t *mask;          /* per block: 1 content (what ps_page_text reads) */
     char model[320];        /* the classifier's name of the model it used */
@@ -356,7 +356,7 @@ typedef struct work {
 
 static void work_free(work *w)
 {
-    free(w->x);
+    ps_block_rows_free(w->rows);
     free(w->score);
     free(w->mask);
 }
@@ -407,16 +407,16 @@ static int apply_templates(const tsvm *t, work *w, const char *site, ps_error *e
     return 0;
 }
 
-/* Step 2, features: the model's features of every block, on the page as
- * the template step left it. */
+/* Step 2, features: what the model's features of every block are made
+ * of, on the page as the template step left it; the classifier and the
+ * passes make the rows from it a chunk at a time (a whole matrix was the
+ * most memory a block cost: 51 doubles with the shipped model). */
 static int features(const tsvm *t, work *w, ps_error *err)
 {
     w->blocks = ps_page_blocks(w->page, &w->nb);
     w->leaves = ps_page_leaves(w->page, &w->nl);
     const ps_block_classifier *c = t->clf;
-    if (!(w->x = malloc((w->nb * c->n_feat + 1) * sizeof *w->x)))
-        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    if (ps_page_block_features(w->page, c->feat_ids, c->n_feat, w->x) != 0)
+    if (!(w->rows = ps_block_rows_new(w->page, c->feat_ids, c->n_feat)))
         return ps_set_error(err, PS_ERR_NOMEM, "cannot compute the block features");
     return 0;
 }
@@ -438,7 +438,7 @@ static int classify(const tsvm *t, work *w, const char *site, ps_error *err)
         if (w->blocks[b].own.text_chars)
             list[n++] = (uint32_t)b;
     }
-    ps_classify_in in = {.page = w->page, .site = site ? site : "", .x = w->x, .blocks = list, .n = n,
+    ps_classify_in in = {.page = w->page, .site = site ? site : "", .rows = w->rows, .blocks = list, .n = n,
                          .model = w->model, .model_cap = sizeof w->model};
     int rc = t->clf->score(t->clf, &in, w->score, err);
     free(list);
@@ -496,11 +496,11 @@ static int classes(const tsvm *t, work *w, ps_method_output *out, ps_error *err)
 
 /* Step 4, passes: the second passes (methods/block_passes.c) over the mask,
  * their changes carried into the classes and counts.  They read the page's
- * features from w->x (the page has not changed since): headline would
+ * features from w->rows (the page has not changed since): headline would
  * otherwise compute them all a second time. */
 static int passes(const tsvm *t, work *w, ps_method_output *out, ps_error *err)
 {
-    if (ps_block_passes_run_feat(w->page, &w->passes, w->mask, w->score, w->x, t->clf->n_feat,
+    if (ps_block_passes_run_rows(w->page, &w->passes, w->mask, w->score, w->rows, t->clf->n_feat,
                                  t->clf->feat_ids) != 0)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     uint8_t *cls = out->block_class;

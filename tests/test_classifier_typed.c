@@ -2,8 +2,8 @@
  * on a hand-written page, with two stand-in block models (what is under
  * test is which model scores and what rows it reads, not an SVM): on a page
  * whose most probable type is a product page the typed model scores it,
- * reading its own features — the columns the base computes copied from the
- * base's rows, its x_type_* columns computed from the page's types — and
+ * reading rows of its own features made on demand — the columns it shares
+ * with the base as the base's, its x_type_* columns from the page's types — and
  * the page's model name says so; on an article, or a page without types,
  * the base scores it and the typed model is not asked; a typed model that
  * parses pages into other blocks is refused by name. */
@@ -43,7 +43,9 @@ static int stand_in_score(const ps_block_classifier *c, const ps_classify_in *in
     stand_in *s = (stand_in *)c;
     for (size_t i = 0; i < in->n; i++) {
         uint32_t b = in->blocks[i];
-        score[b] = isnan(s->constant) ? 10 * in->x[b * 2] + in->x[b * 2 + 1] : s->constant;
+        double row[2];
+        ps_block_rows_get(in->rows, &b, 1, row);
+        score[b] = isnan(s->constant) ? 10 * row[0] + row[1] : s->constant;
     }
     if (in->model && in->model_cap)
         snprintf(in->model, in->model_cap, "default");
@@ -92,9 +94,8 @@ static void run(ps_page *pg, double *score, char *name, size_t cap, int *base_ca
     assert_non_null(t);
     size_t n;
     const ps_block *b = ps_page_blocks(pg, &n);
-    double *x = malloc((n * 2 + 1) * sizeof *x); /* the base's rows, as the method computes them */
-    assert_non_null(x);
-    assert_int_equal(ps_page_block_features(pg, ids, 2, x), 0);
+    ps_block_rows *rows = ps_block_rows_new(pg, ids, 2); /* the base's rows, as the method makes them */
+    assert_non_null(rows);
     uint32_t list[64];
     size_t m = 0;
     for (size_t i = 0; i < n && m < 64; i++)
@@ -102,13 +103,13 @@ static void run(ps_page *pg, double *score, char *name, size_t cap, int *base_ca
             list[m++] = (uint32_t)i;
     assert_true(m >= 3);
     name[0] = 0;
-    ps_classify_in in = {.page = pg, .site = "example.org", .x = x, .blocks = list, .n = m, .model = name,
+    ps_classify_in in = {.page = pg, .site = "example.org", .rows = rows, .blocks = list, .n = m, .model = name,
                          .model_cap = cap};
     assert_int_equal(t->score(t, &in, score, &err), 0);
     *base_calls = base->calls;
     *typed_calls = typed->calls;
     ps_block_classifier_free(t);
-    free(x);
+    ps_block_rows_free(rows);
 }
 
 /* The R1 value of every block of @p pg. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "common/util.h"
 #include "features/gold_align.h"
 #include "features/text_stats.h"
 #include "pagesift/features.h"
@@ -244,6 +245,87 @@ static void test_context_features(void **state)
     assert_true(v[4][9] == 1 && v[4][10] == 1);
     assert_true(v[2][9] == 0 && v[2][10] == 0 && v[1][9] == 0);
     ps_page_free(pg);
+}
+
+/* The rows extraction makes on demand (ps_block_rows_*: the whole matrix
+ * was the most memory a block cost) are, bit for bit, the rows and columns
+ * of ps_page_block_features, on a page small enough that they are made
+ * once and on one of 3 000 blocks whose rows are made when asked; and the
+ * context features item by item are ps_context_features'. */
+static void test_rows_on_demand(void **state)
+{
+    (void)state;
+    size_t nf = ps_feature_count();
+    int *ids = malloc(nf * sizeof *ids);
+    assert_non_null(ids);
+    for (size_t k = 0; k < nf; k++)
+        ids[k] = (int)(nf - 1 - k); /* any order */
+    const int sizes[] = {40, 3000};
+    for (int z = 0; z < 2; z++) {
+        ps_buf page = {0};
+        const char *head = "<html><head><title>Notes on items</title></head><body><h1>Items</h1>";
+        assert_int_equal(ps_buf_append(&page, head, strlen(head)), 0);
+        for (int i = 0; i < sizes[z]; i++) {
+            char item[200];
+            int len = snprintf(item, sizeof item,
+                               i % 4 == 3 ? "<div class=\"nav n%d\"><a href=\"/%d\">Item %d</a></div>"
+                                          : "<div class=c%d><p>Notes %d on items, said %d times.</p></div>",
+                               i % 7, i, i * 3);
+            assert_int_equal(ps_buf_append(&page, item, (size_t)len), 0);
+        }
+        assert_int_equal(ps_buf_append(&page, "</body></html>", 14), 0);
+        ps_error err = {0};
+        ps_page *pg = ps_page_parse(page.data, page.len, NULL, &err);
+        assert_non_null(pg);
+        size_t nb;
+        ps_page_blocks(pg, &nb);
+        assert_true(nb > (size_t)sizes[z]);
+        double *all = malloc(nb * nf * sizeof *all), *rows = malloc(nb * nf * sizeof *rows);
+        double *cols = malloc(nb * 3 * sizeof *cols);
+        uint32_t *list = malloc(nb * sizeof *list);
+        assert_true(all && rows && cols && list);
+        assert_int_equal(ps_page_block_features(pg, ids, nf, all), 0);
+        ps_block_rows *r = ps_block_rows_new(pg, ids, nf);
+        assert_non_null(r);
+        assert_int_equal(ps_block_rows_width(r), nf);
+        size_t n = 0;
+        for (size_t b = 0; b < nb; b += 1 + b % 3)
+            list[n++] = (uint32_t)b;
+        ps_block_rows_get(r, list, n, rows);
+        for (size_t i = 0; i < n; i++)
+            assert_memory_equal(rows + i * nf, all + list[i] * nf, nf * sizeof *rows);
+        const size_t want[3] = {0, nf / 2, nf - 1};
+        ps_block_rows_columns(r, want, 3, cols);
+        for (size_t b = 0; b < nb; b++)
+            for (size_t j = 0; j < 3; j++)
+                assert_memory_equal(&cols[b * 3 + j], &all[b * nf + want[j]], sizeof *cols);
+        ps_block_rows_free(r);
+        free(all);
+        free(rows);
+        free(cols);
+        free(list);
+        ps_page_free(pg);
+        ps_buf_free(&page);
+    }
+    free(ids);
+    /* the context, item by item */
+    enum { M = 500 };
+    int32_t parent[M];
+    uint32_t chars[M];
+    double score[M], whole[M * PS_CONTEXT_FEATURES], one[PS_CONTEXT_FEATURES];
+    for (int i = 0; i < M; i++) {
+        parent[i] = i == 0 ? -1 : (int32_t)((i * 7) % i);
+        chars[i] = (uint32_t)(i * 37 % 101);
+        score[i] = sin(i * 0.37) * 2.5 + (i % 11 == 0 ? 9 : 0);
+    }
+    assert_int_equal(ps_context_features(M, parent, chars, score, whole), 0);
+    ps_context *cx = ps_context_new(M, parent, chars, score);
+    assert_non_null(cx);
+    for (int i = 0; i < M; i++) {
+        ps_context_item(cx, (size_t)i, one);
+        assert_memory_equal(one, whole + i * PS_CONTEXT_FEATURES, sizeof one);
+    }
+    ps_context_free(cx);
 }
 
 static void test_title_words(void **state)
@@ -627,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_feature_names),
         cmocka_unit_test(test_extended_features),
         cmocka_unit_test(test_context_features),
+        cmocka_unit_test(test_rows_on_demand),
         cmocka_unit_test(test_title_words),
         cmocka_unit_test(test_text_stats_cjk),
         cmocka_unit_test(test_gold_alignment),

@@ -565,6 +565,7 @@ static void test_never_worse(void **state)
 typedef struct sample_page {
     ps_page *pg;
     double *x;
+    ps_block_rows *rows; /* the same rows on demand, as the methods make them */
     uint32_t *list;
     size_t nb, n;
 } sample_page;
@@ -581,6 +582,8 @@ static void sample_page_load(const char *path, const ps_block_classifier *c, sam
     assert_non_null(p->x);
     assert_non_null(p->list);
     assert_int_equal(ps_page_block_features(p->pg, c->feat_ids, c->n_feat, p->x), 0);
+    p->rows = ps_block_rows_new(p->pg, c->feat_ids, c->n_feat);
+    assert_non_null(p->rows);
     p->n = 0;
     for (size_t i = 0; i < p->nb; i++)
         if (b[i].own.text_chars)
@@ -596,6 +599,7 @@ static double *sample_scores(const sample_page *p)
 
 static void sample_page_free(sample_page *p)
 {
+    ps_block_rows_free(p->rows);
     free(p->x);
     free(p->list);
     ps_page_free(p->pg);
@@ -733,7 +737,7 @@ static void test_inside_the_stack(void **state)
         const uint32_t *list = p.list;
         size_t n = p.n;
         char model[64] = "";
-        ps_classify_in in = {.page = p.pg, .site = "", .x = p.x, .blocks = list, .n = n};
+        ps_classify_in in = {.page = p.pg, .site = "", .rows = p.rows, .blocks = list, .n = n};
         assert_int_equal(stack->score(stack, &in, sb, &err), 0);
         in.site = "empty.example", in.model = model, in.model_cap = sizeof model;
         assert_int_equal(sites->score(sites, &in, se, &err), 0);
@@ -920,7 +924,7 @@ static void test_reduced_base(void **state)
         const uint32_t *list = p.list;
         size_t k = p.n;
         char model[64] = "";
-        ps_classify_in in = {.page = p.pg, .site = "", .x = p.x, .blocks = list, .n = k};
+        ps_classify_in in = {.page = p.pg, .site = "", .rows = p.rows, .blocks = list, .n = k};
         assert_int_equal(fc->score(fc, &in, sf, &err), 0);
         assert_int_equal(ps_block_classifier_stack_score(dc, flm, &in, sw, &err), 0); /* default.model + site */
         in.model = model, in.model_cap = sizeof model;

@@ -51,6 +51,22 @@ PS_EXPORT int ps_feature_lookup(const char *name);
  *  counts, so removed (template) leaves do not count.  Returns 0 or -1. */
 PS_EXPORT int ps_page_block_features(const ps_page *page, const int *ids, size_t n_ids, double *out);
 
+/** The same rows made on demand: ps_block_rows_new computes what the
+ *  features @p ids of the page's blocks are made from (about 110 bytes a
+ *  block; NULL when out of memory or an id is unknown), ps_block_rows_get
+ *  writes the rows of @p n blocks (@p blocks; NULL: blocks 0..n-1) into
+ *  @p out (n_ids values each, the same values ps_page_block_features
+ *  gives), ps_block_rows_columns the columns @p cols (indices into @p ids)
+ *  of every block (k values each).  The page must not change while they
+ *  are used.  A page's whole feature matrix took 51 doubles a block with
+ *  the shipped model, the most memory a block cost. */
+typedef struct ps_block_rows ps_block_rows;
+PS_EXPORT ps_block_rows *ps_block_rows_new(const ps_page *page, const int *ids, size_t n_ids);
+PS_EXPORT size_t ps_block_rows_width(const ps_block_rows *r);
+PS_EXPORT void ps_block_rows_get(const ps_block_rows *r, const uint32_t *blocks, size_t n, double *out);
+PS_EXPORT void ps_block_rows_columns(const ps_block_rows *r, const size_t *cols, size_t k, double *out);
+PS_EXPORT void ps_block_rows_free(ps_block_rows *r);
+
 /* --- Context features for a second stage (features/context.c) --- */
 
 /** Number of context features: what a first-stage model said about a
@@ -75,6 +91,16 @@ PS_EXPORT int ps_context_feature_index(const char *name);
  *  feature k of item i; every value is finite.  0, or -1 (out of memory). */
 PS_EXPORT int ps_context_features(size_t n, const int32_t *parent, const uint32_t *chars,
                                   const double *score, double *out);
+/** The same one item at a time: ps_context_new keeps what the items'
+ *  features are made of (5 doubles an item; @p parent and @p chars are
+ *  read, not copied: they must outlive it; NULL when out of memory),
+ *  ps_context_item writes item @p i's PS_CONTEXT_FEATURES values into
+ *  @p out, the values ps_context_features gives. */
+typedef struct ps_context ps_context;
+PS_EXPORT ps_context *ps_context_new(size_t n, const int32_t *parent, const uint32_t *chars,
+                                     const double *score);
+PS_EXPORT void ps_context_item(const ps_context *cx, size_t i, double *out);
+PS_EXPORT void ps_context_free(ps_context *cx);
 
 #ifdef __cplusplus
 }

@@ -10,14 +10,25 @@
  * cleaned DOM plus one over the blocks and one over the leaves: a page costs
  * O(nodes + text).  The list, with what each measures, is SIGNALS[] below;
  * a model names the signals it was trained on, so the list may grow at the
- * end but an entry is never renamed or given another meaning. */
+ * end but an entry is never renamed or given another meaning.
+ *
+ * After those come the hashed token signals (HBLOCKS[] below): bags of the
+ * page's class and id words, URL words, element names and structure words,
+ * each hashed into a block of fixed size.  They are computed only for the
+ * blocks asked for (ps_page_signals_select: a bundle asks for the blocks it
+ * names), so a bundle without them costs no more than before. */
+#define _GNU_SOURCE /* memrchr */
 #include <ctype.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/util.h"
+#include "extract/meta_internal.h"
 #include "extract/page_internal.h"
 #include "extract/page_signals.h"
 
@@ -72,14 +83,90 @@ static const char *const SIGNALS[N_SIGNALS] = {
     [S_REP_SHARE] = "p_rep_share", [S_REP_ITEMS] = "p_rep_items", [S_REP_GROUPS] = "p_rep_groups",
 };
 
+/* ---- hashed tokens (issue 34, sixteenth round; docs/PAGE_TYPES.md) ------
+ * Four families of tokens, each hashed (FNV-1a of a prefix and the token,
+ * then x ^= x >> 15) into blocks of fixed sizes, bucket x % size; a
+ * block's vector of log(1 + count) is scaled to unit length, so every value
+ * is in [0, 1] and a block adds at most 2 to a squared distance however
+ * many tokens the page has:
+ *   c  class and id words of every element of the cleaned page (a-z runs of
+ *      at least 2 letters, lower-cased: digits and punctuation separate);
+ *   u  URL words: the path's letter runs ("u:"), the query's keys ("q:"),
+ *      the host's labels but the last two and www ("h:"), 1 letter and up;
+ *   t  element names of the cleaned page;
+ *   x  structure words: JSON-LD @type names ("j:"), itemtype's last segment
+ *      ("i:"), rel ("r:"), role ("o:") and <input type> ("y:") values.
+ * Signal j of a block is called its prefix then j in 3 digits.  Blocks are
+ * only ever added (at the end of HBLOCKS); each keeps its meaning. */
+enum { HF_CLASS, HF_URL, HF_TAG, HF_STRUCT, N_HFAM };
+
+static const struct hblock {
+    unsigned char fam;
+    unsigned short size;
+    const char *name; /* the spec's name of the block (ps_page_hash_blocks) */
+    const char *prefix;
+} HBLOCKS[] = {
+    /* the sixteenth round's 512 */
+    {HF_CLASS, 256, "c", "p_hc"},
+    {HF_URL, 96, "u", "p_hu"},
+    {HF_TAG, 64, "t", "p_ht"},
+    {HF_STRUCT, 96, "x", "p_hx"},
+    /* the same tokens in smaller blocks (256 in all) */
+    {HF_CLASS, 128, "c128", "p_hc128_"},
+    {HF_URL, 64, "u64", "p_hu64_"},
+    {HF_TAG, 32, "t32", "p_ht32_"},
+    {HF_STRUCT, 32, "x32", "p_hx32_"},
+};
+#define N_HBLOCKS (sizeof HBLOCKS / sizeof *HBLOCKS)
+#define N_HASH (256 + 96 + 64 + 96 + 128 + 64 + 32 + 32)
+
+/* where each block starts among the signals, and the hashed signals' names
+ * (made once) */
+static size_t hblock_at[N_HBLOCKS + 1];
+static char hash_names[N_HASH][16];
+static pthread_once_t hash_once = PTHREAD_ONCE_INIT;
+
+static void name_hashes(void)
+{
+    size_t at = N_SIGNALS;
+    for (size_t b = 0; b < N_HBLOCKS; b++) {
+        hblock_at[b] = at;
+        for (unsigned j = 0; j < HBLOCKS[b].size; j++)
+            snprintf(hash_names[at - N_SIGNALS + j], sizeof *hash_names, "%s%03u", HBLOCKS[b].prefix, j);
+        at += HBLOCKS[b].size;
+    }
+    hblock_at[N_HBLOCKS] = at;
+}
+
 size_t ps_page_signal_count(void)
+{
+    return N_SIGNALS + N_HASH;
+}
+
+size_t ps_page_signal_base_count(void)
 {
     return N_SIGNALS;
 }
 
+int ps_page_signal_block(size_t i)
+{
+    if (i < N_SIGNALS || i >= N_SIGNALS + N_HASH)
+        return -1;
+    pthread_once(&hash_once, name_hashes);
+    int b = 0;
+    while (i >= hblock_at[b + 1])
+        b++;
+    return b;
+}
+
 const char *ps_page_signal_name(size_t i)
 {
-    return i < N_SIGNALS ? SIGNALS[i] : NULL;
+    if (i < N_SIGNALS)
+        return SIGNALS[i];
+    if (i >= N_SIGNALS + N_HASH)
+        return NULL;
+    pthread_once(&hash_once, name_hashes);
+    return hash_names[i - N_SIGNALS];
 }
 
 int ps_page_signal_lookup(const char *name)
@@ -87,7 +174,230 @@ int ps_page_signal_lookup(const char *name)
     for (size_t i = 0; name && i < N_SIGNALS; i++)
         if (strcmp(SIGNALS[i], name) == 0)
             return (int)i;
+    if (!name || strncmp(name, "p_h", 3) != 0)
+        return -1;
+    pthread_once(&hash_once, name_hashes);
+    for (size_t i = 0; i < N_HASH; i++)
+        if (strcmp(hash_names[i], name) == 0)
+            return (int)(N_SIGNALS + i);
     return -1;
+}
+
+int ps_page_hash_blocks(const char *spec, unsigned *blocks)
+{
+    unsigned m = 0;
+    for (const char *p = spec ? spec : ""; *p;) {
+        if (*p == ',' || *p == ' ') {
+            p++;
+            continue;
+        }
+        size_t l = 1 + strspn(p + 1, "0123456789");
+        size_t b = 0;
+        while (b < N_HBLOCKS && (strlen(HBLOCKS[b].name) != l || strncmp(HBLOCKS[b].name, p, l) != 0))
+            b++;
+        if (b == N_HBLOCKS)
+            return -1;
+        m |= 1u << b;
+        p += l;
+    }
+    *blocks = m;
+    return 0;
+}
+
+/* The selected blocks' counts, per family: where each adds (raw counts in
+ * the output, made log(1 + n) and unit length at the end). */
+typedef struct hsink {
+    double *h[N_HFAM][N_HBLOCKS];
+    unsigned size[N_HFAM][N_HBLOCKS];
+    unsigned n[N_HFAM];
+} hsink;
+
+/* FNV-1a of prefix @p pre and @p n bytes of @p t, into family @p f's blocks */
+static void hash_add(hsink *k, int f, const char *pre, const char *t, size_t n)
+{
+    uint32_t x = 2166136261u;
+    for (const char *c = pre; *c; c++)
+        x = (x ^ (unsigned char)*c) * 16777619u;
+    for (size_t i = 0; i < n; i++)
+        x = (x ^ (unsigned char)t[i]) * 16777619u;
+    x ^= x >> 15;
+    for (unsigned b = 0; b < k->n[f]; b++)
+        k->h[f][b][x % k->size[f][b]] += 1;
+}
+
+/* the a-z runs of @p v (at most @p maxlen bytes, up to a NUL) of at least
+ * @p minlen letters, case folded, at most 24 letters of each hashed */
+static void hash_words(hsink *k, int f, const char *pre, const char *v, size_t maxlen, size_t minlen)
+{
+    char tok[24];
+    size_t tl = 0, full = 0;
+    for (size_t i = 0;; i++) {
+        unsigned char c = i < maxlen ? (unsigned char)v[i] : 0;
+        if (c && c < 128 && isalpha(c)) {
+            if (tl < sizeof tok)
+                tok[tl++] = (char)tolower(c);
+            full++;
+            continue;
+        }
+        if (full >= minlen)
+            hash_add(k, f, pre, tok, tl);
+        tl = full = 0;
+        if (!c)
+            break;
+    }
+}
+
+static void url_hashes(hsink *k, const char *url)
+{
+    if (!url || !*url)
+        return;
+    const char *p = strstr(url, "://");
+    p = p ? p + 3 : url;
+    size_t hl = strcspn(p, "/?#:");
+    /* the host's labels but the last two */
+    size_t dots = 0;
+    for (size_t i = 0; i < hl; i++)
+        dots += p[i] == '.';
+    size_t at = 0, label = 0;
+    for (size_t i = 0; i <= hl && dots >= 2; i++)
+        if (i == hl || p[i] == '.') {
+            if (label + 2 <= dots && !(i - at == 3 && strncasecmp(p + at, "www", 3) == 0))
+                hash_words(k, HF_URL, "h:", p + at, i - at, 1);
+            label++;
+            at = i + 1;
+        }
+    p += strcspn(p, "/?#");
+    size_t pl = strcspn(p, "?#");
+    hash_words(k, HF_URL, "u:", p, pl, 1);
+    if (p[pl] == '?') {
+        const char *q = p + pl + 1;
+        size_t ql = strcspn(q, "#");
+        for (size_t i = 0; i < ql;) { /* the keys */
+            size_t kl = strcspn(q + i, "=&#");
+            if (kl > ql - i)
+                kl = ql - i;
+            hash_words(k, HF_URL, "q:", q + i, kl, 1);
+            i += kl;
+            i += strcspn(q + i, "&#");
+            if (i < ql)
+                i++;
+        }
+    }
+}
+
+/* "@type": "X" or ["X", "Y"] in a JSON-LD text ("http://schema.org/X": X) */
+static void jsonld_hashes(hsink *k, const char *j)
+{
+    for (const char *p = j; (p = strstr(p, "\"@type\"")) != NULL;) {
+        p += 7;
+        while (*p == ' ' || *p == ':' || *p == '\n' || *p == '\t' || *p == '\r')
+            p++;
+        int arr = *p == '[';
+        if (arr)
+            p++;
+        for (;;) {
+            while (*p == ' ' || *p == ',' || *p == '\n' || *p == '\t' || *p == '\r')
+                p++;
+            if (*p != '"')
+                break;
+            const char *e = strchr(p + 1, '"');
+            if (!e)
+                return;
+            const char *t = p + 1;
+            const char *sl = memrchr(t, '/', (size_t)(e - t));
+            if (sl)
+                t = sl + 1;
+            hash_words(k, HF_STRUCT, "j:", t, (size_t)(e - t), 2);
+            p = e + 1;
+            if (!arr)
+                break;
+        }
+    }
+}
+
+/* class and id words (c); rel, role, itemtype, <input type> (x) */
+static void attr_hashes(hsink *k, const ps_tree *t, uint32_t el)
+{
+    const ps_tnode *e = &t->nodes[el];
+    for (uint32_t ai = 0; ai < e->len; ai++) {
+        const ps_tattr *a = &t->attrs[e->off + ai];
+        const char *n = (const char *)a->name;
+        int f = (strcmp(n, "class") == 0 || strcmp(n, "id") == 0) ? HF_CLASS
+                : (strcmp(n, "rel") == 0 || strcmp(n, "role") == 0 || strcmp(n, "itemtype") == 0 ||
+                   (strcmp(n, "type") == 0 && strcmp((const char *)e->name, "input") == 0))
+                    ? HF_STRUCT
+                    : -1;
+        if (f < 0 || !k->n[f] || ps_tree_valueless(t, e->off + ai))
+            continue;
+        const char *v = t->text + a->off;
+        size_t vl = strlen(v);
+        if (f == HF_CLASS)
+            hash_words(k, f, "", v, vl, 2);
+        else if (n[1] == 'e') /* rel */
+            hash_words(k, f, "r:", v, vl, 2);
+        else if (n[1] == 'o') /* role */
+            hash_words(k, f, "o:", v, vl, 2);
+        else if (n[1] == 't') { /* itemtype: its last segment */
+            const char *sl = strrchr(v, '/');
+            const char *w = sl ? sl + 1 : v;
+            hash_words(k, f, "i:", w, strlen(w), 2);
+        } else
+            hash_words(k, f, "y:", v, vl, 2);
+    }
+}
+
+/* The hashed signals of the blocks in @p blocks into @p s (all signals; the
+ * other blocks' values are left alone). */
+static void hash_signals(const ps_page *pg, double *s, unsigned blocks)
+{
+    pthread_once(&hash_once, name_hashes);
+    hsink k = {0};
+    for (size_t b = 0; b < N_HBLOCKS; b++)
+        if (blocks & (1u << b)) {
+            int f = HBLOCKS[b].fam;
+            k.h[f][k.n[f]] = s + hblock_at[b];
+            k.size[f][k.n[f]++] = HBLOCKS[b].size;
+            memset(s + hblock_at[b], 0, HBLOCKS[b].size * sizeof *s);
+        }
+    if (k.n[HF_URL])
+        url_hashes(&k, pg->url);
+    if (k.n[HF_STRUCT])
+        for (size_t i = 0; pg->meta && i < pg->meta->n; i++)
+            if (strcmp(pg->meta->kv[i].key, "jsonld") == 0 && pg->meta->kv[i].val)
+                jsonld_hashes(&k, pg->meta->kv[i].val);
+    const ps_tree *t = pg->tree;
+    uint32_t root = t && (k.n[HF_CLASS] || k.n[HF_TAG] || k.n[HF_STRUCT]) ? ps_tree_root(t) : 0;
+    /* iterative pre-order walk, as tree_signals */
+    for (uint32_t n = root; n;) {
+        const ps_tnode *e = &t->nodes[n];
+        if (e->type == PS_TN_ELEMENT) {
+            if (k.n[HF_TAG])
+                hash_add(&k, HF_TAG, "", (const char *)e->name, strlen((const char *)e->name));
+            if (e->len && (k.n[HF_CLASS] || k.n[HF_STRUCT]))
+                attr_hashes(&k, t, n);
+            if (e->first) {
+                n = e->first;
+                continue;
+            }
+        }
+        while (n && n != root && !t->nodes[n].next)
+            n = t->nodes[n].parent;
+        if (!n || n == root)
+            break;
+        n = t->nodes[n].next;
+    }
+    for (size_t b = 0; b < N_HBLOCKS; b++) {
+        if (!(blocks & (1u << b)))
+            continue;
+        double *h = s + hblock_at[b], ss = 0;
+        for (unsigned j = 0; j < HBLOCKS[b].size; j++) {
+            h[j] = log1p(h[j]);
+            ss += h[j] * h[j];
+        }
+        double nrm = ss > 0 ? 1.0 / sqrt(ss) : 0;
+        for (unsigned j = 0; j < HBLOCKS[b].size; j++)
+            h[j] *= nrm;
+    }
 }
 
 /* ---- the URL ---------------------------------------------------------- */
@@ -393,7 +703,14 @@ static int text_signals(const ps_page *pg, double *s)
 
 int ps_page_signals(const ps_page *pg, double *s)
 {
+    return ps_page_signals_select(pg, s, (1u << N_HBLOCKS) - 1);
+}
+
+int ps_page_signals_select(const ps_page *pg, double *s, unsigned blocks)
+{
     memset(s, 0, N_SIGNALS * sizeof *s);
+    if (blocks)
+        hash_signals(pg, s, blocks);
     unsigned k = pg->schema;
     s[S_LD_ARTICLE] = (k & PS_SCHEMA_ARTICLE) != 0;
     s[S_LD_PRODUCT] = (k & PS_SCHEMA_PRODUCT) != 0;

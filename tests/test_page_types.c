@@ -21,8 +21,8 @@
 
 static double sig(const ps_page *pg, const char *name)
 {
-    double s[64];
-    assert_true(ps_page_signal_count() <= 64);
+    double s[PS_PAGE_SIGNALS_MAX];
+    assert_true(ps_page_signal_count() <= PS_PAGE_SIGNALS_MAX);
     assert_int_equal(ps_page_signals(pg, s), 0);
     int i = ps_page_signal_lookup(name);
     assert_true(i >= 0);
@@ -36,6 +36,117 @@ static ps_page *parse_url(const char *html, const char *url)
     ps_page *pg = ps_page_parse(html, strlen(html), &po, &err);
     assert_non_null(pg);
     return pg;
+}
+
+/* FNV-1a of prefix + token, then x ^= x >> 15: the bucket rule of the hashed
+ * signals (docs/PAGE_TYPES.md), written again here to pin their meaning */
+static uint32_t fnv(const char *pre, const char *tok)
+{
+    uint32_t x = 2166136261u;
+    for (const char *c = pre; *c; c++)
+        x = (x ^ (unsigned char)*c) * 16777619u;
+    for (const char *c = tok; *c; c++)
+        x = (x ^ (unsigned char)*c) * 16777619u;
+    return x ^ (x >> 15);
+}
+
+/* The hashed token signals: names, blocks, the spec, fixed buckets, unit
+ * length, and only the blocks asked for computed. */
+static void test_signals_hashed(void **state)
+{
+    (void)state;
+    size_t base = ps_page_signal_base_count();
+    assert_int_equal(base, 40);
+    assert_int_equal(ps_page_signal_count(), base + 512 + 256);
+    assert_true(ps_page_signal_count() <= PS_PAGE_SIGNALS_MAX);
+    assert_int_equal(ps_page_signal_lookup("p_hc000"), (int)base);
+    assert_int_equal(ps_page_signal_lookup("p_hu000"), (int)base + 256);
+    assert_int_equal(ps_page_signal_lookup("p_hx095"), (int)base + 511);
+    assert_int_equal(ps_page_signal_lookup("p_hc128_000"), (int)base + 512);
+    assert_int_equal(ps_page_signal_lookup("p_hx32_031"), (int)base + 767);
+    assert_true(ps_page_signal_lookup("p_hc256") < 0 && ps_page_signal_lookup("p_hx32_032") < 0);
+    assert_string_equal(ps_page_signal_name(base + 300), "p_hu044");
+    assert_null(ps_page_signal_name(ps_page_signal_count()));
+    assert_int_equal(ps_page_signal_block(0), -1);
+    assert_int_equal(ps_page_signal_block(base - 1), -1);
+    assert_int_equal(ps_page_signal_block(base), 0);
+    assert_int_equal(ps_page_signal_block(base + 511), 3);
+    assert_int_equal(ps_page_signal_block(base + 512), 4);
+    assert_int_equal(ps_page_signal_block(base + 767), 7);
+    assert_int_equal(ps_page_signal_block(base + 768), -1);
+    unsigned bl = 99;
+    assert_int_equal(ps_page_hash_blocks("cutx", &bl), 0);
+    assert_int_equal(bl, 0x0f);
+    assert_int_equal(ps_page_hash_blocks("c128,u64, t32,x32", &bl), 0);
+    assert_int_equal(bl, 0xf0);
+    assert_int_equal(ps_page_hash_blocks("ux32", &bl), 0);
+    assert_int_equal(bl, 0x82);
+    assert_int_equal(ps_page_hash_blocks("", &bl), 0);
+    assert_int_equal(bl, 0);
+    assert_int_equal(ps_page_hash_blocks(NULL, &bl), 0);
+    assert_int_equal(bl, 0);
+    assert_int_equal(ps_page_hash_blocks("c12", &bl), -1);
+    assert_int_equal(ps_page_hash_blocks("cz", &bl), -1);
+
+    ps_page *pg = parse_url("<html><head><script type=\"application/ld+json\">"
+                            "{\"@type\": [\"Product\", \"http://schema.org/Thing\"], \"name\": \"Shoe\"}"
+                            "</script></head><body><div class=\"product-card x1\" id=\"Main_Box\">"
+                            "<p>A red shoe.</p><a rel=\"next\" href=\"/2\">more</a>"
+                            "<form role=\"search\"><input type=\"search\" name=\"q\"></form></div>"
+                            "</body></html>",
+                            "https://docs.shop.example.com/guide/install?lang=en&v=2");
+    static double all[PS_PAGE_SIGNALS_MAX], one[PS_PAGE_SIGNALS_MAX];
+    assert_int_equal(ps_page_signals(pg, all), 0);
+    /* each block: values in [0, 1], unit length */
+    for (int b = 0; b < 8; b++) {
+        double ss = 0;
+        for (size_t i = base; i < ps_page_signal_count(); i++)
+            if (ps_page_signal_block(i) == b) {
+                assert_true(all[i] >= 0 && all[i] <= 1);
+                ss += all[i] * all[i];
+            }
+        assert_true(fabs(ss - 1) < 1e-9);
+    }
+    /* the fixed buckets: class and id words (2 letters and up, lower case,
+     * split on digits and punctuation), URL words, element names, structure words */
+    const struct {
+        const char *pre, *tok, *b256, *b128;
+        unsigned n256, n128;
+    } hits[] = {
+        {"", "product", "p_hc", "p_hc128_", 256, 128}, {"", "card", "p_hc", "p_hc128_", 256, 128},
+        {"", "main", "p_hc", "p_hc128_", 256, 128},     {"", "box", "p_hc", "p_hc128_", 256, 128},
+        {"h:", "docs", "p_hu", "p_hu64_", 96, 64},      {"u:", "install", "p_hu", "p_hu64_", 96, 64},
+        {"q:", "lang", "p_hu", "p_hu64_", 96, 64},      {"", "input", "p_ht", "p_ht32_", 64, 32},
+        {"j:", "product", "p_hx", "p_hx32_", 96, 32},   {"j:", "thing", "p_hx", "p_hx32_", 96, 32},
+        {"r:", "next", "p_hx", "p_hx32_", 96, 32},      {"o:", "search", "p_hx", "p_hx32_", 96, 32},
+        {"y:", "search", "p_hx", "p_hx32_", 96, 32},
+    };
+    for (size_t h = 0; h < sizeof hits / sizeof *hits; h++) {
+        uint32_t x = fnv(hits[h].pre, hits[h].tok);
+        char nm[32];
+        snprintf(nm, sizeof nm, "%s%03u", hits[h].b256, x % hits[h].n256);
+        assert_true(all[ps_page_signal_lookup(nm)] > 0);
+        snprintf(nm, sizeof nm, "%s%03u", hits[h].b128, x % hits[h].n128);
+        assert_true(all[ps_page_signal_lookup(nm)] > 0);
+    }
+    /* only the blocks asked for are written; the hand-made signals the same */
+    for (size_t i = 0; i < PS_PAGE_SIGNALS_MAX; i++)
+        one[i] = -7;
+    assert_int_equal(ps_page_signals_select(pg, one, 0), 0);
+    assert_memory_equal(one, all, base * sizeof *one);
+    for (size_t i = base; i < ps_page_signal_count(); i++)
+        assert_true(one[i] == -7);
+    assert_int_equal(ps_page_hash_blocks("t32,c", &bl), 0);
+    assert_int_equal(ps_page_signals_select(pg, one, bl), 0);
+    assert_memory_equal(one, all, base * sizeof *one);
+    for (size_t i = base; i < ps_page_signal_count(); i++) {
+        int b = ps_page_signal_block(i);
+        if (b == 0 || b == 6)
+            assert_true(one[i] == all[i]);
+        else
+            assert_true(one[i] == -7);
+    }
+    ps_page_free(pg);
 }
 
 static void test_signals_json_ld_and_url(void **state)
@@ -320,9 +431,9 @@ static void test_shipped_model_is_libsvm(void **state)
             pg = parse_url(html, i % 2 ? "https://shop.example/p/1" : "https://news.example/2024/05/story");
         }
         assert_non_null(pg);
-        double s[64], p[64], q[64];
+        double s[PS_PAGE_SIGNALS_MAX], p[64], q[64];
         struct svm_node nodes[65];
-        assert_true(ps_page_signal_count() <= 64);
+        assert_true(ps_page_signal_count() <= PS_PAGE_SIGNALS_MAX);
         assert_int_equal(ps_page_signals(pg, s), 0);
         for (size_t j = 0; j < ns; j++)
             nodes[j] = (struct svm_node){.index = (int)j + 1, .value = (s[ids[j]] - shift[j]) * factor[j]};
@@ -343,14 +454,71 @@ static void test_shipped_model_is_libsvm(void **state)
     ps_page_types_free(m);
 }
 
+/* Trained with hashed blocks: the bundle names them (and no other block),
+ * its scale for them is [0, 1], it classifies; an unknown block is refused. */
+static void test_train_hashed(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pagesift-test-page-types-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    make_dataset(dir, 15);
+    const char *dirs[] = {dir};
+    ps_page_types_train_options opt = {.folds = 3, .seed = 1, .hash = "u,t32",
+                                       .grid_given = 1, .c_lo = 1, .c_hi = 3, .c_step = 2,
+                                       .g_lo = -3, .g_hi = -3, .g_step = 2};
+    ps_buf b = {0};
+    ps_page_types_cv cv = {0};
+    ps_error err = {0};
+    assert_int_equal(ps_page_types_train(dirs, 1, &opt, &b, &cv, &err), 0);
+    assert_int_equal(cv.pages, 30);
+    assert_true(cv.accuracy >= 0.9);
+    assert_true(cv.log2_gamma == -3 && (cv.log2_c == 1 || cv.log2_c == 3));
+    char *text = strndup(b.data, b.len);
+    char *sl = bundle_value(text, "signals");
+    assert_non_null(sl);
+    assert_non_null(strstr(sl, "p_rep_groups,p_hu000,"));
+    assert_non_null(strstr(sl, ",p_hu095,p_ht32_000,"));
+    assert_true(strlen(strstr(sl, "p_ht32_031")) == strlen("p_ht32_031"));
+    assert_null(strstr(sl, "p_hc"));
+    assert_null(strstr(sl, "p_ht0"));
+    char *mx = bundle_value(text, "scale_max");
+    assert_non_null(mx);
+    assert_non_null(strstr(mx, " 1 1 1 1"));
+    ps_page_types *m = ps_page_types_parse(b.data, b.len, "hashed bundle", &err);
+    if (!m)
+        fail_msg("%s", err.msg);
+    char html[4096];
+    product_page(html, sizeof html, 77);
+    ps_page *pg = parse_url(html, "https://elsewhere.example/products/77");
+    assert_int_equal(ps_page_types_classify(m, pg, NULL, &err), 1);
+    ps_page_free(pg);
+    article_page(html, sizeof html, 78);
+    pg = parse_url(html, "https://elsewhere.example/news/2024/78");
+    assert_int_equal(ps_page_types_classify(m, pg, NULL, &err), 0);
+    ps_page_free(pg);
+    ps_page_types_free(m);
+    free(sl);
+    free(mx);
+    free(text);
+    opt.hash = "cq";
+    assert_int_equal(ps_page_types_train(dirs, 1, &opt, &b, &cv, &err), -1);
+    assert_non_null(strstr(err.msg, "'cq'"));
+    ps_buf_free(&b);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_signals_json_ld_and_url),
         cmocka_unit_test(test_signals_elements_and_text),
         cmocka_unit_test(test_signals_repeated_group),
+        cmocka_unit_test(test_signals_hashed),
         cmocka_unit_test(test_train_classify_refuse),
         cmocka_unit_test(test_shipped_model_is_libsvm),
+        cmocka_unit_test(test_train_hashed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

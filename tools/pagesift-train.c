@@ -144,6 +144,13 @@ static void usage(FILE *f)
           "                           spread over its index\n"
           "      --fold K/N, --not-fold K/N  only the pages of site fold K of N, or those\n"
           "                           not in it (docs/INPUTS.md), of every data set\n"
+          "      --page-hash BLOCKS   hashed token signals beside the 40 hand-made ones\n"
+          "                           (docs/PAGE_TYPES.md): c, u, t, x (class and id\n"
+          "                           words 256, URL words 96, element names 64,\n"
+          "                           structure words 96) or c128, u64, t32, x32 (the\n"
+          "                           same in 256 in all), e.g. cutx or c128,u64,t32,x32\n"
+          "      --c-range, --gamma-range  with --page-types: the grid (log2; default\n"
+          "                           C -1:11:2, gamma -9:1:2), e.g. to explore faster\n"
           "\n"
           "  -v, --verbose            a line on stderr per finished grid point (also\n"
           "                           when stderr is not a terminal)\n"
@@ -589,7 +596,8 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
 /* --page-types: the page-type classifier from data sets with a page_type
  * column (library: ps_page_types_train). */
 static int train_page_types(const char *out, char *const *dirs, size_t n, const ps_train_options *o,
-                            int folds_given, const char *base_model, const ps_fold *pages, size_t max_pages)
+                            int folds_given, const char *base_model, const ps_fold *pages, size_t max_pages,
+                            const char *hash, int range_given)
 {
     if (!out || n == 0) {
         fprintf(stderr, "pagesift-train: --page-types takes data set folders and -o MODEL\n");
@@ -612,7 +620,20 @@ static int train_page_types(const char *out, char *const *dirs, size_t n, const 
                                       .verbose = o->verbose,
                                       .block_tags = tags,
                                       .pages = *pages,
-                                      .max_per_set = max_pages};
+                                      .max_per_set = max_pages,
+                                      .hash = hash};
+    if (range_given) {
+        po.grid_given = 1;
+        po.c_lo = (int)o->c_start, po.c_hi = (int)o->c_stop, po.c_step = (int)o->c_step;
+        po.g_lo = (int)o->g_start, po.g_hi = (int)o->g_stop, po.g_step = (int)o->g_step;
+        if (po.c_lo != o->c_start || po.c_hi != o->c_stop || po.c_step != o->c_step || po.c_step < 1 ||
+            po.g_lo != o->g_start || po.g_hi != o->g_stop || po.g_step != o->g_step || po.g_step < 1) {
+            fprintf(stderr, "pagesift-train: --page-types: --c-range and --gamma-range take whole numbers\n");
+            free(tags);
+            free(tags_text);
+            return 2;
+        }
+    }
     ps_buf b = {0};
     ps_page_types_cv cv = {0};
     if (!o->quiet)
@@ -686,7 +707,7 @@ static int parse_range(const char *s, double *a, double *b, double *step)
 /* The long options without a short one. */
 enum { O_SELECT = 256, O_CRANGE, O_GRANGE, O_SEARCH, O_CVROWS, O_CACHE, O_GCSV, O_GSVG, O_STAMP, O_UPGRADE,
        O_PERSITE, O_UPDATE, O_SITEOF, O_SITEW, O_KEEPWORSE, O_SITEGATE, O_PAGETYPES, O_FOLD, O_NOTFOLD, O_MAXPAGES,
-       O_BLOCKTAGS, O_REDUCE, O_REDUCEROWS, O_REDUCEREFINE };
+       O_BLOCKTAGS, O_REDUCE, O_REDUCEROWS, O_REDUCEREFINE, O_PAGEHASH };
 
 /* What the command line asks for. */
 typedef struct train_cli {
@@ -695,6 +716,8 @@ typedef struct train_cli {
     const char *block_tags;         /* --block-tags: the bundle's, no check of the rows */
     const char *update, *base_model, *site_of, *site_weights, *site_gate; /* site models */
     int keep_worse, per_site, page_types, folds_given;
+    const char *page_hash;          /* --page-hash SPEC */
+    int range_given;                /* --c-range or --gamma-range given */
     ps_fold page_fold;              /* --fold / --not-fold */
     unsigned long long max_pages;
     ps_train_group group;
@@ -756,6 +779,7 @@ static int parse_option(train_cli *t, int c, char **argv)
         break;
     case O_CRANGE:
     case O_GRANGE:
+        t->range_given = 1;
         if (parse_range(optarg, c == O_CRANGE ? &t->o.c_start : &t->o.g_start,
                         c == O_CRANGE ? &t->o.c_stop : &t->o.g_stop, c == O_CRANGE ? &t->o.c_step : &t->o.g_step)) {
             fprintf(stderr, "pagesift-train: %s: '%s' is not START:STOP:STEP (log2, STEP > 0)\n",
@@ -796,6 +820,7 @@ static int parse_option(train_cli *t, int c, char **argv)
     case O_GSVG: t->grid_svg = optarg; break;
     case O_STAMP: t->stamp = 1; break;
     case O_BLOCKTAGS: t->block_tags = optarg; break;
+    case O_PAGEHASH: t->page_hash = optarg; break;
     case O_UPGRADE: t->upgrade = optarg; break;
     case O_REDUCE: t->reduce = optarg; break;
     case O_REDUCEREFINE: {
@@ -868,6 +893,7 @@ static int parse_options(train_cli *t, int argc, char **argv)
         {"model", required_argument, 0, 'm'}, {"site-of", required_argument, 0, O_SITEOF},
         {"site-weights", required_argument, 0, O_SITEW}, {"keep-worse", no_argument, 0, O_KEEPWORSE},
         {"site-gate", required_argument, 0, O_SITEGATE}, {"page-types", no_argument, 0, O_PAGETYPES},
+        {"page-hash", required_argument, 0, O_PAGEHASH},
         {"fold", required_argument, 0, O_FOLD}, {"not-fold", required_argument, 0, O_NOTFOLD},
         {"max-pages", required_argument, 0, O_MAXPAGES}, {"block-tags", required_argument, 0, O_BLOCKTAGS},
         {"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
@@ -1137,13 +1163,17 @@ int main(int argc, char **argv)
     int rc = parse_options(&t, argc, argv);
     if (rc != GO_ON)
         return rc;
+    if (t.page_hash && !t.page_types) {
+        fprintf(stderr, "pagesift-train: --page-hash goes with --page-types\n");
+        return 2;
+    }
     if (t.page_fold.n && !t.page_types) {
         fprintf(stderr, "pagesift-train: --fold and --not-fold go with --page-types\n");
         return 2;
     }
     if (t.page_types)
         return train_page_types(t.out, argv + optind, (size_t)(argc - optind), &t.o, t.folds_given, t.base_model,
-                                &t.page_fold, (size_t)t.max_pages);
+                                &t.page_fold, (size_t)t.max_pages, t.page_hash, t.range_given);
     if (t.upgrade)
         return run_upgrade(&t, argc);
     if (t.reduce)

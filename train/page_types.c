@@ -50,6 +50,8 @@ struct ps_page_types {
     char **labels;
     size_t n_signals;
     int *ids;               /* signal index of each model input */
+    unsigned hash_blocks;   /* the hashed signals' blocks it names (0: none,
+                               and none is computed) */
     double *shift, *factor; /* scaled = (x - shift) * factor */
     struct svm_model *svm;
     int *label_of;          /* libsvm's class k -> our label index */
@@ -399,6 +401,8 @@ ps_page_types *ps_page_types_parse(const char *text, size_t len, const char *nam
             if ((m->ids[i] = ps_page_signal_lookup(names[i])) < 0)
                 rc = ps_set_error(err, PS_ERR_FORMAT, "%s: signal '%s' is not computed by this pagesift (%s)",
                                   nm, names[i], ps_version());
+            else if (ps_page_signal_block((size_t)m->ids[i]) >= 0)
+                m->hash_blocks |= 1u << ps_page_signal_block((size_t)m->ids[i]);
         if (!rc && (!smin || !smax || parse_numbers(smin, m->shift, nn) || parse_numbers(smax, mx, nn)))
             rc = ps_set_error(err, PS_ERR_FORMAT, "%s: scale_min/scale_max missing or not %zu numbers", nm, nn);
         for (size_t i = 0; !rc && i < nn; i++)
@@ -455,11 +459,12 @@ ps_page_types *ps_page_types_load(const char *path, ps_error *err)
 int ps_page_types_classify(const ps_page_types *m, const ps_page *page, double *prob, ps_error *err)
 {
     size_t ns = ps_page_signal_count();
-    double s[64], pk[64];
-    struct svm_node nodes[65];
-    if (ns > 64 || m->n_signals > 64 || m->n_labels > 64)
+    double s[PS_PAGE_SIGNALS_MAX], pk[64];
+    struct svm_node nodes[PS_PAGE_SIGNALS_MAX + 1];
+    if (ns > PS_PAGE_SIGNALS_MAX || m->n_signals > PS_PAGE_SIGNALS_MAX || m->n_labels > 64)
         return ps_set_error(err, PS_ERR_FORMAT, "%s: too many signals or labels", m->name);
-    if (ps_page_signals(page, s) != 0)
+    /* the hashed signals only of the blocks the bundle names */
+    if (ps_page_signals_select(page, s, m->hash_blocks) != 0)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < m->n_signals; i++) {
         nodes[i].index = (int)i + 1;

@@ -88,7 +88,24 @@ int ps_page_types_train(const char *const *dirs, size_t n_dirs, const ps_page_ty
 {
     unsigned folds = opt && opt->folds ? opt->folds : 5;
     unsigned seed = opt ? opt->seed : 1;
-    size_t nf = ps_page_signal_count();
+    /* the signals used: the hand-made ones and the hashed blocks asked for */
+    unsigned blocks = 0;
+    if (opt && opt->hash && ps_page_hash_blocks(opt->hash, &blocks) != 0)
+        return ps_set_error(err, PS_ERR_USAGE, "hashed signals: '%s' names no known block (c, u, t, x, c128, "
+                                               "u64, t32, x32)", opt->hash);
+    size_t nf_all = ps_page_signal_count(), nf = 0;
+    size_t *cols = calloc(nf_all, sizeof *cols);
+    double *xall = malloc(nf_all * sizeof *xall);
+    if (!cols || !xall) {
+        free(cols);
+        free(xall);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
+    for (size_t j = 0; j < nf_all; j++) {
+        int b = ps_page_signal_block(j);
+        if (b < 0 || (blocks & (1u << b)))
+            cols[nf++] = j;
+    }
     tpage *pg = NULL;
     size_t n = 0, cap = 0;
     char **labels = NULL;
@@ -188,12 +205,14 @@ int ps_page_types_train(const char *const *dirs, size_t n_dirs, const ps_page_ty
             }
             tpage *t = &pg[n];
             t->x = malloc(nf * sizeof *t->x);
-            if (!t->x || ps_page_signals(page, t->x) != 0) {
+            if (!t->x || ps_page_signals_select(page, xall, blocks) != 0) {
                 free(t->x);
                 ps_page_free(page);
                 rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
                 break;
             }
+            for (size_t j = 0; j < nf; j++)
+                t->x[j] = xall[cols[j]];
             ps_page_free(page);
             size_t k = 0;
             while (strcmp(labels[k], dp->page_type) != 0)
@@ -221,12 +240,24 @@ int ps_page_types_train(const char *const *dirs, size_t n_dirs, const ps_page_ty
             mx[j] = pg[i].x[j] > mx[j] ? pg[i].x[j] : mx[j];
         }
     }
-    for (size_t i = 0; !rc && i < n; i++) {
-        for (size_t j = 0; j < nf; j++) {
-            nodes[i * (nf + 1) + j].index = (int)j + 1;
-            nodes[i * (nf + 1) + j].value = mx[j] > mn[j] ? (pg[i].x[j] - mn[j]) / (mx[j] - mn[j]) : 0;
+    /* hashed signals: already in [0, 1], their scale fixed to it (not the
+     * pages' range: a bucket no training page has stays readable) */
+    for (size_t j = 0; !rc && j < nf; j++)
+        if (ps_page_signal_block(cols[j]) >= 0) {
+            mn[j] = 0;
+            mx[j] = 1;
         }
-        nodes[i * (nf + 1) + nf].index = -1;
+    for (size_t i = 0; !rc && i < n; i++) {
+        size_t k = 0; /* hashed signals sparse: their zeros left out */
+        for (size_t j = 0; j < nf; j++) {
+            double v = mx[j] > mn[j] ? (pg[i].x[j] - mn[j]) / (mx[j] - mn[j]) : 0;
+            if (v == 0 && ps_page_signal_block(cols[j]) >= 0)
+                continue;
+            nodes[i * (nf + 1) + k].index = (int)j + 1;
+            nodes[i * (nf + 1) + k].value = v;
+            k++;
+        }
+        nodes[i * (nf + 1) + k].index = -1;
     }
 
     /* the grid, chosen on CV accuracy (ties: the smaller C, then gamma) */
@@ -235,8 +266,13 @@ int ps_page_types_train(const char *const *dirs, size_t n_dirs, const ps_page_ty
     double best_acc = -1, best_c = 1, best_g = 1;
     if (!rc && (!conf || !best_conf))
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-    for (int lc = -1; !rc && lc <= 11; lc += 2)
-        for (int lg = -9; !rc && lg <= 1; lg += 2) {
+    int c_lo = -1, c_hi = 11, c_step = 2, g_lo = -9, g_hi = 1, g_step = 2;
+    if (opt && opt->grid_given && opt->c_step > 0 && opt->g_step > 0) {
+        c_lo = opt->c_lo, c_hi = opt->c_hi, c_step = opt->c_step;
+        g_lo = opt->g_lo, g_hi = opt->g_hi, g_step = opt->g_step;
+    }
+    for (int lc = c_lo; !rc && lc <= c_hi; lc += c_step)
+        for (int lg = g_lo; !rc && lg <= g_hi; lg += g_step) {
             if (cv_point(pg, n, nf, nl, folds, ldexp(1, lc), ldexp(1, lg), nodes, conf) != 0) {
                 rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
                 break;
@@ -288,7 +324,7 @@ int ps_page_types_train(const char *const *dirs, size_t n_dirs, const ps_page_ty
             ps_buf_printf(&h, "%s%s", j ? "," : "", bt[j]);
         ps_buf_printf(&h, "\nsignals ");
         for (size_t j = 0; j < nf; j++)
-            ps_buf_printf(&h, "%s%s", j ? "," : "", ps_page_signal_name(j));
+            ps_buf_printf(&h, "%s%s", j ? "," : "", ps_page_signal_name(cols[j]));
         ps_buf_printf(&h, "\nscale_min");
         for (size_t j = 0; j < nf; j++)
             ps_buf_printf(&h, " %.17g", mn[j]);
@@ -344,6 +380,8 @@ int ps_page_types_train(const char *const *dirs, size_t n_dirs, const ps_page_ty
     for (size_t i = 0; i < n; i++)
         free(pg[i].x);
     free(pg);
+    free(cols);
+    free(xall);
     free_list(labels, nl);
     return rc;
 }

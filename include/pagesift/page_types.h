@@ -49,9 +49,28 @@ PS_EXPORT const char *ps_page_types_default_path(void);
  *  docs/PAGE_TYPES.md), and the name of signal @p i (NULL past the end). */
 PS_EXPORT size_t ps_page_signal_count(void);
 PS_EXPORT const char *ps_page_signal_name(size_t i);
-/** The signals of @p page into @p out (ps_page_signal_count() values).
- *  Returns 0, or -1 when out of memory. */
+/** The signals of @p page into @p out (ps_page_signal_count() values, every
+ *  hashed block too).  Returns 0, or -1 when out of memory. */
 PS_EXPORT int ps_page_signals(const ps_page *page, double *out);
+/** An upper bound of ps_page_signal_count() (for buffers). */
+#define PS_PAGE_SIGNALS_MAX 1024
+/** The hashed token signals come after the hand-made ones, in blocks
+ *  (docs/PAGE_TYPES.md, "Hashed token signals").  The hand-made ones'
+ *  count; the block of signal @p i (0, 1, ...), -1 for a hand-made one. */
+PS_EXPORT size_t ps_page_signal_base_count(void);
+PS_EXPORT int ps_page_signal_block(size_t i);
+/** The blocks named in @p spec as a bit set (bit b: block b) into @p blocks:
+ *  "c", "u", "t", "x" (class and id words 256, URL words 96, element names
+ *  64, structure words 96: the 512 of the sixteenth round), "c128", "u64",
+ *  "t32", "x32" (the same tokens in 256 in all), run together or separated
+ *  by commas ("cutx", "c128,u64,t32,x32").  NULL or "" is no block.
+ *  Returns 0, or -1 for an unknown name. */
+PS_EXPORT int ps_page_hash_blocks(const char *spec, unsigned *blocks);
+/** ps_page_signals with the hashed signals of the blocks in @p blocks only
+ *  (0: the hand-made ones only, at their cost alone): @p out has room for
+ *  ps_page_signal_count() values; the other blocks' are not written.  A
+ *  page-type bundle computes the blocks it names, and only those. */
+PS_EXPORT int ps_page_signals_select(const ps_page *page, double *out, unsigned blocks);
 
 #ifdef __cplusplus
 }

@@ -219,6 +219,13 @@ typedef struct ps_page_types_train_options {
                                         the other folds' for a fold's own model */
     size_t max_per_set;            /**< at most this many pages of a "DIR=TYPE" set,
                                         evenly spread over its order (0 = all) */
+    const char *hash;              /**< hashed token blocks beside the hand-made
+                                        signals ("cutx", "c128,u64,t32,x32":
+                                        docs/PAGE_TYPES.md); NULL or "" = none */
+    int grid_given;                /**< 1: the grid is log2 C c_lo..c_hi step c_step
+                                        and log2 gamma g_lo..g_hi step g_step; 0:
+                                        the recipe's (C -1..11, gamma -9..1, step 2) */
+    int c_lo, c_hi, c_step, g_lo, g_hi, g_step;
 } ps_page_types_train_options;
 
 /** What the cross-validation found at the chosen grid point. */

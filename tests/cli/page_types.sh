@@ -65,6 +65,16 @@ pagesift -q -f jsonl --page-types "$tmp/bad.model" "$data/product.html" > /dev/n
 [ "$rc" -ne 0 ] || { echo "FAIL: a damaged bundle was used"; exit 1; }
 grep -q "bad.model: damaged: checksum mismatch" "$tmp/err" || { echo "FAIL: message: $(cat "$tmp/err")"; exit 1; }
 
+# hashed token signals (docs/PAGE_TYPES.md): an unknown block is refused
+# before any page is read; --page-hash goes with --page-types
+rc=0
+pagesift-train --page-types -q --page-hash c,zz "$data" -o "$tmp/h.model" > /dev/null 2> "$tmp/err" || rc=$?
+[ "$rc" -eq 1 ] && grep -q "'c,zz' names no known block" "$tmp/err" || { echo "FAIL: --page-hash c,zz: exit $rc, $(cat "$tmp/err")"; exit 1; }
+rc=0
+pagesift-train --page-hash cutx -o "$tmp/h.model" "$data" > /dev/null 2> "$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "goes with --page-types" "$tmp/err" || { echo "FAIL: --page-hash alone: exit $rc"; exit 1; }
+[ ! -e "$tmp/h.model" ] || { echo "FAIL: a bundle was written"; exit 1; }
+
 # with ../shared: the training and its CV, by site
 shared=${PS_SHARED_DIR:-$src/../shared}
 if [ -f "$shared/datasets/wcxb-dev/index.tsv" ]; then

@@ -322,27 +322,42 @@ static void attr_hashes(hsink *k, const ps_tree *t, uint32_t el)
     for (uint32_t ai = 0; ai < e->len; ai++) {
         const ps_tattr *a = &t->attrs[e->off + ai];
         const char *n = (const char *)a->name;
-        int f = (strcmp(n, "class") == 0 || strcmp(n, "id") == 0) ? HF_CLASS
-                : (strcmp(n, "rel") == 0 || strcmp(n, "role") == 0 || strcmp(n, "itemtype") == 0 ||
-                   (strcmp(n, "type") == 0 && strcmp((const char *)e->name, "input") == 0))
-                    ? HF_STRUCT
-                    : -1;
+        /* the name's first letter before any comparison: most attributes
+         * are none of the six */
+        int f = -1;
+        const char *pre = "";
+        switch (n[0]) {
+        case 'c':
+            if (strcmp(n + 1, "lass") == 0)
+                f = HF_CLASS;
+            break;
+        case 'i':
+            if (n[1] == 'd' && !n[2])
+                f = HF_CLASS;
+            else if (strcmp(n + 1, "temtype") == 0)
+                f = HF_STRUCT, pre = "i:";
+            break;
+        case 'r':
+            if (strcmp(n + 1, "el") == 0)
+                f = HF_STRUCT, pre = "r:";
+            else if (strcmp(n + 1, "ole") == 0)
+                f = HF_STRUCT, pre = "o:";
+            break;
+        case 't':
+            if (strcmp(n + 1, "ype") == 0 && strcmp((const char *)e->name, "input") == 0)
+                f = HF_STRUCT, pre = "y:";
+            break;
+        default: break;
+        }
         if (f < 0 || !k->n[f] || ps_tree_valueless(t, e->off + ai))
             continue;
         const char *v = t->text + a->off;
-        size_t vl = strlen(v);
-        if (f == HF_CLASS)
-            hash_words(k, f, "", v, vl, 2);
-        else if (n[1] == 'e') /* rel */
-            hash_words(k, f, "r:", v, vl, 2);
-        else if (n[1] == 'o') /* role */
-            hash_words(k, f, "o:", v, vl, 2);
-        else if (n[1] == 't') { /* itemtype: its last segment */
+        if (pre[0] == 'i') { /* itemtype: its last segment */
             const char *sl = strrchr(v, '/');
-            const char *w = sl ? sl + 1 : v;
-            hash_words(k, f, "i:", w, strlen(w), 2);
-        } else
-            hash_words(k, f, "y:", v, vl, 2);
+            if (sl)
+                v = sl + 1;
+        }
+        hash_words(k, f, pre, v, strlen(v), 2);
     }
 }
 

@@ -83,6 +83,19 @@ static const char *const SIGNALS[N_SIGNALS] = {
     [S_REP_SHARE] = "p_rep_share", [S_REP_ITEMS] = "p_rep_items", [S_REP_GROUPS] = "p_rep_groups",
 };
 
+/* The node after @p n in pre-order within @p root's subtree (an element's
+ * children first), 0 past its end: an iterative walk, as pages nest deeper
+ * than a C stack likes. */
+static uint32_t next_in_order(const ps_tree *t, uint32_t root, uint32_t n)
+{
+    const ps_tnode *e = &t->nodes[n];
+    if (e->type == PS_TN_ELEMENT && e->first)
+        return e->first;
+    while (n && n != root && !t->nodes[n].next)
+        n = t->nodes[n].parent;
+    return !n || n == root ? 0 : t->nodes[n].next;
+}
+
 /* ---- hashed tokens (issue 34, sixteenth round; docs/PAGE_TYPES.md) ------
  * Four families of tokens, each hashed (FNV-1a of a prefix and the token,
  * then x ^= x >> 15) into blocks of fixed sizes, bucket x % size; a
@@ -382,24 +395,14 @@ static void hash_signals(const ps_page *pg, double *s, unsigned blocks)
                 jsonld_hashes(&k, pg->meta->kv[i].val);
     const ps_tree *t = pg->tree;
     uint32_t root = t && (k.n[HF_CLASS] || k.n[HF_TAG] || k.n[HF_STRUCT]) ? ps_tree_root(t) : 0;
-    /* iterative pre-order walk, as tree_signals */
-    for (uint32_t n = root; n;) {
+    for (uint32_t n = root; n; n = next_in_order(t, root, n)) {
         const ps_tnode *e = &t->nodes[n];
         if (e->type == PS_TN_ELEMENT) {
             if (k.n[HF_TAG])
                 hash_add(&k, HF_TAG, "", (const char *)e->name, strlen((const char *)e->name));
             if (e->len && (k.n[HF_CLASS] || k.n[HF_STRUCT]))
                 attr_hashes(&k, t, n);
-            if (e->first) {
-                n = e->first;
-                continue;
-            }
         }
-        while (n && n != root && !t->nodes[n].next)
-            n = t->nodes[n].parent;
-        if (!n || n == root)
-            break;
-        n = t->nodes[n].next;
     }
     for (size_t b = 0; b < N_HBLOCKS; b++) {
         if (!(blocks & (1u << b)))
@@ -584,9 +587,7 @@ static int tag_signal(const char *name)
 
 static void tree_signals(const ps_tree *t, uint32_t root, double *cnt)
 {
-    /* iterative pre-order walk: pages nest deeper than a C stack likes */
-    uint32_t n = root;
-    while (n) {
+    for (uint32_t n = root; n; n = next_in_order(t, root, n)) {
         const ps_tnode *e = &t->nodes[n];
         if (e->type == PS_TN_ELEMENT) {
             int sig = tag_signal((const char *)e->name);
@@ -594,16 +595,7 @@ static void tree_signals(const ps_tree *t, uint32_t root, double *cnt)
                 cnt[sig] += 1;
             if (e->len)
                 attr_signals(t, n, cnt);
-            if (e->first) {
-                n = e->first;
-                continue;
-            }
         }
-        while (n && n != root && !t->nodes[n].next)
-            n = t->nodes[n].parent;
-        if (!n || n == root)
-            break;
-        n = t->nodes[n].next;
     }
 }
 

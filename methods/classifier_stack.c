@@ -39,8 +39,8 @@ typedef struct stack_classifier {
 /* rows of the second stage classified at a time (a row is as wide as the
  * first stage's plus the context, about 500 bytes, and the first stage's
  * row is made again beside it, 400 more; a page may have 100 000 blocks,
- * whose rows all at once would take 90 MB; 1 024 at a time took 0.9 MB, a
- * quarter of a 331 KB page's own peak: 256) */
+ * whose rows all at once would take 90 MB; 1 024 at a time took 0.9 MB of
+ * heap, a sixth of a 331 KB page's own peak: 256) */
 #define STACK_CHUNK 256
 
 static void stack_free(ps_block_classifier *c)

@@ -551,8 +551,10 @@ static inline __attribute__((always_inline)) double value(int f, const ps_block 
  * (xstats, about 110 bytes a block) instead of held whole (n_ids doubles a
  * block: 408 bytes with the shipped model's 51).  A page whose whole matrix
  * takes at most ROWS_CACHE bytes (1 285 blocks with 51 features: 98.7 % of
- * the pages of the eight sets) has it made once, as before: the second stage
- * and the passes ask again for rows the first stage made. */
+ * the pages of the eight sets) has it made once, as before, and the
+ * classifiers read it in place (ps_block_rows_all): the second stage and the
+ * passes ask again for rows the first stage made, and a copy of the rows
+ * per chunk beside the matrix made such pages' peak larger, not smaller. */
 #define ROWS_CACHE (512 * 1024)
 
 struct ps_block_rows {
@@ -599,8 +601,15 @@ ps_block_rows *ps_block_rows_new(const ps_page *pg, const int *ids, size_t n_ids
         }
         ps_block_rows_get(r, NULL, r->nb, all);
         r->all = all;
+        free(r->x); /* every value is made */
+        r->x = NULL;
     }
     return r;
+}
+
+const double *ps_block_rows_all(const ps_block_rows *r)
+{
+    return r ? r->all : NULL;
 }
 
 void ps_block_rows_free(ps_block_rows *r)

@@ -42,7 +42,7 @@
 
 /** Rows a classifier makes at once (methods/classifier_*.c): a page's
  *  whole feature matrix was the most memory a block cost. */
-#define PS_ROWS_CHUNK 1024
+#define PS_ROWS_CHUNK 256
 
 /** One page's blocks to score. */
 typedef struct ps_classify_in {
@@ -50,7 +50,9 @@ typedef struct ps_classify_in {
     const char *site;        /**< its site key, "" when it has none */
     /** The feature rows of the page's blocks, made on demand
      *  (ps_block_rows_get: n_feat values per block, the classifier's
-     *  feat_ids order); a classifier asks for PS_ROWS_CHUNK at a time. */
+     *  feat_ids order); a classifier reads the page's matrix in place when
+     *  it was made (ps_block_rows_all), else asks for PS_ROWS_CHUNK rows at
+     *  a time. */
     const ps_block_rows *rows;
     const uint32_t *blocks;  /**< the blocks to score (indices, ascending) */
     size_t n;                /**< how many */

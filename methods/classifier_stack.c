@@ -74,14 +74,15 @@ static int stack_score_with(const stack_classifier *s, const ps_model *first, co
     double *s1 = malloc(n * sizeof *s1);
     size_t chunk = n < s->chunk ? n : s->chunk;
     double *rows = malloc(chunk * n2 * sizeof *rows);
-    double *x = malloc((chunk * nf + 1) * sizeof *x); /* their first-stage rows */
+    const double *all = ps_block_rows_all(in->rows); /* the page's matrix, when it was made */
+    double *x = all ? NULL : malloc((chunk * nf + 1) * sizeof *x); /* else their first-stage rows */
     uint32_t *which = malloc((chunk + 1) * sizeof *which); /* and blocks */
     double *dec = malloc(chunk * sizeof *dec);
     uint8_t *pred = malloc(chunk);
     uint32_t *judged = malloc(chunk * sizeof *judged); /* second-stage row -> item */
     int rc = 0;
     ps_context *cx = NULL;
-    if (!parent || !item || !chars || !s1 || !rows || !x || !which || !dec || !pred || !judged) {
+    if (!parent || !item || !chars || !s1 || !rows || (!all && !x) || !which || !dec || !pred || !judged) {
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto done;
     }
@@ -113,11 +114,12 @@ static int stack_score_with(const stack_classifier *s, const ps_model *first, co
             which[m] = in->blocks[i];
             judged[m++] = (uint32_t)i;
         }
-        ps_block_rows_get(in->rows, which, m, x);
+        if (!all)
+            ps_block_rows_get(in->rows, which, m, x);
         for (size_t r = 0; r < m; r++) {
             double ctx[PS_CONTEXT_FEATURES];
             ps_context_item(cx, judged[r], ctx);
-            ps_context_row(s->src, n2, x + r * nf, ctx, rows + r * n2);
+            ps_context_row(s->src, n2, all ? all + (size_t)which[r] * nf : x + r * nf, ctx, rows + r * n2);
         }
         ps_model_predict_many(s->second, rows, n2, NULL, m, pred, dec);
         for (size_t r = 0; r < m; r++)

@@ -51,34 +51,39 @@ int ps_block_classifier_svm_score(const ps_model *m, const ps_classify_in *in, d
     if (nf != ps_block_rows_width(in->rows))
         return ps_set_error(err, PS_ERR_USAGE, "the model reads %zu features, the rows hold %zu", nf,
                             ps_block_rows_width(in->rows));
-    /* the rows of PS_ROWS_CHUNK blocks at a time, each distinct row once */
-    size_t chunk = n < PS_ROWS_CHUNK ? n : PS_ROWS_CHUNK;
+    /* each distinct row once: over the whole page when its matrix was made
+     * (read in place), else PS_ROWS_CHUNK rows at a time made on demand */
+    const double *all = ps_block_rows_all(in->rows);
+    size_t chunk = all || n < PS_ROWS_CHUNK ? n : PS_ROWS_CHUNK;
     while (cap < 2 * chunk)
         cap *= 2;
     int32_t *seen = malloc(cap * sizeof *seen);             /* hash slot -> distinct row */
     uint32_t *src = malloc((2 * chunk + 1) * sizeof *src);  /* listed block -> row; rows */
-    double *x = malloc((chunk * nf + 1) * sizeof *x);       /* the chunk's rows */
+    double *buf = all ? NULL : malloc((chunk * nf + 1) * sizeof *buf); /* the chunk's rows */
     double *dec = malloc((chunk + 1) * sizeof *dec);        /* per distinct row */
     uint8_t *pred = malloc(chunk + 1);
     int rc = 0;
-    if (!seen || !src || !x || !dec || !pred) {
+    if (!seen || !src || (!all && !buf) || !dec || !pred) {
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto done;
     }
-    size_t row_bytes = nf * sizeof *x;
+    size_t row_bytes = nf * sizeof *dec;
     uint32_t *rows = src + chunk;
     for (size_t i0 = 0; i0 < n; i0 += chunk) {
         size_t m_ = n - i0 < chunk ? n - i0 : chunk, n_rows = 0;
-        ps_block_rows_get(in->rows, in->blocks + i0, m_, x);
+        const double *x = all ? all : buf; /* row r of the chunk: x + at(r) * nf */
+        if (!all)
+            ps_block_rows_get(in->rows, in->blocks + i0, m_, buf);
         memset(seen, 0xFF, cap * sizeof *seen);
         for (size_t i = 0; i < m_; i++) {
-            const double *row = x + i * nf;
+            uint32_t at = all ? in->blocks[i0 + i] : (uint32_t)i;
+            const double *row = x + (size_t)at * nf;
             size_t h = row_hash(row, nf) & (cap - 1);
             while (seen[h] >= 0 && memcmp(x + (size_t)rows[seen[h]] * nf, row, row_bytes) != 0)
                 h = (h + 1) & (cap - 1);
             if (seen[h] < 0) {
                 seen[h] = (int32_t)n_rows;
-                rows[n_rows++] = (uint32_t)i;
+                rows[n_rows++] = at;
             }
             src[i] = (uint32_t)seen[h];
         }
@@ -89,7 +94,7 @@ int ps_block_classifier_svm_score(const ps_model *m, const ps_classify_in *in, d
 done:
     free(seen);
     free(src);
-    free(x);
+    free(buf);
     free(dec);
     free(pred);
     return rc;

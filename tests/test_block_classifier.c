@@ -19,8 +19,8 @@
 
 #define MODEL PS_SOURCE_DIR "/models/default.model"
 
-/* Score the blocks of @p pg with text but every third one (rows made on
- * demand, PS_ROWS_CHUNK at a time, identical ones once): each gets exactly
+/* Score the blocks of @p pg with text but every third one (a sample page's
+ * matrix read in place, identical rows once): each gets exactly
  * ps_model_predict's value of its row as ps_page_block_features computes
  * it, the others stay untouched.  Returns the blocks scored. */
 static size_t score_page(const ps_block_classifier *c, const ps_model *m, const ps_page *pg)

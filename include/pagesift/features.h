@@ -66,6 +66,11 @@ PS_EXPORT size_t ps_block_rows_width(const ps_block_rows *r);
 PS_EXPORT void ps_block_rows_get(const ps_block_rows *r, const uint32_t *blocks, size_t n, double *out);
 PS_EXPORT void ps_block_rows_columns(const ps_block_rows *r, const size_t *cols, size_t k, double *out);
 PS_EXPORT void ps_block_rows_free(ps_block_rows *r);
+/** The whole matrix (nb rows of n_ids values), when ps_block_rows_new made
+ *  it (a page whose matrix is at most 512 KB: then the per-block figures
+ *  are let go and rows are read in place); NULL when rows are made on
+ *  demand. */
+PS_EXPORT const double *ps_block_rows_all(const ps_block_rows *r);
 
 /* --- Context features for a second stage (features/context.c) --- */
 

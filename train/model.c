@@ -645,6 +645,12 @@ void ps_model_drop_text(ps_model *m)
     m->bundle_len = m->end_off = 0;
     m->svm_text = NULL;
     m->svm_len = 0;
+    /* the support vectors as read (doubles, every feature): what site
+     * models and reductions train from; prediction reads svt and coefp */
+    free(m->sv);
+    m->sv = NULL;
+    free(m->coef);
+    m->coef = NULL;
 }
 
 ps_model *ps_model_load(const char *path, ps_error *err)

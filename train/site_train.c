@@ -475,8 +475,14 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
     pthread_once(&quiet_once, quiet);
     if (full)
         *full = NULL;
-    if (!base || base->delta_base || !base->sv) {
+    if (!base || base->delta_base) {
         ps_set_error(err, PS_ERR_USAGE, "the base of a site model is a whole model, not a site model");
+        return NULL;
+    }
+    if (!base->sv) {
+        ps_set_error(err, PS_ERR_USAGE,
+                     "%s: loaded for prediction only (ps_model_drop_text): load it with ps_model_load to train "
+                     "a site model against it", base->name);
         return NULL;
     }
     double t0 = ps_clock(PS_CLOCK_WALL);

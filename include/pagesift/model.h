@@ -63,12 +63,16 @@ PS_EXPORT ps_model *ps_model_parse(const char *text, size_t len, const char *nam
  *  would; NULL with err->code 0 when none follows, NULL with err set when
  *  one follows but cannot be read. */
 PS_EXPORT ps_model *ps_model_next_stage(const ps_model *m, ps_error *err);
-/** Free the bundle's text that @p m keeps for ps_model_save and
+/** Free what @p m keeps beyond prediction, once prediction is all that is
+ *  asked of it: the bundle's text, for ps_model_save and
  *  ps_model_next_stage (as large as the file: 2 MB for the shipped model
- *  and as much again for its second stage), once prediction is all that is
- *  asked of it: after it, ps_model_save fails (PS_ERR_USAGE) and
- *  ps_model_next_stage finds no stage.  Prediction, the features and
- *  ps_model_info are unchanged. */
+ *  and as much again for its second stage), and its support vectors as
+ *  read, in double precision, for training a site model or a reduction
+ *  against it (prediction reads its own single-precision copy): 5.5 MB
+ *  over the shipped model, its grid and typed companions.  After it,
+ *  ps_model_save fails (PS_ERR_USAGE), ps_model_next_stage finds no stage
+ *  and a site model cannot be trained against it (PS_ERR_USAGE).
+ *  Prediction, the features and ps_model_info are unchanged. */
 PS_EXPORT void ps_model_drop_text(ps_model *m);
 /** The gate of a stacked model's second stage @p second (train/model_stack.c): the lowest
  *  first-stage score (c_self) among its labelled training rows.  A block the

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pagesift/dataset.h"
 #include "pagesift/inputs.h"
 #include "pagesift/labels.h"
 #include "pagesift/page.h"
@@ -52,6 +53,11 @@ static void usage(FILE *f)
           "                           parameters), then remove them; not with '-'\n"
           "  -P, --page-types BUNDLE  classify each page (pagesift-train --page-types)\n"
           "                           first, for the x_type_* columns (0 without it)\n"
+          "      --page-types-fold K/N=BUNDLE  the pages of site fold K of N are\n"
+          "                           classified by BUNDLE instead (--page-types's for\n"
+          "                           the folds not given); may be repeated, one N:\n"
+          "                           out-of-fold x_type_* for a typed companion's\n"
+          "                           training pages (docs/PAGE_TYPES.md)\n"
           "  -a, --for-annotation     leave the label column empty for an annotator;\n"
           "                           the filled CSV is training input as is\n"
           "  -m, --min-text N         skip blocks with fewer than N own characters\n"
@@ -112,7 +118,21 @@ typedef struct run {
     ps_source_options sopt;       /* --fold / --not-fold */
     size_t templated, removed;    /* pages with a library, leaves removed */
     ps_page_types *types;         /* --page-types: x_type_* from it */
+    ps_page_types **fold_types;   /* --page-types-fold: [K-1] for fold K of fold_n */
+    unsigned fold_n;
 } run;
+
+/* The page-type bundle of one input: --page-types-fold's for its site fold
+ * (the fold of ps_dataset_page_fold: the site, or the id when there is none),
+ * else --page-types's. */
+static const ps_page_types *types_for(const run *r, const ps_input *in)
+{
+    if (!r->fold_n)
+        return r->types;
+    ps_dataset_page dp = {.id = in->id, .site = in->site ? in->site : (char *)""};
+    const ps_page_types *t = r->fold_types[ps_dataset_page_fold(&dp, r->fold_n) - 1];
+    return t ? t : r->types;
+}
 
 static set_stats *set_for(run *r, const char *name)
 {
@@ -162,7 +182,7 @@ static void do_input(run *r, const ps_input *in)
     int applied = ps_prepare_input(in, r->po.block_tags, r->types ? NULL : r->store, &so, site, sizeof site, &pg,
                                    &k, &err);
     if (applied >= 0 && r->types) {
-        if (ps_page_types_attach(r->types, pg, NULL, &err) < 0) {
+        if (ps_page_types_attach(types_for(r, in), pg, NULL, &err) < 0) {
             ps_page_free(pg);
             pg = NULL;
             applied = -1;
@@ -412,7 +432,7 @@ int main(int argc, char **argv)
         {"quiet", no_argument, 0, 'q'},         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},       {"fold", required_argument, 0, 'F'},
         {"not-fold", required_argument, 0, 'N'}, {"page-types", required_argument, 0, 'P'},
-        {0, 0, 0, 0}};
+        {"page-types-fold", required_argument, 0, 'Y'}, {0, 0, 0, 0}};
     run r = {0};
     ps_block_csv_options co = {.min_text = 1};
     const char **tags = NULL;
@@ -475,6 +495,45 @@ int main(int argc, char **argv)
             }
             break;
         }
+        case 'Y': {
+            /* K/N=BUNDLE */
+            ps_error pe = {0};
+            ps_fold f = {0};
+            char *eq = strchr(optarg, '=');
+            char spec[32];
+            if (!eq || (size_t)(eq - optarg) >= sizeof spec || !eq[1]) {
+                fprintf(stderr, "pagesift-features: --page-types-fold: '%s' is not K/N=BUNDLE\n", optarg);
+                { rc = 2; goto out; }
+            }
+            memcpy(spec, optarg, (size_t)(eq - optarg));
+            spec[eq - optarg] = '\0';
+            if (ps_fold_parse(spec, &f, &pe) < 0) {
+                fprintf(stderr, "pagesift-features: --page-types-fold: %s\n", pe.msg);
+                { rc = 2; goto out; }
+            }
+            if (r.fold_n && f.n != r.fold_n) {
+                fprintf(stderr, "pagesift-features: --page-types-fold: folds of %u and of %u: one N only\n",
+                        r.fold_n, f.n);
+                { rc = 2; goto out; }
+            }
+            if (!r.fold_n) {
+                if (!(r.fold_types = calloc(f.n, sizeof *r.fold_types))) {
+                    fputs("pagesift-features: out of memory\n", stderr);
+                    { rc = 3; goto out; }
+                }
+                r.fold_n = f.n;
+            }
+            if (r.fold_types[f.k - 1]) {
+                fprintf(stderr, "pagesift-features: --page-types-fold: fold %u/%u given twice\n", f.k, f.n);
+                { rc = 2; goto out; }
+            }
+            if (!(r.fold_types[f.k - 1] = ps_page_types_load(eq + 1, &pe))) {
+                fprintf(stderr, "pagesift-features: --page-types-fold: %s\n", pe.msg);
+                rc = pe.code == PS_ERR_IO ? 3 : 1;
+                goto out;
+            }
+            break;
+        }
         case 'L': learn = 1; break;
         case 'F':
         case 'N': {
@@ -500,6 +559,10 @@ int main(int argc, char **argv)
         usage(stderr);
         { rc = 2; goto out; }
     }
+    if (r.fold_n && !r.types) {
+        fprintf(stderr, "pagesift-features: --page-types-fold goes with --page-types (the other folds' bundle)\n");
+        { rc = 2; goto out; }
+    }
     if (tpl_dir && learn) {
         fprintf(stderr, "pagesift-features: --templates and --learn-templates exclude each other\n");
         { rc = 2; goto out; }
@@ -522,6 +585,9 @@ int main(int argc, char **argv)
     rc = write_csv(&r, &co, out_path, (const char *const *)argv + optind, (size_t)(argc - optind), lists, n_lists);
 out:
     ps_page_types_free(r.types);
+    for (unsigned i = 0; i < r.fold_n; i++)
+        ps_page_types_free(r.fold_types[i]);
+    free(r.fold_types);
     ps_template_store_free(r.store);
     free(r.sets);
     free(tags);

@@ -143,7 +143,10 @@ static void usage(FILE *f)
           "      --max-pages N        at most N pages of each DATASET=TYPE set, evenly\n"
           "                           spread over its index\n"
           "      --fold K/N, --not-fold K/N  only the pages of site fold K of N, or those\n"
-          "                           not in it (docs/INPUTS.md), of every data set\n"
+          "                           not in it (docs/INPUTS.md), of every data set;\n"
+          "                           given twice, the pages both select (e.g.\n"
+          "                           --not-fold 1/5 --not-fold 3/5: a nested CV's\n"
+          "                           inner training pages)\n"
           "      --page-hash BLOCKS   hashed token signals beside the 40 hand-made ones\n"
           "                           (docs/PAGE_TYPES.md): c, u, t, x (class and id\n"
           "                           words 256, URL words 96, element names 64,\n"
@@ -619,7 +622,8 @@ static int train_page_types(const char *out, char *const *dirs, size_t n, const 
                                       .seed = (unsigned)o->seed,
                                       .verbose = o->verbose,
                                       .block_tags = tags,
-                                      .pages = *pages,
+                                      .pages = pages[0],
+                                      .pages2 = pages[1],
                                       .max_per_set = max_pages,
                                       .hash = hash};
     if (range_given) {
@@ -718,7 +722,8 @@ typedef struct train_cli {
     int keep_worse, per_site, page_types, folds_given;
     const char *page_hash;          /* --page-hash SPEC */
     int range_given;                /* --c-range or --gamma-range given */
-    ps_fold page_fold;              /* --fold / --not-fold */
+    ps_fold page_fold[2];           /* --fold / --not-fold, at most twice */
+    int n_page_folds;
     unsigned long long max_pages;
     ps_train_group group;
     int stamp;
@@ -853,11 +858,16 @@ static int parse_option(train_cli *t, int c, char **argv)
     case O_FOLD:
     case O_NOTFOLD: {
         ps_error fe = {0};
-        if (ps_fold_parse(optarg, &t->page_fold, &fe) != 0) {
+        if (t->n_page_folds == 2) {
+            fprintf(stderr, "pagesift-train: --fold and --not-fold: at most two\n");
+            return 2;
+        }
+        ps_fold *pf = &t->page_fold[t->n_page_folds++];
+        if (ps_fold_parse(optarg, pf, &fe) != 0) {
             fprintf(stderr, "pagesift-train: --%s: %s\n", c == O_FOLD ? "fold" : "not-fold", fe.msg);
             return 2;
         }
-        t->page_fold.complement = c == O_NOTFOLD;
+        pf->complement = c == O_NOTFOLD;
         break;
     }
     case O_UPDATE: t->update = optarg; break;
@@ -1167,13 +1177,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "pagesift-train: --page-hash goes with --page-types\n");
         return 2;
     }
-    if (t.page_fold.n && !t.page_types) {
+    if (t.n_page_folds && !t.page_types) {
         fprintf(stderr, "pagesift-train: --fold and --not-fold go with --page-types\n");
         return 2;
     }
     if (t.page_types)
         return train_page_types(t.out, argv + optind, (size_t)(argc - optind), &t.o, t.folds_given, t.base_model,
-                                &t.page_fold, (size_t)t.max_pages, t.page_hash, t.range_given);
+                                t.page_fold, (size_t)t.max_pages, t.page_hash, t.range_given);
     if (t.upgrade)
         return run_upgrade(&t, argc);
     if (t.reduce)

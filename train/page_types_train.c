@@ -132,6 +132,8 @@ int ps_page_types_train(const char *const *dirs, size_t n_dirs, const ps_page_ty
         }
         if (opt && opt->pages.n)
             ps_dataset_filter(sets[d], &opt->pages);
+        if (opt && opt->pages2.n)
+            ps_dataset_filter(sets[d], &opt->pages2);
         if (eq && (!slash || eq > slash) && eq[1])
             for (size_t i = 0; !rc && i < sets[d]->n_pages; i++) {
                 char *t = strdup(eq + 1);

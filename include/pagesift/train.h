@@ -226,6 +226,9 @@ typedef struct ps_page_types_train_options {
                                         and log2 gamma g_lo..g_hi step g_step; 0:
                                         the recipe's (C -1..11, gamma -9..1, step 2) */
     int c_lo, c_hi, c_step, g_lo, g_hi, g_step;
+    ps_fold pages2;                /**< a second filter, after pages (n = 0: none):
+                                        with both complements the pages outside two
+                                        folds, a nested CV's inner training pages */
 } ps_page_types_train_options;
 
 /** What the cross-validation found at the chosen grid point. */

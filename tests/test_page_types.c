@@ -14,6 +14,7 @@
 #include "test_util.h"
 
 #include "extract/page_signals.h"
+#include "pagesift/dataset.h"
 #include "pagesift/features.h"
 #include "pagesift/page.h"
 #include "pagesift/page_types.h"
@@ -515,6 +516,49 @@ static void test_train_hashed(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Two fold filters (pages, pages2: pagesift-train --not-fold twice, the
+ * inner classifiers of a nested CV) train on the pages both select: with
+ * --not-fold 1/3 and --not-fold 2/3, the pages of site fold 3 alone. */
+static void test_train_two_folds(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pagesift-test-page-types-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    make_dataset(dir, 15);
+    /* the pages of fold 3 of 3, by the documented hash of their sites */
+    size_t in3 = 0, in1 = 0;
+    for (int i = 0; i < 30; i++) {
+        char site[32], id[32];
+        snprintf(site, sizeof site, "site%d.example", i);
+        snprintf(id, sizeof id, "p%03d", i);
+        ps_dataset_page dp = {.id = id, .site = site};
+        in3 += ps_dataset_page_fold(&dp, 3) == 3;
+        in1 += ps_dataset_page_fold(&dp, 3) == 1;
+    }
+    assert_true(in3 >= 4 && in3 < 30 && in1 > 0);
+    ps_page_types_train_options opt = {.folds = 2, .seed = 1,
+                                       .pages = {.k = 1, .n = 3, .complement = 1},
+                                       .pages2 = {.k = 2, .n = 3, .complement = 1},
+                                       .grid_given = 1, .c_lo = 1, .c_hi = 1, .c_step = 1,
+                                       .g_lo = -3, .g_hi = -3, .g_step = 1};
+    ps_buf b = {0};
+    ps_page_types_cv cv = {0};
+    ps_error err = {0};
+    const char *dirs[] = {dir};
+    if (ps_page_types_train(dirs, 1, &opt, &b, &cv, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(cv.pages, in3);
+    /* one filter: the two other folds */
+    opt.pages2.n = 0;
+    ps_buf_free(&b);
+    assert_int_equal(ps_page_types_train(dirs, 1, &opt, &b, &cv, &err), 0);
+    assert_int_equal(cv.pages, 30 - in1);
+    ps_buf_free(&b);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -525,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_train_classify_refuse),
         cmocka_unit_test(test_shipped_model_is_libsvm),
         cmocka_unit_test(test_train_hashed),
+        cmocka_unit_test(test_train_two_folds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,8 @@
 # teasers' titles the SVM alone drops (more of the eight than without page
 # types, at least four);
 # and XML (<doc page_type=...>); --page-types none leaves them null; a
-# damaged bundle is refused, naming the file; and, with ../shared,
+# damaged bundle is refused, naming the file; pagesift-features
+# --page-types-fold takes one site fold's x_type_* from another bundle; and, with ../shared,
 # training on wcxb-dev alone gives a CV accuracy of at least 0.78 (0.815
 # when measured; the naive Bayes of issue 34 0.77).
 set -euo pipefail
@@ -74,6 +75,55 @@ rc=0
 pagesift-train --page-hash cutx -o "$tmp/h.model" "$data" > /dev/null 2> "$tmp/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q "goes with --page-types" "$tmp/err" || { echo "FAIL: --page-hash alone: exit $rc"; exit 1; }
 [ ! -e "$tmp/h.model" ] || { echo "FAIL: a bundle was written"; exit 1; }
+
+# out-of-fold x_type_* (pagesift-features --page-types-fold K/N=BUNDLE): the
+# pages of that site fold get their x_type_* from BUNDLE, every other page
+# from --page-types's; a second bundle trained here (the sample's pages
+# typed article and listing in turn)
+sample="$src/datasets/sample"
+mkdir "$tmp/ds"
+ln -s "$sample/html" "$tmp/ds/html"
+ln -s "$sample/gold" "$tmp/ds/gold"
+awk -F'\t' 'BEGIN { OFS = "\t" } NR == 1 { print $0, "page_type"; next } { print $0, (NR % 2 ? "article" : "listing") }' \
+  "$sample/index.tsv" > "$tmp/ds/index.tsv"
+pagesift-train --page-types -q -k 2 --c-range 1:1:1 --gamma-range -3:-3:1 "$tmp/ds" -o "$tmp/other.model" > /dev/null
+pagesift-features -q -x --page-types "$bundle" -o "$tmp/a.csv" "$sample"
+pagesift-features -q -x --page-types "$tmp/other.model" -o "$tmp/b.csv" "$sample"
+pagesift-features -q -x --page-types "$bundle" --page-types-fold "2/3=$tmp/other.model" -o "$tmp/m.csv" "$sample"
+"$py" - "$tmp" <<'PY'
+import csv, sys
+t = sys.argv[1]
+load = lambda n: list(csv.DictReader(open("%s/%s.csv" % (t, n), encoding="utf-8", newline="")))
+a, b, m = load("a"), load("b"), load("m")
+assert len(a) == len(b) == len(m) > 0
+def fnv(s):
+    h = 14695981039346656037
+    for c in s.encode("utf-8"):
+        h = ((h ^ c) * 1099511628211) % (1 << 64)
+    return h
+types = [c for c in m[0] if c.startswith("x_type_")]
+in2 = moved = 0
+for ra, rb, rm in zip(a, b, m):
+    k = fnv(rm["site"] or rm["page_id"]) % 3 + 1  # the documented site fold
+    want = rb if k == 2 else ra
+    assert rm == want, (rm["page_id"], k)
+    in2 += k == 2
+    moved += k == 2 and any(ra[c] != rb[c] for c in types)
+assert 0 < in2 < len(m) and moved > 0, (in2, moved)
+print("--page-types-fold: %d of %d rows from the fold's bundle" % (in2, len(m)))
+PY
+for bad in "2/3" "2/3=" "4/3=$bundle"; do
+  rc=0
+  pagesift-features -q -x --page-types "$bundle" --page-types-fold "$bad" "$sample" > /dev/null 2> "$tmp/err" || rc=$?
+  [ "$rc" -eq 2 ] || { echo "FAIL: --page-types-fold $bad: exit $rc"; exit 1; }
+done
+rc=0
+pagesift-features -q -x --page-types "$bundle" --page-types-fold "1/3=$bundle" --page-types-fold "1/2=$bundle" "$sample" \
+  > /dev/null 2> "$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "one N only" "$tmp/err" || { echo "FAIL: two N: exit $rc"; exit 1; }
+rc=0
+pagesift-features -q -x --page-types-fold "1/3=$bundle" "$sample" > /dev/null 2> "$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "goes with --page-types" "$tmp/err" || { echo "FAIL: without --page-types: exit $rc"; exit 1; }
 
 # with ../shared: the training and its CV, by site
 shared=${PS_SHARED_DIR:-$src/../shared}

@@ -421,6 +421,47 @@ static int write_csv(run *r, const ps_block_csv_options *co, const char *out_pat
     return bad || r->failed ? 1 : 0;
 }
 
+/* --page-types-fold K/N=BUNDLE: fold K's bundle.  0, or the exit status
+ * (2 usage, 3 a file that cannot be read, 1 a damaged bundle). */
+static int add_page_types_fold(run *r, const char *arg)
+{
+    ps_error pe = {0};
+    ps_fold f = {0};
+    const char *eq = strchr(arg, '=');
+    char spec[32];
+    if (!eq || (size_t)(eq - arg) >= sizeof spec || !eq[1]) {
+        fprintf(stderr, "pagesift-features: --page-types-fold: '%s' is not K/N=BUNDLE\n", arg);
+        return 2;
+    }
+    memcpy(spec, arg, (size_t)(eq - arg));
+    spec[eq - arg] = '\0';
+    if (ps_fold_parse(spec, &f, &pe) < 0) {
+        fprintf(stderr, "pagesift-features: --page-types-fold: %s\n", pe.msg);
+        return 2;
+    }
+    if (r->fold_n && f.n != r->fold_n) {
+        fprintf(stderr, "pagesift-features: --page-types-fold: folds of %u and of %u: one N only\n", r->fold_n,
+                f.n);
+        return 2;
+    }
+    if (!r->fold_n) {
+        if (!(r->fold_types = calloc(f.n, sizeof *r->fold_types))) {
+            fputs("pagesift-features: out of memory\n", stderr);
+            return 3;
+        }
+        r->fold_n = f.n;
+    }
+    if (r->fold_types[f.k - 1]) {
+        fprintf(stderr, "pagesift-features: --page-types-fold: fold %u/%u given twice\n", f.k, f.n);
+        return 2;
+    }
+    if (!(r->fold_types[f.k - 1] = ps_page_types_load(eq + 1, &pe))) {
+        fprintf(stderr, "pagesift-features: --page-types-fold: %s\n", pe.msg);
+        return pe.code == PS_ERR_IO ? 3 : 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -495,45 +536,10 @@ int main(int argc, char **argv)
             }
             break;
         }
-        case 'Y': {
-            /* K/N=BUNDLE */
-            ps_error pe = {0};
-            ps_fold f = {0};
-            char *eq = strchr(optarg, '=');
-            char spec[32];
-            if (!eq || (size_t)(eq - optarg) >= sizeof spec || !eq[1]) {
-                fprintf(stderr, "pagesift-features: --page-types-fold: '%s' is not K/N=BUNDLE\n", optarg);
-                { rc = 2; goto out; }
-            }
-            memcpy(spec, optarg, (size_t)(eq - optarg));
-            spec[eq - optarg] = '\0';
-            if (ps_fold_parse(spec, &f, &pe) < 0) {
-                fprintf(stderr, "pagesift-features: --page-types-fold: %s\n", pe.msg);
-                { rc = 2; goto out; }
-            }
-            if (r.fold_n && f.n != r.fold_n) {
-                fprintf(stderr, "pagesift-features: --page-types-fold: folds of %u and of %u: one N only\n",
-                        r.fold_n, f.n);
-                { rc = 2; goto out; }
-            }
-            if (!r.fold_n) {
-                if (!(r.fold_types = calloc(f.n, sizeof *r.fold_types))) {
-                    fputs("pagesift-features: out of memory\n", stderr);
-                    { rc = 3; goto out; }
-                }
-                r.fold_n = f.n;
-            }
-            if (r.fold_types[f.k - 1]) {
-                fprintf(stderr, "pagesift-features: --page-types-fold: fold %u/%u given twice\n", f.k, f.n);
-                { rc = 2; goto out; }
-            }
-            if (!(r.fold_types[f.k - 1] = ps_page_types_load(eq + 1, &pe))) {
-                fprintf(stderr, "pagesift-features: --page-types-fold: %s\n", pe.msg);
-                rc = pe.code == PS_ERR_IO ? 3 : 1;
+        case 'Y':
+            if ((rc = add_page_types_fold(&r, optarg)) != 0)
                 goto out;
-            }
             break;
-        }
         case 'L': learn = 1; break;
         case 'F':
         case 'N': {

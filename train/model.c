@@ -360,18 +360,21 @@ int ps_model_take_keys(ps_model *m, ps_buf *kb, size_t nk)
     return 0;
 }
 
-ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int check_features,
-                            ps_error *err)
+/* ps_model_parse_ex on @p bundle (@p len bytes and a NUL), which the model
+ * keeps as its text: the caller's buffer taken over, not copied (freed on
+ * failure too). */
+static ps_model *parse_bundle(char *bundle, size_t len, const char *name, int check_features, ps_error *err)
 {
     ps_model *m = calloc(1, sizeof *m);
-    if (!m || !(m->name = strdup(name ? name : "model")) || !(m->bundle = malloc(len + 1))) {
+    if (!m || !(m->name = strdup(name ? name : "model"))) {
+        free(bundle);
         ps_model_free(m);
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    memcpy(m->bundle, text, len);
-    m->bundle[len] = 0;
+    m->bundle = bundle;
     m->bundle_len = len;
+    const char *text = bundle;
     const char *nm = m->name;
     char *svm_copy = NULL;
     int rc = 0;
@@ -610,6 +613,19 @@ out:
     return m;
 }
 
+ps_model *ps_model_parse_ex(const char *text, size_t len, const char *name, int check_features,
+                            ps_error *err)
+{
+    char *bundle = malloc(len + 1);
+    if (!bundle) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    memcpy(bundle, text, len);
+    bundle[len] = 0;
+    return parse_bundle(bundle, len, name, check_features, err);
+}
+
 ps_model *ps_model_parse(const char *text, size_t len, const char *name, ps_error *err)
 {
     return ps_model_parse_ex(text, len, name, 1, err);
@@ -659,9 +675,7 @@ ps_model *ps_model_load(const char *path, ps_error *err)
     char *text = ps_read_regular_file(path, MODEL_MAX_BYTES, "a model bundle", &len, err);
     if (!text)
         return NULL;
-    ps_model *m = ps_model_parse(text, len, path, err);
-    free(text);
-    return m;
+    return parse_bundle(text, len, path, 1, err); /* the text read is the model's: no copy */
 }
 
 int ps_model_save(const ps_model *m, const char *path, ps_error *err)

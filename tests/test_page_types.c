@@ -39,6 +39,18 @@ static ps_page *parse_url(const char *html, const char *url)
     return pg;
 }
 
+/* The type @p m gives page @p n made by @p make, at @p url (-1: an error). */
+static int type_of(const ps_page_types *m, void (*make)(char *, size_t, int), int n, const char *url)
+{
+    char html[4096];
+    make(html, sizeof html, n);
+    ps_page *pg = parse_url(html, url);
+    ps_error err = {0};
+    int t = ps_page_types_classify(m, pg, NULL, &err);
+    ps_page_free(pg);
+    return t;
+}
+
 /* FNV-1a of prefix + token, then x ^= x >> 15: the bucket rule of the hashed
  * signals (docs/PAGE_TYPES.md), written again here to pin their meaning */
 static uint32_t fnv(const char *pre, const char *tok)
@@ -338,10 +350,7 @@ static void test_train_classify_refuse(void **state)
     }
     free(f);
     ps_page_free(pg);
-    article_page(html, sizeof html, 78);
-    pg = parse_url(html, "https://elsewhere.example/news/2024/78");
-    assert_int_equal(ps_page_types_classify(m, pg, NULL, &err), 0);
-    ps_page_free(pg);
+    assert_int_equal(type_of(m, article_page, 78, "https://elsewhere.example/news/2024/78"), 0);
     ps_page_types_free(m);
 
     /* a changed digit is refused by the checksum; a cut bundle by its structure */
@@ -493,15 +502,8 @@ static void test_train_hashed(void **state)
     ps_page_types *m = ps_page_types_parse(b.data, b.len, "hashed bundle", &err);
     if (!m)
         fail_msg("%s", err.msg);
-    char html[4096];
-    product_page(html, sizeof html, 77);
-    ps_page *pg = parse_url(html, "https://elsewhere.example/products/77");
-    assert_int_equal(ps_page_types_classify(m, pg, NULL, &err), 1);
-    ps_page_free(pg);
-    article_page(html, sizeof html, 78);
-    pg = parse_url(html, "https://elsewhere.example/news/2024/78");
-    assert_int_equal(ps_page_types_classify(m, pg, NULL, &err), 0);
-    ps_page_free(pg);
+    assert_int_equal(type_of(m, product_page, 77, "https://elsewhere.example/products/77"), 1);
+    assert_int_equal(type_of(m, article_page, 78, "https://elsewhere.example/news/2024/78"), 0);
     ps_page_types_free(m);
     free(sl);
     free(mx);

@@ -59,6 +59,7 @@ typedef struct site_info {
     int8_t *y;
     uint32_t *page; /* 0..kmax-1 */
     int32_t *parent; /* each row's nearest enclosing row (the context features') */
+    char **path;     /* each row's block path (the site model's block paths) */
     uint32_t *chars; /* its own characters */
     size_t rows;
     size_t *rows_upto; /* rows of the first k pages: rows_upto[k] */
@@ -135,8 +136,11 @@ static int page_rows(const ps_dataset_page *dp, const ps_model *base, const char
     uint32_t *nc = realloc(s->chars, (s->rows + add + 1) * sizeof *nc);
     if (nc)
         s->chars = nc;
+    char **npath = realloc(s->path, (s->rows + add + 1) * sizeof *npath);
+    if (npath)
+        s->path = npath;
     int32_t *item = malloc((nb + 1) * sizeof *item); /* block -> row, -1 */
-    if (!nx || !ny || !np || !npar || !nc || !item) {
+    if (!nx || !ny || !np || !npar || !nc || !npath || !item) {
         free(item);
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto done;
@@ -153,6 +157,11 @@ static int page_rows(const ps_dataset_page *dp, const ps_model *base, const char
         item[b] = (int32_t)s->rows;
         s->parent[s->rows] = pb >= 0 ? item[pb] : -1;
         s->chars[s->rows] = blocks[b].own.text_chars;
+        if (!(s->path[s->rows] = strdup(blocks[b].path))) {
+            free(item);
+            rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            goto done;
+        }
         memcpy(s->x + s->rows * nf, x + b * nf, nf * sizeof *x);
         s->y[s->rows] = share[b] >= PS_DEFAULT_LABEL_THRESHOLD;
         s->page[s->rows] = p;
@@ -402,7 +411,8 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
                 size_t r = s->rows_upto[ks[k]];
                 ps_site_train_report rep = {0};
                 ps_error e = {0};
-                ps_site_train_options so = {.second = second, .parent = s->parent, .chars = s->chars};
+                ps_site_train_options so = {.second = second, .parent = s->parent, .chars = s->chars,
+                                            .path = (const char *const *)s->path};
                 ps_model *sm = r ? ps_site_model_train(base, bp, s->key, s->x, s->y, s->page, r, &so, &rep, &e)
                                  : NULL;
                 if (sm || rep.declined)
@@ -580,6 +590,9 @@ out:
         free(sites[si].y);
         free(sites[si].page);
         free(sites[si].parent);
+        for (size_t r = 0; sites[si].path && r < sites[si].rows; r++)
+            free(sites[si].path[r]);
+        free(sites[si].path);
         free(sites[si].chars);
         free(sites[si].rows_upto);
     }

@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "methods/block_classifier.h"
+#include "pagesift/page.h"
 #include "pagesift/site_models.h"
 
 typedef struct site_classifier {
@@ -71,6 +72,24 @@ static void site_free(ps_block_classifier *c)
     free(s);
 }
 
+/* The blocks at the paths the site's labelled pages agree on
+ * (ps_site_model_path_label) take that label, after both stages: a score
+ * of at least PS_SITE_PATH_SCORE for content, at most its negative for
+ * noise; the passes after the classifier read it like any score. */
+static void site_paths(const ps_model *m, const ps_classify_in *in, double *score)
+{
+    size_t nb;
+    const ps_block *blocks = ps_page_blocks(in->page, &nb);
+    for (size_t i = 0; i < in->n; i++) {
+        const uint32_t b = in->blocks[i];
+        const int l = b < nb ? ps_site_model_path_label(m, blocks[b].path) : -1;
+        if (l == 1 && score[b] < PS_SITE_PATH_SCORE)
+            score[b] = PS_SITE_PATH_SCORE;
+        else if (l == 0 && score[b] > -PS_SITE_PATH_SCORE)
+            score[b] = -PS_SITE_PATH_SCORE;
+    }
+}
+
 static int site_score(const ps_block_classifier *c, const ps_classify_in *in, double *score, ps_error *err)
 {
     const site_classifier *s = (const site_classifier *)c;
@@ -90,6 +109,8 @@ static int site_score(const ps_block_classifier *c, const ps_classify_in *in, do
                         : ps_block_classifier_svm_score(m, in, score, err);
     if (rc == 0 && !s->stacked)
         rc = ps_site_gate_scores(m, ps_block_classifier_svm_model(stack), in, score, err);
+    if (rc == 0)
+        site_paths(m, in, score);
     ps_site_models_release(s->sites, m);
     return rc;
 }

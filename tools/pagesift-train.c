@@ -100,7 +100,11 @@ static void usage(FILE *f)
           "base model retrained on its support vectors plus the site's rows counted W\n"
           "times, W chosen by cross-validation over the site's pages; the base's\n"
           "features, scaling and block tags are kept (labelled rows whose block_tags\n"
-          "column names other tags than the base's are refused).  A site model is\n"
+          "column names other tags than the base's are refused).  With 3 or more\n"
+          "labelled pages and a block_path column, the block paths the site's pages\n"
+          "agree on (labelled on 2 or more pages, 99 % of their characters one way)\n"
+          "decide the blocks at those paths on its other pages, when the same CV says\n"
+          "they help (with a weight, or alone: weight 0).  A site model is\n"
           "written only where it beats the base: its CV F1 (characters of the content\n"
           "class, each held-out page scored through the base's second stage as\n"
           "pagesift scores it) above the base's on the same folds; with one labelled\n"
@@ -499,13 +503,15 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
         int8_t *sy = malloc(n + 1);
         uint32_t *sp = malloc((n + 1) * sizeof *sp), *sch = malloc((n + 1) * sizeof *sch);
         int32_t *spar = malloc((n + 1) * sizeof *spar);
-        if (!sx || !sy || !sp || !sch || !spar) {
+        const char **spath = malloc((n + 1) * sizeof *spath);
+        if (!sx || !sy || !sp || !sch || !spar || !spath) {
             fprintf(stderr, "pagesift-train: out of memory\n");
             rc = 1;
         }
         so.second = second;
         so.parent = spar;
         so.chars = sch;
+        so.path = spath;
         for (size_t i = 0; !rc && i < n;) {
             size_t j = i, m = 0, lab = 0;
             uint32_t pg = 0;
@@ -517,6 +523,7 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
                 sy[m] = y[rows[j].at];
                 sp[m] = pg;
                 sch[m] = rows[j].chars;
+                spath[m] = rows[j].path;
                 lab += sy[m] >= 0;
                 /* the nearest enclosing row of the page (rows in document
                  * order: an ancestor's row comes first), as pagesift-classify */
@@ -556,14 +563,21 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
                     printf(" (CV F1 over %d page folds:", rep.folds);
                     for (size_t k = 0; k < rep.n_cv; k++)
                         printf(" w%g %.4f", rep.cv_w[k], rep.cv_f1[k]);
-                    printf("; default model %.4f)", rep.cv_f1_base);
+                    printf("; default model %.4f", rep.cv_f1_base);
+                    if (rep.paths_judged) {
+                        printf("; with paths:");
+                        for (size_t k = 0; k < rep.n_cv; k++)
+                            printf(" w%g %.4f", rep.cv_w[k], rep.cv_f1_paths[k]);
+                        printf(", paths alone %.4f", rep.cv_f1_paths_only);
+                    }
+                    printf(")");
                 } else {
                     printf(" (one page: no CV; on it, content kept %.1f %% and noise dropped %.1f %%, default "
                            "model %.1f %% and %.1f %%)",
                            100 * rep.kept[0], 100 * rep.dropped[0], 100 * rep.kept[1], 100 * rep.dropped[1]);
                 }
-                printf(", %s support vectors, %.1f s -> %s/%s\n", ps_model_info(sm, "support_vectors"),
-                       rep.seconds, dir, name);
+                printf(", %s support vectors, %zu block paths, %.1f s -> %s/%s\n",
+                       ps_model_info(sm, "support_vectors"), rep.paths, rep.seconds, dir, name);
                 fflush(stdout);
                 written++;
             }
@@ -573,6 +587,7 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
         }
         free(sch);
         free(spar);
+        free(spath);
         free(sx);
         free(sy);
         free(sp);

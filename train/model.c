@@ -145,6 +145,7 @@ void ps_model_free(ps_model *m)
     free(m->coefp);
     free(m->coef);
     free(m->base_coefp);
+    free(m->site_paths);
     free(m);
 }
 

@@ -62,7 +62,20 @@ struct ps_model {
      * whole model. */
     const struct ps_model *delta_base;
     double *base_coefp;
+    /* a per-site model's block paths (issue 30; ps_site_model_path_label):
+     * paths its labelled pages agree on, each as ps_hash64 of the path with
+     * the lowest bit replaced by the label (1 content, 0 noise), ascending;
+     * NULL, 0 for none */
+    uint64_t *site_paths;
+    size_t n_site_paths;
 };
+
+/* A site model's path entry (site_paths above): the path's ps_hash64
+ * with its lowest bit the label. */
+static inline uint64_t ps_site_path_key(const char *path, size_t len, int content)
+{
+    return (ps_hash64(path, len) & ~(uint64_t)1) | (content ? 1u : 0u);
+}
 
 /* The payload line of a per-site delta bundle (docs/MODEL_FORMAT.md), in
  * place of libsvm-model-bytes. */

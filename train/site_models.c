@@ -88,6 +88,29 @@ static int take_word(const char **p, const char *le, const char *w)
     return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int ps_site_model_path_label(const ps_model *m, const char *path)
+{
+    if (!m || !m->n_site_paths || !path)
+        return -1;
+    /* the entry whose hash (all but the lowest bit) is the path's */
+    uint64_t h = ps_site_path_key(path, strlen(path), 0);
+    size_t lo = 0, hi = m->n_site_paths;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->site_paths[mid] < h)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->n_site_paths && (m->site_paths[lo] | 1) == (h | 1) ? (int)(m->site_paths[lo] & 1) : -1;
+}
+
 /* Parse a delta bundle (docs/MODEL_FORMAT.md, "Per-site bundles") of the
  * text @p text against @p base: the envelope and checksum as any bundle,
  * then its base_checksum must be the base's checksum; the model shares the
@@ -331,8 +354,34 @@ static ps_model *delta_parse(const char *text, size_t len, const char *name, con
         m->coefp[i] = m->coef[i];
         p = le + 1;
     }
+    /* the block paths its labelled pages agree on (issue 30; bundles made
+     * before them have none): "paths N", then N lines "L PATH" */
     if (p != pe) {
-        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: more lines than new_sv says", nm);
+        size_t n_paths;
+        if (!(le = line_end(p, pe)) || take_word(&p, le, "paths") != 0 ||
+            take_size(&p, le, 10000000, &n_paths) != 0 || p != le) {
+            rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: more lines than new_sv says", nm);
+            goto out;
+        }
+        p = le + 1;
+        if (!(m->site_paths = malloc((n_paths + 1) * sizeof *m->site_paths))) {
+            rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        for (size_t i = 0; i < n_paths; i++) {
+            if (!(le = line_end(p, pe)) || le - p < 3 || (p[0] != '0' && p[0] != '1') || p[1] != ' ') {
+                rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: path line %zu (a label 0 or 1, a "
+                                                      "space and a block path)", nm, i + 1);
+                goto out;
+            }
+            m->site_paths[i] = ps_site_path_key(p + 2, (size_t)(le - p - 2), p[0] == '1');
+            p = le + 1;
+        }
+        qsort(m->site_paths, n_paths, sizeof *m->site_paths, cmp_u64);
+        m->n_site_paths = n_paths;
+    }
+    if (p != pe) {
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: more lines than the paths say", nm);
         goto out;
     }
 out:
@@ -597,7 +646,8 @@ static size_t model_bytes(const ps_model *m)
         return sizeof *m + m->bundle_len + kb + strlen(m->features) + 1 +
                (m->delta_base->n_chunks * PS_SV_CHUNK + 1) * sizeof(double) + m->n_sv * sizeof(double) +
                m->n_chunks * PS_SV_CHUNK * (m->n_active * sizeof(float) + sizeof(double)) +
-               m->n_features * (2 * sizeof(double) + sizeof(int)) + (m->n_keys + 1) * 2 * sizeof(char *);
+               m->n_features * (2 * sizeof(double) + sizeof(int)) + (m->n_keys + 1) * 2 * sizeof(char *) +
+               m->n_site_paths * sizeof *m->site_paths;
     return sizeof *m + 2 * m->bundle_len + m->n_sv * m->n_features * sizeof(double) +
            m->n_sv * sizeof(double) + m->n_chunks * PS_SV_CHUNK * (m->n_active * sizeof(float) + sizeof(double)) +
            m->n_features * (2 * sizeof(double) + sizeof(int)) + m->n_keys * 2 * sizeof(char *);

@@ -33,7 +33,15 @@
  * beats the base's on the same folds, or, with one labelled page, where on
  * that page it keeps at least as much labelled content and drops at least
  * as much labelled noise as the base, and more of one.  Otherwise NULL,
- * rep->declined.  No labelled row: the base itself (an empty delta). */
+ * rep->declined.  No labelled row: the base itself (an empty delta).
+ *
+ * Block paths (issue 30): with the rows' DOM paths and >= 3 labelled pages,
+ * the paths the pages agree on (agreed_paths: labelled on >= 2 pages, 99 %
+ * of their characters one way) set the final scores of the blocks at those
+ * paths (apply_paths, as methods/classifier_site.c does at inference).  The
+ * same CV judges them, with each W and alone (the base's SVM: weight 0);
+ * they go into the bundle (after the delta, "paths N") only when that
+ * raises the CV F1. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -205,6 +213,100 @@ static void gate_scores(const double *bs1, double gate, const uint8_t *want, siz
     for (size_t r = 0; r < n_rows; r++)
         if ((!want || want[r]) && (bs1[r] >= gate || bs1[r] <= -gate))
             s1[r] = bs1[r];
+}
+
+/* ---- block paths (issue 30) -------------------------------------------- */
+
+/* A labelled row's path: its entry key without the label, its page and
+ * label, its characters. */
+typedef struct path_row {
+    uint64_t h;
+    uint32_t page;
+    int8_t y;
+    double w;
+} path_row;
+
+static int path_row_cmp(const void *a, const void *b)
+{
+    const path_row *x = a, *y = b;
+    if (x->h != y->h)
+        return x->h < y->h ? -1 : 1;
+    return x->page < y->page ? -1 : x->page > y->page;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The paths the labelled rows of @p use agree on: a path labelled on at
+ * least PS_SITE_PATH_PAGES pages, with at least PS_SITE_PATH_PURITY of its
+ * labelled characters one way, as ps_site_path_key entries (ascending) in
+ * @p out (room for n_rows); their number.  With @p text (the final paths
+ * of the bundle) each entry's line "L PATH" is added to it too, in the
+ * rows' order. */
+static size_t agreed_paths(const char *const *path, const int8_t *y, const uint32_t *chars, const uint32_t *page,
+                           const uint8_t *use, size_t n_rows, path_row *tmp, uint64_t *out, ps_buf *text)
+{
+    size_t n = 0, k = 0;
+    for (size_t r = 0; r < n_rows; r++)
+        if (use[r] && y[r] >= 0 && path[r] && *path[r])
+            tmp[n++] = (path_row){.h = ps_site_path_key(path[r], strlen(path[r]), 0), .page = page[r], .y = y[r],
+                                  .w = chars ? (chars[r] ? chars[r] : 1) : 1};
+    qsort(tmp, n, sizeof *tmp, path_row_cmp);
+    for (size_t i = 0, j; i < n; i = j) {
+        double c = 0, all = 0;
+        size_t pages = 0;
+        for (j = i; j < n && tmp[j].h == tmp[i].h; j++) {
+            pages += j == i || tmp[j].page != tmp[j - 1].page;
+            all += tmp[j].w;
+            if (tmp[j].y)
+                c += tmp[j].w;
+        }
+        if (pages < PS_SITE_PATH_PAGES)
+            continue;
+        if (c >= PS_SITE_PATH_PURITY * all)
+            out[k++] = tmp[i].h | 1;
+        else if (all - c >= PS_SITE_PATH_PURITY * all)
+            out[k++] = tmp[i].h;
+    }
+    /* the lines, each path once, in the rows' order (tmp[].page marks an
+     * entry written: the entries' rows are no longer needed) */
+    for (size_t i = 0; text && i < k; i++)
+        tmp[i].page = 0;
+    for (size_t r = 0; text && r < n_rows; r++) {
+        if (!use[r] || y[r] < 0 || !path[r] || !*path[r])
+            continue;
+        uint64_t h = ps_site_path_key(path[r], strlen(path[r]), 0), *e = bsearch(&h, out, k, sizeof *out, u64_cmp);
+        if (!e)
+            e = bsearch(&(uint64_t){h | 1}, out, k, sizeof *out, u64_cmp);
+        if (!e || tmp[e - out].page)
+            continue;
+        tmp[e - out].page = 1;
+        ps_buf_printf(text, "%d %s\n", (int)(*e & 1), path[r]);
+    }
+    return k;
+}
+
+/* The final scores of the rows of @p want whose path is among @p paths
+ * take its label, as the per-site classifier does at inference
+ * (methods/classifier_site.c). */
+static void apply_paths(const uint64_t *paths, size_t n_paths, const char *const *path, const uint8_t *want,
+                        size_t n_rows, double *score)
+{
+    for (size_t r = 0; r < n_rows && n_paths; r++) {
+        if ((want && !want[r]) || !path[r] || !*path[r])
+            continue;
+        uint64_t h = ps_site_path_key(path[r], strlen(path[r]), 0);
+        if (bsearch(&(uint64_t){h | 1}, paths, n_paths, sizeof *paths, u64_cmp)) {
+            if (score[r] < PS_SITE_PATH_SCORE)
+                score[r] = PS_SITE_PATH_SCORE;
+        } else if (bsearch(&h, paths, n_paths, sizeof *paths, u64_cmp)) {
+            if (score[r] > -PS_SITE_PATH_SCORE)
+                score[r] = -PS_SITE_PATH_SCORE;
+        }
+    }
 }
 
 /* ---- training ----------------------------------------------------------- */
@@ -399,8 +501,10 @@ ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, co
     int8_t *cy = malloc(n_rows + 1);
     uint32_t *cpage = malloc((n_rows + 1) * sizeof *cpage), *cchars = chars ? malloc((n_rows + 1) * sizeof *cchars) : NULL;
     int32_t *cparent = parent ? malloc((n_rows + 1) * sizeof *cparent) : NULL;
+    const char *const *path = o ? o->path : NULL;
+    const char **cpath = path ? malloc((n_rows + 1) * sizeof *cpath) : NULL;
     ps_model *m = NULL;
-    if (!pg || !pos || !cx || !cy || !cpage || (chars && !cchars) || (parent && !cparent)) {
+    if (!pg || !pos || !cx || !cy || !cpage || (chars && !cchars) || (parent && !cparent) || (path && !cpath)) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto out;
     }
@@ -449,12 +553,15 @@ ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, co
         cpage[to] = (uint32_t)pg[pi].key;
         if (cchars)
             cchars[to] = chars[r];
+        if (cpath)
+            cpath[to] = path[r];
     }
     for (size_t r = 0; cparent && r < n_rows; r++)
         cparent[pos[r]] = parent[r] >= 0 && (size_t)parent[r] < n_rows ? (int32_t)pos[parent[r]] : -1;
     ps_site_train_options co = o ? *o : (ps_site_train_options){0};
     co.parent = cparent;
     co.chars = cchars;
+    co.path = cpath;
     m = train_rows(base, base_name, site, cx, cy, cpage, n_rows, &co, rep, full, err);
 out:
     free(pg);
@@ -465,6 +572,7 @@ out:
     free(cpage);
     free(cchars);
     free(cparent);
+    free(cpath);
     return m;
 }
 
@@ -555,6 +663,15 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
         rep->stacked = 1;
     }
     const stack_ctx *scp = &sc;
+    /* block paths: judged by the CV, so only with enough pages for its
+     * training folds to agree on some */
+    const char *const *path = o ? o->path : NULL;
+    const int with_paths = path && n_pages >= PS_SITE_PATH_MIN_PAGES;
+    path_row *ptmp = NULL;
+    uint64_t *pk = NULL;
+    size_t n_pk = 0;
+    int use_paths = 0;
+    ps_buf ptext = {0};
     ps_model *m = NULL;
     struct svm_model *final = NULL;
     uint8_t *use = calloc(n_rows + 1, 1), *want = calloc(n_rows + 1, 1);
@@ -568,7 +685,12 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
     char *svm_text = NULL;
     size_t *src = NULL;
     ps_buf b = {0};
-    if (!use || !want || !fold || !s1 || !sb || !sf || !pred || !t.base_nodes || !t.base_y || !t.site_nodes) {
+    if (with_paths) {
+        ptmp = malloc((n_rows + 1) * sizeof *ptmp);
+        pk = malloc((n_rows + 1) * sizeof *pk);
+    }
+    if (!use || !want || !fold || !s1 || !sb || !sf || !pred || !t.base_nodes || !t.base_y || !t.site_nodes ||
+        (with_paths && (!ptmp || !pk))) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto out;
     }
@@ -659,7 +781,7 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
         tally_rows(sc.chars, y, n_rows, want, sb, &tb);
         rep->cv_f1_base = tally_f1(&tb);
         for (size_t wi = 0; wi < n_w; wi++) {
-            tally tw = {0};
+            tally tw = {0}, twp = {0};
             for (int f = 0; f < folds; f++) {
                 for (size_t r = 0; r < n_rows; r++) {
                     use[r] = fold[r] >= 0 && fold[r] != f && y[r] >= 0;
@@ -678,20 +800,53 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
                     goto out;
                 }
                 tally_rows(sc.chars, y, n_rows, want, sf, &tw);
+                if (with_paths) { /* the same with the training folds' paths */
+                    n_pk = agreed_paths(path, y, sc.chars, page, use, n_rows, ptmp, pk, NULL);
+                    apply_paths(pk, n_pk, path, want, n_rows, sf);
+                    tally_rows(sc.chars, y, n_rows, want, sf, &twp);
+                }
             }
             rep->cv_w[wi] = wts[wi];
             rep->cv_f1[wi] = tally_f1(&tw);
+            rep->cv_f1_paths[wi] = tally_f1(&twp);
             if (rep->cv_f1[wi] > rep->cv_f1[best] + 1e-12)
                 best = wi;
         }
         weight = wts[best];
-        if (!(rep->cv_f1[best] > rep->cv_f1_base + margin) && !(o && o->keep_worse)) {
+        double best_f1 = rep->cv_f1[best];
+        if (with_paths) {
+            /* the paths with the base's SVM (no site rows), then the best of
+             * all: a weight without paths, with them, the paths alone */
+            tally tp = {0};
+            for (int f = 0; f < folds; f++) {
+                for (size_t r = 0; r < n_rows; r++) {
+                    use[r] = fold[r] >= 0 && fold[r] != f && y[r] >= 0;
+                    want[r] = fold[r] == f;
+                    sf[r] = sb[r];
+                }
+                n_pk = agreed_paths(path, y, sc.chars, page, use, n_rows, ptmp, pk, NULL);
+                apply_paths(pk, n_pk, path, want, n_rows, sf);
+                tally_rows(sc.chars, y, n_rows, want, sf, &tp);
+            }
+            rep->paths_judged = 1;
+            rep->cv_f1_paths_only = tally_f1(&tp);
+            size_t bp = 0;
+            for (size_t wi = 1; wi < n_w; wi++)
+                if (rep->cv_f1_paths[wi] > rep->cv_f1_paths[bp] + 1e-12)
+                    bp = wi;
+            /* ties to the simpler: the paths alone over a weight with them */
+            if (rep->cv_f1_paths_only > best_f1 + 1e-12 && rep->cv_f1_paths_only >= rep->cv_f1_paths[bp] - 1e-12)
+                use_paths = 1, weight = 0, best_f1 = rep->cv_f1_paths_only;
+            else if (rep->cv_f1_paths[bp] > best_f1 + 1e-12)
+                use_paths = 1, weight = wts[bp], best_f1 = rep->cv_f1_paths[bp];
+        }
+        if (!(best_f1 > rep->cv_f1_base + margin) && !(o && o->keep_worse)) {
             rep->declined = 1;
             rep->weight = weight;
             ps_set_error(err, PS_ERR_USAGE,
-                         "site %s: no site model: its CV F1 over %d page folds (%.4f, weight %g) does not beat "
+                         "site %s: no site model: its CV F1 over %d page folds (%.4f, weight %g%s) does not beat "
                          "the default model's on the same folds (%.4f)%s",
-                         site, folds, rep->cv_f1[best], weight, rep->cv_f1_base,
+                         site, folds, best_f1, weight, use_paths ? ", with paths" : "", rep->cv_f1_base,
                          margin > 0 ? " by the margin asked" : "");
             goto out;
         }
@@ -700,7 +855,15 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
     for (size_t r = 0; r < n_rows; r++)
         use[r] = y[r] >= 0;
     size_t tc = 0, tn = 0;
-    if (!(final = train_one(&t, use, (int)weight, t.seed ^ 0x66696e616cull, &tc, &tn, &src))) {
+    if (use_paths) { /* the paths of every labelled page */
+        n_pk = agreed_paths(path, y, sc.chars, page, use, n_rows, ptmp, pk, &ptext);
+        if (n_pk && !ptext.data) {
+            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+    }
+    rep->paths = use_paths ? n_pk : 0;
+    if (weight > 0 && !(final = train_one(&t, use, (int)weight, t.seed ^ 0x66696e616cull, &tc, &tn, &src))) {
         ps_set_error(err, PS_ERR_NOMEM, "site %s: training failed (out of memory)", site);
         goto out;
     }
@@ -744,6 +907,12 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
         for (size_t wi = 0; wi < n_w; wi++)
             ps_buf_printf(&keys, "%s%g:%.4f", wi ? "," : " ", wts[wi], rep->cv_f1[wi]);
         ps_buf_printf(&keys, "\nsite_cv_f1_base %.4f\n", rep->cv_f1_base);
+        if (rep->paths_judged) {
+            ps_buf_printf(&keys, "site_cv_f1_paths");
+            for (size_t wi = 0; wi < n_w; wi++)
+                ps_buf_printf(&keys, "%s%g:%.4f", wi ? "," : " ", wts[wi], rep->cv_f1_paths[wi]);
+            ps_buf_printf(&keys, ",0:%.4f\n", rep->cv_f1_paths_only);
+        }
     } else {
         ps_buf_printf(&keys, "site_check_kept %.4f\nsite_check_kept_base %.4f\n", rep->kept[0], rep->kept[1]);
         ps_buf_printf(&keys, "site_check_dropped %.4f\nsite_check_dropped_base %.4f\n", rep->dropped[0],
@@ -754,7 +923,9 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
         ps_buf_printf(&keys, "site_gate %g\n", gate);
     ps_buf_printf(&keys, "base_model %s\nbase_checksum %s\nbase_support_vectors %zu\n", bn, bsum ? bsum : "-",
                   base->n_sv);
-    ps_buf_printf(&keys, "train_rows_content %zu\ntrain_rows_noise %zu\nsupport_vectors %d\n", tc, tn, final->l);
+    ps_buf_printf(&keys, "site_paths %zu\n", rep->paths);
+    ps_buf_printf(&keys, "train_rows_content %zu\ntrain_rows_noise %zu\nsupport_vectors %zu\n", tc, tn,
+                  final ? (size_t)final->l : base->n_sv);
     if (!keys.data) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto out;
@@ -763,6 +934,29 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
      * where they differ from the base's (libsvm's sv_indices say which
      * training row each support vector is), and the site's own support
      * vectors, the W copies of a row as one with their summed coefficient */
+    if (!final) {
+        /* weight 0, the paths alone: the base's SVM unchanged */
+        ps_buf pl = {0};
+        ps_buf_printf(&pl, "label %d %d\nrho %.17g\nbase_coef 0\nnew_sv 0\n", base->content_first ? 1 : 0,
+                      base->content_first ? 0 : 1, base->rho);
+        ps_buf_printf(&pl, "paths %zu\n", rep->paths);
+        if (ptext.data)
+            ps_buf_append(&pl, ptext.data, ptext.len);
+        ps_buf_printf(&b, "pagesift-model %d\ntool pagesift-train %s\n", PS_MODEL_FORMAT_VERSION, ps_version());
+        ps_buf_append(&b, keys.data, keys.len);
+        ps_buf_printf(&b, "%s %zu\n", PS_SITE_DELTA_BYTES_KEY, pl.len);
+        if (pl.data)
+            ps_buf_append(&b, pl.data, pl.len);
+        ps_buf_printf(&b, "end pagesift-model\n");
+        int ok = pl.data && b.data && ps_model_bundle_seal(&b) == 0;
+        ps_buf_free(&pl);
+        ps_buf_free(&keys);
+        if (!ok)
+            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+        else
+            m = delta_parse(b.data, b.len, site, base, err);
+        goto out;
+    }
     {
         size_t nsv = base->n_sv, nl = (size_t)final->l;
         int *svi = malloc((nl + 1) * sizeof *svi);
@@ -805,6 +999,11 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
                 for (const struct svm_node *nd = final->SV[first[r]]; nd->index != -1; nd++)
                     ps_buf_printf(&pl, " %d:%.8g", nd->index, nd->value);
                 ps_buf_putc(&pl, '\n');
+            }
+            if (use_paths) {
+                ps_buf_printf(&pl, "paths %zu\n", rep->paths);
+                if (ptext.data)
+                    ps_buf_append(&pl, ptext.data, ptext.len);
             }
             ok = pl.data != NULL;
         }
@@ -877,6 +1076,9 @@ out:
     free(t.base_y);
     free(t.site_nodes);
     free(src);
+    free(ptmp);
+    free(pk);
+    ps_buf_free(&ptext);
     if (!m && full && *full) {
         ps_model_free(*full);
         *full = NULL;

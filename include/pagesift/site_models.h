@@ -27,6 +27,10 @@
 extern "C" {
 #endif
 
+/** The score of a block a site model's paths decide (ps_site_model_path_label):
+ *  at least this for content, at most its negative for noise. */
+#define PS_SITE_PATH_SCORE 1.0
+
 /** Default memory cap of the loaded site models (MB). */
 #define PS_SITE_MODELS_CAP_MB 256
 
@@ -96,6 +100,16 @@ typedef struct ps_site_models_stats {
     size_t bytes, peak_bytes, loaded;
 } ps_site_models_stats;
 PS_EXPORT void ps_site_models_get_stats(ps_site_models *s, ps_site_models_stats *st);
+
+/** A site model's label of a block by its DOM path (ps_block.path, the
+ *  block CSV's block_path): 1 content, 0 noise, when the site's labelled
+ *  pages agree on the block at that path (at least two pages, 99 % of its
+ *  labelled characters one way; pagesift-train keeps such paths only where
+ *  its cross-validation says they help), else -1 (also for a model without
+ *  paths: a whole model, or a bundle made before them).  The per-site
+ *  classifier gives such a block a score of at least 1 / at most -1 after
+ *  both stages (docs/SITE_MODELS.md, "Block paths"). */
+PS_EXPORT int ps_site_model_path_label(const ps_model *m, const char *path);
 
 PS_EXPORT void ps_site_models_free(ps_site_models *s);
 

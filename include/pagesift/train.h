@@ -258,6 +258,15 @@ PS_LAB_EXPORT int ps_page_types_train(const char *const *dirs, size_t n_dirs,
 /** Where a site model decides: blocks whose base first-stage score is
  *  inside (-PS_SITE_GATE, PS_SITE_GATE), the base's margin (issue 30). */
 #define PS_SITE_GATE 1.0
+/** Block paths (issue 30; ps_site_model_path_label): a block path labelled
+ *  on at least PS_SITE_PATH_PAGES of a site's pages, at least
+ *  PS_SITE_PATH_PURITY of its labelled characters one way, decides the
+ *  block at that path on the site's other pages; a bundle holds them only
+ *  when the site has at least PS_SITE_PATH_MIN_PAGES labelled pages (so
+ *  that the CV over its pages judged them) and they raise its CV F1. */
+#define PS_SITE_PATH_PAGES 2
+#define PS_SITE_PATH_PURITY 0.99
+#define PS_SITE_PATH_MIN_PAGES 3
 
 typedef struct ps_site_train_options {
     const double *weights;  /**< candidate weights (integers >= 1), NULL = PS_SITE_WEIGHTS_DEFAULT */
@@ -295,6 +304,12 @@ typedef struct ps_site_train_options {
      *  bundles before it).  The CV and the one-page check judge the gated
      *  model, and the bundle says it (site_gate) for inference. */
     double gate;
+    /** Per row: the block's DOM path (the block CSV's block_path), or NULL
+     *  (no paths: the site model is an SVM alone).  With it and at least
+     *  PS_SITE_PATH_MIN_PAGES labelled pages, the paths the site's pages
+     *  agree on are judged by the same CV, with each candidate weight and
+     *  alone (the base's SVM with them), and kept where they raise it. */
+    const char *const *path;
 } ps_site_train_options;
 
 /** What training one site found (filled by ps_site_model_train). */
@@ -306,6 +321,13 @@ typedef struct ps_site_train_report {
     double cv_f1[16];             /**< CV F1 of the content class per candidate */
     size_t n_cv;
     double cv_f1_base;            /**< the base model's F1 on the same folds */
+    /** With paths (ps_site_train_options.path): CV F1 of each candidate
+     *  weight with the paths of its training folds (cv_f1_paths[i]) and of
+     *  the base with them alone (cv_f1_paths_only); paths_judged 0 when
+     *  the site has too few pages. */
+    double cv_f1_paths[16], cv_f1_paths_only;
+    int paths_judged;
+    size_t paths;                 /**< block paths in the bundle */
     double seconds;
     int stacked;                  /**< CV and check scored through the second stage */
     /** One labelled page (no CV): share of the page's labelled content

@@ -1,7 +1,9 @@
 /* tests/fuzz/fuzz_file_formats.c — libFuzzer target: arbitrary bytes as each
  * file pagesift reads: a WARC file (plain or gzip), a JSON Lines file, a
  * template library and a model bundle (as it is, carried over from format 1, and with its
- * checksum made right so that the parser behind the check is reached).  A
+ * checksum made right so that the parser behind the check is reached; so
+ * made right, also as a per-site delta bundle against scripts/fuzz's
+ * small.model seed, block paths and all).  A
  * bundle's following stages (a stacked model: ps_model_next_stage) are
  * read too, and the block classifier is opened over it (the "stack" kind
  * when a second stage follows).  Each must load or fail with a clear error,
@@ -18,6 +20,7 @@
 #include "methods/block_classifier.h"
 #include "pagesift.h"
 #include "train/train_internal.h"
+#include "pagesift/site_models.h"
 #include "pagesift/templates.h"
 
 static char dir[64];
@@ -100,6 +103,21 @@ static void read_all(const char *name, const uint8_t *data, size_t size)
     }
 }
 
+/* The base a per-site delta is read against: scripts/fuzz's small.model
+ * seed (its site.model seed is a delta against it, with block paths), NULL
+ * when it is not there (run from another folder). */
+static const ps_model *site_base(void)
+{
+    static int tried;
+    static ps_model *base;
+    if (!tried) {
+        ps_error e = {0};
+        tried = 1;
+        base = ps_model_load("out/fuzz/seeds/files/small.model", &e);
+    }
+    return base;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ps_error err = {0};
@@ -134,6 +152,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ps_buf b = {0};
     if (size > 15 && memcmp(data, "pagesift-model ", 15) == 0 && ps_buf_append(&b, data, size) == 0 &&
         ps_model_bundle_seal(&b) == 0) {
+        /* a per-site delta bundle, read against its base */
+        if (site_base())
+            ps_model_free(ps_site_model_parse(b.data, b.len, "sealed.site", site_base(), &err));
         m = ps_model_parse(b.data, b.len, "sealed.model", &err);
         next_stages(m);
         if (m && seal_second(&b, m) == 0) {

@@ -576,6 +576,39 @@ out:
     return m;
 }
 
+/* A delta that leaves the base's SVM as it is (its label order and rho,
+ * no coefficient changed, no support vector of its own) with the header
+ * keys @p keys and, when @p paths is given, its @p n_paths block path
+ * lines: the site model of a site with no labelled row, or of one whose
+ * block paths alone beat the base. */
+static ps_model *unchanged_delta(const ps_model *base, const char *site, const ps_buf *keys, const ps_buf *paths,
+                                 size_t n_paths, ps_error *err)
+{
+    ps_buf pl = {0}, b = {0};
+    ps_buf_printf(&pl, "label %d %d\nrho %.17g\nbase_coef 0\nnew_sv 0\n", base->content_first ? 1 : 0,
+                  base->content_first ? 0 : 1, base->rho);
+    if (paths) {
+        ps_buf_printf(&pl, "paths %zu\n", n_paths);
+        if (paths->data)
+            ps_buf_append(&pl, paths->data, paths->len);
+    }
+    ps_buf_printf(&b, "pagesift-model %d\ntool pagesift-train %s\n", PS_MODEL_FORMAT_VERSION, ps_version());
+    if (keys->data)
+        ps_buf_append(&b, keys->data, keys->len);
+    ps_buf_printf(&b, "%s %zu\n", PS_SITE_DELTA_BYTES_KEY, pl.len);
+    if (pl.data)
+        ps_buf_append(&b, pl.data, pl.len);
+    ps_buf_printf(&b, "end pagesift-model\n");
+    ps_model *m = NULL;
+    if (!keys->data || !pl.data || !b.data || ps_model_bundle_seal(&b) != 0)
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    else
+        m = delta_parse(b.data, b.len, site, base, err);
+    ps_buf_free(&pl);
+    ps_buf_free(&b);
+    return m;
+}
+
 static ps_model *train_rows(const ps_model *base, const char *base_name, const char *site, const double *x,
                             const int8_t *y, const uint32_t *page, size_t n_rows, const ps_site_train_options *o,
                             ps_site_train_report *rep, ps_model **full, ps_error *err)
@@ -700,26 +733,15 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
         const char *bsum = ps_model_info(base, "checksum");
         const char *bn = base_name ? strrchr(base_name, '/') : NULL;
         bn = bn ? bn + 1 : base_name ? base_name : "-";
-        ps_buf pl = {0};
-        ps_buf_printf(&pl, "label %d %d\nrho %.17g\nbase_coef 0\nnew_sv 0\n", base->content_first ? 1 : 0,
-                      base->content_first ? 0 : 1, base->rho);
-        ps_buf_printf(&b, "pagesift-model %d\ntool pagesift-train %s\n", PS_MODEL_FORMAT_VERSION, ps_version());
-        ps_buf_printf(&b, "seed %llu\nsite %s\nsite_revision 1\nsite_weight 0\nsite_pages 0\n",
+        ps_buf keys = {0};
+        ps_buf_printf(&keys, "seed %llu\nsite %s\nsite_revision 1\nsite_weight 0\nsite_pages 0\n",
                       (unsigned long long)t.seed, site);
-        ps_buf_printf(&b, "site_rows_content 0\nsite_rows_noise 0\nsite_cv_folds 0\n");
-        ps_buf_printf(&b, "base_model %s\nbase_checksum %s\nbase_support_vectors %zu\n", bn, bsum ? bsum : "-",
+        ps_buf_printf(&keys, "site_rows_content 0\nsite_rows_noise 0\nsite_cv_folds 0\n");
+        ps_buf_printf(&keys, "base_model %s\nbase_checksum %s\nbase_support_vectors %zu\n", bn, bsum ? bsum : "-",
                       base->n_sv);
-        ps_buf_printf(&b, "train_rows_content 0\ntrain_rows_noise 0\nsupport_vectors %zu\n", base->n_sv);
-        ps_buf_printf(&b, "%s %zu\n", PS_SITE_DELTA_BYTES_KEY, pl.len);
-        if (pl.data)
-            ps_buf_append(&b, pl.data, pl.len);
-        ps_buf_printf(&b, "end pagesift-model\n");
-        int ok = pl.data && b.data && ps_model_bundle_seal(&b) == 0;
-        ps_buf_free(&pl);
-        if (!ok)
-            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-        else
-            m = delta_parse(b.data, b.len, site, base, err);
+        ps_buf_printf(&keys, "train_rows_content 0\ntrain_rows_noise 0\nsupport_vectors %zu\n", base->n_sv);
+        m = unchanged_delta(base, site, &keys, NULL, 0, err);
+        ps_buf_free(&keys);
         goto out;
     }
     /* rows as sparse libsvm nodes: a zero is left out (libsvm's kernel
@@ -936,25 +958,8 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
      * vectors, the W copies of a row as one with their summed coefficient */
     if (!final) {
         /* weight 0, the paths alone: the base's SVM unchanged */
-        ps_buf pl = {0};
-        ps_buf_printf(&pl, "label %d %d\nrho %.17g\nbase_coef 0\nnew_sv 0\n", base->content_first ? 1 : 0,
-                      base->content_first ? 0 : 1, base->rho);
-        ps_buf_printf(&pl, "paths %zu\n", rep->paths);
-        if (ptext.data)
-            ps_buf_append(&pl, ptext.data, ptext.len);
-        ps_buf_printf(&b, "pagesift-model %d\ntool pagesift-train %s\n", PS_MODEL_FORMAT_VERSION, ps_version());
-        ps_buf_append(&b, keys.data, keys.len);
-        ps_buf_printf(&b, "%s %zu\n", PS_SITE_DELTA_BYTES_KEY, pl.len);
-        if (pl.data)
-            ps_buf_append(&b, pl.data, pl.len);
-        ps_buf_printf(&b, "end pagesift-model\n");
-        int ok = pl.data && b.data && ps_model_bundle_seal(&b) == 0;
-        ps_buf_free(&pl);
+        m = unchanged_delta(base, site, &keys, &ptext, rep->paths, err);
         ps_buf_free(&keys);
-        if (!ok)
-            ps_set_error(err, PS_ERR_NOMEM, "out of memory");
-        else
-            m = delta_parse(b.data, b.len, site, base, err);
         goto out;
     }
     {

@@ -105,9 +105,16 @@ static int site_score(const ps_block_classifier *c, const ps_classify_in *in, do
     const char *bsum = ps_model_info(m, "base_checksum");
     const ps_block_classifier *stack =
         s->red_sum && bsum && strcmp(bsum, s->red_sum) == 0 && s->unreduced ? s->unreduced : s->base;
-    int rc = s->stacked ? ps_block_classifier_stack_score(stack, m, in, score, err) /* gated inside */
-                        : ps_block_classifier_svm_score(m, in, score, err);
-    if (rc == 0 && !s->stacked)
+    /* a site model that leaves the SVM as it is (its block paths alone):
+     * the default's own scores, computed once (not a second time as the
+     * gate would) */
+    const int same = ps_site_model_is_base(m);
+    ps_classify_in quiet = *in;
+    quiet.model = NULL; /* the record names the site model, not "default" */
+    int rc = same ? stack->score(stack, &quiet, score, err)
+             : s->stacked ? ps_block_classifier_stack_score(stack, m, in, score, err) /* gated inside */
+                          : ps_block_classifier_svm_score(m, in, score, err);
+    if (rc == 0 && !s->stacked && !same)
         rc = ps_site_gate_scores(m, ps_block_classifier_svm_model(stack), in, score, err);
     if (rc == 0)
         site_paths(m, in, score);

@@ -68,6 +68,9 @@ struct ps_model {
      * NULL, 0 for none */
     uint64_t *site_paths;
     size_t n_site_paths;
+    /* a delta that changes none of its base's coefficients, adds no
+     * support vector and keeps its rho and label order: the base's SVM */
+    int delta_unchanged;
 };
 
 /* A site model's path entry (site_paths above): the path's ps_hash64

@@ -94,6 +94,11 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+int ps_site_model_is_base(const ps_model *m)
+{
+    return m && m->delta_unchanged;
+}
+
 int ps_site_model_path_label(const ps_model *m, const char *path)
 {
     if (!m || !m->n_site_paths || !path)
@@ -384,6 +389,7 @@ static ps_model *delta_parse(const char *text, size_t len, const char *name, con
         rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: more lines than the paths say", nm);
         goto out;
     }
+    m->delta_unchanged = n_changed == 0 && n_new == 0 && m->rho == base->rho && same;
 out:
     ps_buf_free(&kb);
     free(row);

@@ -111,6 +111,11 @@ PS_EXPORT void ps_site_models_get_stats(ps_site_models *s, ps_site_models_stats 
  *  both stages (docs/SITE_MODELS.md, "Block paths"). */
 PS_EXPORT int ps_site_model_path_label(const ps_model *m, const char *path);
 
+/** 1 when the site model @p m leaves its base's SVM as it is (a delta with
+ *  no coefficient of its own: block paths alone, or a site without
+ *  labelled rows), so that the base's own scores are its scores; else 0. */
+PS_EXPORT int ps_site_model_is_base(const ps_model *m);
+
 PS_EXPORT void ps_site_models_free(ps_site_models *s);
 
 /** A per-site bundle in memory (a delta, or a whole bundle) read against

@@ -369,6 +369,11 @@ static ps_model *delta_parse(const char *text, size_t len, const char *name, con
             goto out;
         }
         p = le + 1;
+        if (n_paths > (size_t)(pe - p) / 4) { /* a line is at least "L X\n" */
+            rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: %zu paths in %zu bytes", nm, n_paths,
+                              (size_t)(pe - p));
+            goto out;
+        }
         if (!(m->site_paths = malloc((n_paths + 1) * sizeof *m->site_paths))) {
             rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
             goto out;

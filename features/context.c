@@ -66,15 +66,19 @@ static double clip(double s)
     return s < -CTX_CLIP ? -CTX_CLIP : s > CTX_CLIP ? CTX_CLIP : s;
 }
 
+/* 12 bytes an item beside the caller's arrays: the character sums are
+ * whole numbers below 2^32 (a page's characters, each item at least 1),
+ * kept as such and read as doubles, which is exactly what summing them as
+ * doubles gave; the scores are clipped when read. */
 struct ps_context {
     size_t n;
     const int32_t *parent; /* the caller's */
     const uint32_t *chars;
-    double *s;         /* clipped scores */
-    double *sub_chars; /* subtree characters */
-    double *sub_pos;   /* of which scored content */
-    double *sib_w;     /* per parent: children's chars */
-    double *sib_ws;    /* and chars * score */
+    const double *score;
+    uint32_t *sub_chars; /* subtree characters */
+    uint32_t *sub_pos;   /* of which scored content */
+    uint32_t *sib_w;     /* per parent: children's chars */
+    double *sib_ws;      /* and chars * score */
     double root_w, root_ws; /* the same for items without a parent */
     double page_max, page_chars, page_pos;
 };
@@ -83,7 +87,6 @@ void ps_context_free(ps_context *cx)
 {
     if (!cx)
         return;
-    free(cx->s);
     free(cx->sub_chars);
     free(cx->sub_pos);
     free(cx->sib_w);
@@ -98,34 +101,38 @@ ps_context *ps_context_new(size_t n, const int32_t *parent, const uint32_t *char
     ps_context *cx = calloc(1, sizeof *cx);
     if (!cx)
         return NULL;
-    cx->n = n, cx->parent = parent, cx->chars = chars;
+    cx->n = n, cx->parent = parent, cx->chars = chars, cx->score = score;
     size_t m = n ? n : 1;
-    cx->s = malloc(m * sizeof *cx->s);
     cx->sub_chars = calloc(m, sizeof *cx->sub_chars);
     cx->sub_pos = calloc(m, sizeof *cx->sub_pos);
     cx->sib_w = calloc(m, sizeof *cx->sib_w);
     cx->sib_ws = calloc(m, sizeof *cx->sib_ws);
-    if (!cx->s || !cx->sub_chars || !cx->sub_pos || !cx->sib_w || !cx->sib_ws) {
+    if (!cx->sub_chars || !cx->sub_pos || !cx->sib_w || !cx->sib_ws) {
         ps_context_free(cx);
         return NULL;
     }
-    double *s = cx->s, *sub_chars = cx->sub_chars, *sub_pos = cx->sub_pos;
+    uint32_t *sub_chars = cx->sub_chars, *sub_pos = cx->sub_pos;
     double page_max = -CTX_CLIP, page_chars = 0, page_pos = 0;
+    uint64_t total = 0;
     for (size_t i = 0; i < n; i++) {
-        s[i] = clip(score[i]);
-        double c = chars[i] ? chars[i] : 1;
-        page_max = s[i] > page_max ? s[i] : page_max;
+        double si = clip(score[i]);
+        uint32_t c = chars[i] ? chars[i] : 1;
+        if ((total += c) > UINT32_MAX) { /* more characters than a page has */
+            ps_context_free(cx);
+            return NULL;
+        }
+        page_max = si > page_max ? si : page_max;
         page_chars += c;
-        page_pos += s[i] > 0 ? c : 0;
+        page_pos += si > 0 ? c : 0;
         sub_chars[i] = c;
-        sub_pos[i] = s[i] > 0 ? c : 0;
+        sub_pos[i] = si > 0 ? c : 0;
         int32_t p = parent[i];
         if (p >= 0 && (size_t)p < i) {
             cx->sib_w[p] += c;
-            cx->sib_ws[p] += c * s[i];
+            cx->sib_ws[p] += c * si;
         } else {
             cx->root_w += c;
-            cx->root_ws += c * s[i];
+            cx->root_ws += c * si;
         }
     }
     /* subtree sums: children come after their parent in document order */
@@ -142,31 +149,31 @@ ps_context *ps_context_new(size_t n, const int32_t *parent, const uint32_t *char
 
 void ps_context_item(const ps_context *cx, size_t i, double *o)
 {
-    const double *s = cx->s;
+    const double *score = cx->score;
     const uint32_t *chars = cx->chars;
     size_t n = cx->n;
-    double c = chars[i] ? chars[i] : 1;
+    double c = chars[i] ? chars[i] : 1, si = clip(score[i]);
     int32_t p = cx->parent[i];
     int has_p = p >= 0 && (size_t)p < i;
-    double w = (has_p ? cx->sib_w[p] : cx->root_w) - c, ws = (has_p ? cx->sib_ws[p] : cx->root_ws) - c * s[i];
+    double w = (has_p ? (double)cx->sib_w[p] : cx->root_w) - c, ws = (has_p ? cx->sib_ws[p] : cx->root_ws) - c * si;
     double win_w = 0, win_ws = 0;
     for (size_t j = i >= CTX_WINDOW ? i - CTX_WINDOW : 0; j <= i + CTX_WINDOW && j < n; j++)
         if (j != i) {
             double cj = chars[j] ? chars[j] : 1;
             win_w += cj;
-            win_ws += cj * s[j];
+            win_ws += cj * clip(score[j]);
         }
-    o[0] = s[i];
-    o[1] = has_p ? s[p] : CTX_NONE;
-    o[2] = w > 0.5 ? ws / w : s[i];
-    o[3] = i > 0 ? s[i - 1] : CTX_NONE;
-    o[4] = i + 1 < n ? s[i + 1] : CTX_NONE;
+    o[0] = si;
+    o[1] = has_p ? clip(score[p]) : CTX_NONE;
+    o[2] = w > 0.5 ? ws / w : si;
+    o[3] = i > 0 ? clip(score[i - 1]) : CTX_NONE;
+    o[4] = i + 1 < n ? clip(score[i + 1]) : CTX_NONE;
     o[5] = win_w > 0 ? win_ws / win_w : CTX_NONE;
     o[6] = cx->page_max;
-    o[7] = s[i] - cx->page_max;
-    o[8] = cx->page_pos > 0 ? (has_p ? cx->sub_pos[p] : cx->page_pos) / cx->page_pos : 0;
+    o[7] = si - cx->page_max;
+    o[8] = cx->page_pos > 0 ? (has_p ? (double)cx->sub_pos[p] : cx->page_pos) / cx->page_pos : 0;
     o[9] = cx->page_pos / cx->page_chars;
-    o[10] = cx->sub_pos[i] / cx->sub_chars[i];
+    o[10] = (double)cx->sub_pos[i] / (double)cx->sub_chars[i];
 }
 
 int ps_context_features(size_t n, const int32_t *parent, const uint32_t *chars, const double *score,

@@ -126,11 +126,11 @@ static int stack_score_with(const stack_classifier *s, const ps_model *first, co
             score[in->blocks[judged[r]]] = dec[r];
     }
 done:
+    ps_context_free(cx); /* reads parent, chars and s1 */
     free(parent);
     free(item);
     free(chars);
     free(s1);
-    ps_context_free(cx);
     free(rows);
     free(x);
     free(which);

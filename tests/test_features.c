@@ -326,6 +326,15 @@ static void test_rows_on_demand(void **state)
         assert_memory_equal(one, whole + i * PS_CONTEXT_FEATURES, sizeof one);
     }
     ps_context_free(cx);
+    /* the character sums are kept in 32 bits: more than a page can have is
+     * refused, not wrapped */
+    for (int i = 0; i < M; i++)
+        chars[i] = UINT32_MAX / 256;
+    assert_null(ps_context_new(M, parent, chars, score));
+    assert_int_equal(ps_context_features(M, parent, chars, score, whole), -1);
+    chars[0] = 1;
+    assert_non_null(cx = ps_context_new(1, parent, chars, score));
+    ps_context_free(cx);
 }
 
 static void test_title_words(void **state)

@@ -97,8 +97,9 @@ PS_EXPORT int ps_context_feature_index(const char *name);
 PS_EXPORT int ps_context_features(size_t n, const int32_t *parent, const uint32_t *chars,
                                   const double *score, double *out);
 /** The same one item at a time: ps_context_new keeps what the items'
- *  features are made of (5 doubles an item; @p parent and @p chars are
- *  read, not copied: they must outlive it; NULL when out of memory),
+ *  features are made of (20 bytes an item; @p parent, @p chars and
+ *  @p score are read, not copied: they must outlive it; NULL when out of
+ *  memory, or when the characters add up to 2^32 or more),
  *  ps_context_item writes item @p i's PS_CONTEXT_FEATURES values into
  *  @p out, the values ps_context_features gives. */
 typedef struct ps_context ps_context;

@@ -226,13 +226,19 @@ typedef struct xstats {
     uint32_t main_dist;      /* block-tree hops to the main block */
     uint32_t repeat_sib;     /* other blocks of one parent, tag and class */
     uint32_t repeat_page;    /* other blocks of one tag, class and DOM depth */
-    uint32_t main_chars;     /* the main block's own non-link characters */
-    uint32_t main_pos;       /* and the page characters before its text */
     uint32_t head_dist;      /* block-tree hops to the headline's block */
-    uint32_t head_pos;       /* page characters before the headline */
     float repeat_text;       /* share of page text in its repeated group (or an enclosing one) */
-    uint8_t schema;          /* the page's PS_SCHEMA_* bits */
 } xstats;
+
+/* The figures of the page, the same for every block (zero but the totals
+ * when only R1..R5 are asked). */
+typedef struct xpage {
+    ps_counts t;         /* the page's totals */
+    uint32_t main_chars; /* the main block's own non-link characters */
+    uint32_t main_pos;   /* and the page characters before its text */
+    uint32_t head_pos;   /* page characters before the headline */
+    uint8_t schema;      /* the page's PS_SCHEMA_* bits */
+} xpage;
 
 /* A block's shape for the repetition counts: its tag and class attribute. */
 typedef struct shape {
@@ -300,7 +306,7 @@ static void tree_dist(const ps_block *blocks, size_t nb, size_t t, int32_t *lca,
  * the first of equals) and each block's place against it and against the
  * headline's block @p hb (headline at page character @p hpos), and the
  * repetition counts.  O(blocks log blocks).  Returns -1 when out of memory. */
-static int context_stats(const ps_block *blocks, size_t nb, xstats *x, size_t hb, uint32_t hpos,
+static int context_stats(const ps_block *blocks, size_t nb, xstats *x, xpage *px, size_t hb, uint32_t hpos,
                          uint32_t chars)
 {
     if (!nb)
@@ -341,12 +347,12 @@ static int context_stats(const ps_block *blocks, size_t nb, xstats *x, size_t hb
          * main itself): the common ancestor is main's parent or deeper */
         x[b].main_sibling = !x[b].main_ancestor &&
                             (mparent < 0 ? b == main : lca[b] >= blocks[main].depth - 1);
-        x[b].main_chars = best;
-        x[b].main_pos = x[main].first_pos;
-        x[b].head_pos = hpos;
         int32_t p = blocks[b].parent;
         sh[b] = (shape){(uint64_t)(int64_t)p, blocks[b].shape, (uint32_t)b};
     }
+    px->main_chars = best;
+    px->main_pos = x[main].first_pos;
+    px->head_pos = hpos;
     count_runs(sh, nb, x, 0, chars);
     /* a block inside a repeated group (the title of a product tile) shares
      * its group's figure: pre-order, so parents come first */
@@ -386,7 +392,7 @@ static void head_candidate(head *h, const ps_leaf *l, uint32_t pos, const ps_wor
     }
 }
 
-static xstats *compute_xstats(const ps_page *pg)
+static xstats *compute_xstats(const ps_page *pg, xpage *px)
 {
     size_t nb, nl;
     const ps_block *blocks = ps_page_blocks(pg, &nb);
@@ -450,13 +456,11 @@ static xstats *compute_xstats(const ps_page *pg)
         if (x[b].first_pos == UINT32_MAX) /* no text in its subtree: the page end */
             x[b].first_pos = pos;
     }
-    if (context_stats(blocks, nb, x, h.block >= 0 ? (size_t)h.block : 0, h.block >= 0 ? h.pos : 0, pos)) {
+    if (context_stats(blocks, nb, x, px, h.block >= 0 ? (size_t)h.block : 0, h.block >= 0 ? h.pos : 0, pos)) {
         free(x);
         return NULL;
     }
-    uint8_t schema = (uint8_t)ps_page_schema_kinds(pg);
-    for (size_t b = 0; b < nb; b++)
-        x[b].schema = schema;
+    px->schema = (uint8_t)ps_page_schema_kinds(pg);
     return x;
 }
 
@@ -467,8 +471,9 @@ static double ratio(double a, double b)
 
 /* Feature @p f of block @p i; @p xs is NULL when only R1..R5 are asked. */
 static inline __attribute__((always_inline)) double value(int f, const ps_block *blocks, const xstats *xs, size_t i,
-                                                         ps_counts t)
+                                                         const xpage *px)
 {
+    const ps_counts t = px->t;
     static const xstats none;
     const ps_block *b = &blocks[i];
     const xstats *x = xs ? &xs[i] : &none;
@@ -508,14 +513,14 @@ static inline __attribute__((always_inline)) double value(int f, const ps_block 
     case F_ATTR_CONTENT: return (x->attr & PS_ATTR_CONTENT) != 0;
     case F_ANC_NOISE: return (x->anc & PS_ATTR_NOISE) != 0;
     case F_ANC_CONTENT: return (x->anc & PS_ATTR_CONTENT) != 0;
-    case F_MAIN_SHARE: return ratio((double)o->text_chars - o->link_chars, x->main_chars);
+    case F_MAIN_SHARE: return ratio((double)o->text_chars - o->link_chars, px->main_chars);
     case F_MAIN_DIST: return log1p(x->main_dist);
-    case F_MAIN_OFFSET: return ((double)x->first_pos - x->main_pos) / (t.text_chars + 1.0);
+    case F_MAIN_OFFSET: return ((double)x->first_pos - px->main_pos) / (t.text_chars + 1.0);
     case F_MAIN_SIBLING: return x->main_sibling;
     case F_MAIN_ANCESTOR: return x->main_ancestor;
     case F_REPEAT_SIBLINGS: return log1p(x->repeat_sib);
     case F_REPEAT_PAGE: return log1p(x->repeat_page);
-    case F_HEAD_OFFSET: return ((double)x->first_pos - x->head_pos) / (t.text_chars + 1.0);
+    case F_HEAD_OFFSET: return ((double)x->first_pos - px->head_pos) / (t.text_chars + 1.0);
     case F_HEAD_DIST: return log1p(x->head_dist);
     case F_ATTR_COMMENT: return (x->attr & PS_ATTR_COMMENT) != 0;
     case F_ANC_COMMENT: return (x->anc & PS_ATTR_COMMENT) != 0;
@@ -529,12 +534,12 @@ static inline __attribute__((always_inline)) double value(int f, const ps_block 
     case F_AFTER_IMAGE: return x->after_image;
     case F_COPYRIGHT: return s->copyright != 0;
     case F_REPEAT_TEXT: return x->repeat_text;
-    case F_PAGE_MAIN: return ratio(x->main_chars, t.text_chars);
+    case F_PAGE_MAIN: return ratio(px->main_chars, t.text_chars);
     case F_PAGE_LINK: return ratio(t.link_chars, t.text_chars);
-    case F_LD_ARTICLE: return (x->schema & PS_SCHEMA_ARTICLE) != 0;
-    case F_LD_PRODUCT: return (x->schema & PS_SCHEMA_PRODUCT) != 0;
-    case F_LD_FORUM: return (x->schema & (PS_SCHEMA_FORUM | PS_SCHEMA_QA)) != 0;
-    case F_LD_LIST: return (x->schema & PS_SCHEMA_LIST) != 0;
+    case F_LD_ARTICLE: return (px->schema & PS_SCHEMA_ARTICLE) != 0;
+    case F_LD_PRODUCT: return (px->schema & PS_SCHEMA_PRODUCT) != 0;
+    case F_LD_FORUM: return (px->schema & (PS_SCHEMA_FORUM | PS_SCHEMA_QA)) != 0;
+    case F_LD_LIST: return (px->schema & PS_SCHEMA_LIST) != 0;
     case F_TAG_OTHER:
         for (size_t i = 0; i < sizeof TAG_ONEHOT / sizeof *TAG_ONEHOT; i++)
             if (strcmp(b->tag, TAG_ONEHOT[i]) == 0)
@@ -548,7 +553,7 @@ static inline __attribute__((always_inline)) double value(int f, const ps_block 
 }
 
 /* The rows of a page's blocks, made on demand from the per-block figures
- * (xstats, about 110 bytes a block) instead of held whole (n_ids doubles a
+ * (xstats, 96 bytes a block) instead of held whole (n_ids doubles a
  * block: 408 bytes with the shipped model's 51).  A page whose whole matrix
  * takes at most ROWS_CACHE bytes (1 285 blocks with 51 features: 98.7 % of
  * the pages of the eight sets) has it made once, as before, and the
@@ -561,7 +566,7 @@ struct ps_block_rows {
     const ps_page *pg;
     const ps_block *blocks;
     size_t nb;
-    ps_counts tot;
+    xpage px;
     xstats *x; /* NULL when only R1..R5 are asked */
     int *ids;
     size_t n_ids;
@@ -588,8 +593,8 @@ ps_block_rows *ps_block_rows_new(const ps_page *pg, const int *ids, size_t n_ids
     r->n_ids = n_ids;
     r->pg = pg;
     r->blocks = ps_page_blocks(pg, &r->nb);
-    r->tot = ps_page_totals(pg);
-    if (extended && !(r->x = compute_xstats(pg))) {
+    r->px.t = ps_page_totals(pg);
+    if (extended && !(r->x = compute_xstats(pg, &r->px))) {
         ps_block_rows_free(r);
         return NULL;
     }
@@ -634,7 +639,7 @@ static inline __attribute__((always_inline)) double row_value(const ps_block_row
     int id = r->ids[k];
     return id >= F_TYPE_ARTICLE && id <= F_TYPE_SERVICE
                ? ps_page_type_prob(r->pg, PS_PTYPE_ARTICLE + (id - F_TYPE_ARTICLE))
-               : value(id, r->blocks, r->x, b, r->tot);
+               : value(id, r->blocks, r->x, b, &r->px);
 }
 
 void ps_block_rows_get(const ps_block_rows *r, const uint32_t *blocks, size_t n, double *out)

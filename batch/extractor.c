@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "extract/page_internal.h"
 #include "methods/method.h"
 #include "methods/method_options.h"
 #include "pagesift/page.h"
@@ -176,6 +177,11 @@ int ps_extract(ps_extractor *ex, ps_page *page, const char *site, ps_extraction 
             return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         out->page_type_prob = prob[t];
     }
+    /* the page's tree is read by the page type, not by the method or a
+     * text output: freed before the block tree's features are made, which
+     * are the most memory a large page takes after it */
+    if ((page->flags & PS_PAGE_NO_TREE) && (ex->method->flags & PS_METHOD_NO_TREE))
+        ps_page_drop_tree(page);
     ps_method_output mo = {0};
     if (ex->method->extract(ex->self, page, site ? site : "", &mo, err) != 0) {
         ps_method_output_free(&mo);
@@ -204,9 +210,11 @@ int ps_extract(ps_extractor *ex, ps_page *page, const char *site, ps_extraction 
     return 0;
 }
 
-int ps_prepare_input(const ps_input *in, const char *const *block_tags,
-                     const ps_template_store *templates, const ps_step_options *opt, char *site,
-                     size_t cap, ps_page **page, size_t *removed, ps_error *err)
+/* ps_prepare_input; @p take: the page takes in->data (ps_page_parse_taking),
+ * which is then freed whatever happens. */
+static int prepare(const ps_input *in, int take, const char *const *block_tags,
+                   const ps_template_store *templates, const ps_step_options *opt, char *site, size_t cap,
+                   ps_page **page, size_t *removed, ps_error *err)
 {
     static const ps_step_options none = {0};
     if (!opt)
@@ -219,7 +227,8 @@ int ps_prepare_input(const ps_input *in, const char *const *block_tags,
     po.max_bytes = opt->max_bytes;
     po.deadline = opt->deadline;
     po.flags = opt->page_flags;
-    *page = ps_page_parse(in->data ? in->data : "", in->data ? in->len : 0, &po, err);
+    *page = take ? ps_page_parse_taking(in->data, in->len, &po, err)
+                 : ps_page_parse(in->data ? in->data : "", in->data ? in->len : 0, &po, err);
     if (!*page)
         return -1;
     const ps_template_lib *lib = templates && *site ? ps_template_store_get(templates, site) : NULL;
@@ -238,12 +247,19 @@ int ps_prepare_input(const ps_input *in, const char *const *block_tags,
     return 1;
 }
 
+int ps_prepare_input(const ps_input *in, const char *const *block_tags,
+                     const ps_template_store *templates, const ps_step_options *opt, char *site,
+                     size_t cap, ps_page **page, size_t *removed, ps_error *err)
+{
+    return prepare(in, 0, block_tags, templates, opt, site, cap, page, removed, err);
+}
+
 int ps_extract_input(ps_extractor *ex, ps_input *in, const ps_step_options *opt, char *site,
                      size_t cap, ps_page **page, ps_extraction *out, ps_error *err)
 {
     memset(out, 0, sizeof *out);
-    int rc = ps_prepare_input(in, ps_extractor_block_tags(ex), NULL, opt, site, cap, page, NULL, err);
-    free(in->data); /* the DOM holds what is needed from here */
+    /* the page takes the bytes: freed once parsed, before the block tree */
+    int rc = prepare(in, 1, ps_extractor_block_tags(ex), NULL, opt, site, cap, page, NULL, err);
     in->data = NULL;
     if (rc < 0)
         return -1;

@@ -5,6 +5,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,6 +289,16 @@ int ps_write_file_atomic(const char *path, const void *data, size_t len, ps_erro
         return ps_set_error(err, PS_ERR_IO, "%s: write failed: %s", path, strerror(e));
     }
     return ps_atomic_commit(f, tmp, path, err);
+}
+
+void ps_give_back(size_t freed)
+{
+#ifdef __GLIBC__
+    if (freed >= PS_GIVE_BACK_BYTES)
+        malloc_trim(0);
+#else
+    (void)freed;
+#endif
 }
 
 size_t ps_utf8_chars(const char *s, size_t n)

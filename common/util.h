@@ -11,6 +11,14 @@
 #include "pagesift.h"
 #include "pagesift/util.h" /* errors, buffers, files, atomic writes, progress */
 
+/** Give the memory a page step has just freed back to the system when it is
+ *  at least PS_GIVE_BACK_BYTES (glibc's malloc_trim; elsewhere nothing).
+ *  A large page's arrays, freed between its steps, would otherwise stay
+ *  resident in the worker's heap and add to the peak of the steps after
+ *  (docs/EXTRACTION.md, "Bounds"); small pages never pay for the call. */
+#define PS_GIVE_BACK_BYTES (512u << 10)
+void ps_give_back(size_t freed);
+
 /** Code points in a UTF-8 string of n bytes. */
 size_t ps_utf8_chars(const char *s, size_t n);
 

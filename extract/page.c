@@ -1285,7 +1285,10 @@ static uint32_t find_body(const ps_tree *t, uint32_t root)
     return 0;
 }
 
-ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt, ps_error *err)
+/* ps_page_parse; when @p owned is not NULL, *owned (the caller's copy of
+ * @p bytes, malloc'd) is freed as soon as the markup is parsed, before the
+ * block tree is built, and set to NULL. */
+static ps_page *parse(const void *bytes, size_t len, void **owned, const ps_page_options *opt, ps_error *err)
 {
     static const ps_page_options defaults = {0};
     if (!opt)
@@ -1373,10 +1376,14 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
         }
     }
     free(fixed);
-    /* The UTF-8 text was only needed for parsing. */
+    /* The UTF-8 text was only needed for parsing, and so were the bytes. */
     free(pg->dec.utf8);
     pg->dec.utf8 = NULL;
     pg->dec.len = 0;
+    if (owned) {
+        free(*owned);
+        *owned = NULL;
+    }
     if (!pg->tree || !ps_tree_root(pg->tree)) { /* empty page: html/body */
         ps_tree_free(pg->tree);
         uint32_t h = 0;
@@ -1396,6 +1403,7 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     /* before cleaning removes head and scripts; of it, extraction reads the
      * JSON-LD only (PS_PAGE_NO_METADATA: the rest is not collected) */
     pg->jsonld_only = (opt->flags & PS_PAGE_NO_METADATA) != 0;
+    pg->flags = opt->flags;
     pg->meta = ps_meta_collect(t, pg->jsonld_only);
     pg->schema = ps_meta_schema_kinds(pg->meta);
     uint32_t root = ps_tree_root(t);
@@ -1473,6 +1481,18 @@ ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt
     return pg;
 }
 
+ps_page *ps_page_parse(const void *bytes, size_t len, const ps_page_options *opt, ps_error *err)
+{
+    return parse(bytes, len, NULL, opt, err);
+}
+
+ps_page *ps_page_parse_taking(void *bytes, size_t len, const ps_page_options *opt, ps_error *err)
+{
+    ps_page *pg = parse(bytes ? bytes : "", bytes ? len : 0, &bytes, opt, err);
+    free(bytes); /* not freed yet when the page failed before its parse */
+    return pg;
+}
+
 struct _xmlDoc *ps_page_dom(const ps_page *page)
 {
     ps_page *pg = (ps_page *)page; /* the DOM is a cache of the tree */
@@ -1495,14 +1515,35 @@ ps_page *ps_page_load_file(const char *path, const ps_page_options *opt, ps_erro
     char *data = ps_read_page_file(path, max, &len, err);
     if (!data)
         return NULL;
-    ps_page *pg = ps_page_parse(data, len, opt, err);
-    free(data);
+    ps_page *pg = ps_page_parse_taking(data, len, opt, err);
     if (!pg && err) {
         char msg[sizeof err->msg];
         memcpy(msg, err->msg, sizeof msg);
         ps_set_error(err, err->code, "%.200s: %.300s", path, msg);
     }
     return pg;
+}
+
+void ps_page_drop_tree(ps_page *pg)
+{
+    if (!pg || !pg->tree)
+        return;
+    const ps_tree *t = pg->tree;
+    size_t freed = t->cap_nodes * sizeof *t->nodes + t->cap_attrs * sizeof *t->attrs + t->cap_text +
+                   (pg->n_blocks + pg->n_leaves) * sizeof(uint32_t);
+    if (pg->doc)
+        xmlFreeDoc(pg->doc);
+    free(pg->dom_map);
+    pg->names = pg->tree->dict; /* the blocks' and leaves' tags are its names */
+    pg->tree->dict = NULL;
+    ps_tree_free(pg->tree);
+    free(pg->block_nodes);
+    free(pg->leaf_nodes);
+    pg->doc = NULL;
+    pg->dom_map = NULL;
+    pg->tree = NULL;
+    pg->block_nodes = pg->leaf_nodes = NULL;
+    ps_give_back(freed);
 }
 
 void ps_page_free(ps_page *pg)
@@ -1517,6 +1558,8 @@ void ps_page_free(ps_page *pg)
         xmlFreeDoc(pg->doc);
     free(pg->dom_map);
     ps_tree_free(pg->tree);
+    if (pg->names)
+        xmlDictFree(pg->names);
     free(pg->blocks);
     free(pg->block_nodes);
     free(pg->block_end);

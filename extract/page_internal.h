@@ -30,6 +30,7 @@ struct ps_page {
                                    (extract/metadata.c), NULL if none */
     int jsonld_only;          /**< meta holds the JSON-LD only
                                    (PS_PAGE_NO_METADATA) */
+    unsigned flags;           /**< ps_page_options.flags of the parse */
     unsigned schema;          /**< PS_SCHEMA_* bits of its JSON-LD, read once
                                    from meta (ps_meta_schema_kinds) */
     float type_prob[8];       /**< page-type probabilities by PS_PTYPE_* slot
@@ -39,6 +40,9 @@ struct ps_page {
     htmlDocPtr doc;           /**< a DOM of the cleaned tree, made on demand
                                    (ps_page_dom), else NULL */
     xmlNodePtr *dom_map;      /**< with it: the DOM node of each tree node */
+    xmlDictPtr names;         /**< the tree's names once the tree is dropped
+                                   (ps_page_drop_tree): the tags of the
+                                   blocks and leaves point into them */
 
     ps_block *blocks;
     uint32_t *block_nodes;    /**< element of each block (a tree node) */
@@ -65,6 +69,18 @@ struct ps_page {
 #define PS_PAGE_PARSE_OPTIONS                                                                                     \
     (HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | \
      HTML_PARSE_COMPACT | XML_PARSE_HUGE | HTML_PARSE_NOBLANKS)
+
+/** ps_page_parse of @p len bytes at @p bytes (malloc'd, or NULL for none),
+ *  which it takes: they are freed as soon as libxml2 has parsed them,
+ *  before the block tree is built (whose peak they would add to), and in
+ *  any case before it returns. */
+ps_page *ps_page_parse_taking(void *bytes, size_t len, const ps_page_options *opt, ps_error *err);
+
+/** Free @p pg's tree, its DOM and the maps into them (block_nodes,
+ *  leaf_nodes): what nothing after the page type reads when the
+ *  page was parsed with PS_PAGE_NO_TREE (ps_extract).  The block tree,
+ *  its texts, its tag names (pg->names) and the metadata stay. */
+void ps_page_drop_tree(ps_page *pg);
 
 /* ps_page_dom (pagesift/page.h) makes pg->doc and pg->dom_map on demand:
  * pg->dom_map[pg->block_nodes[i]] is block i's element in it, and so for

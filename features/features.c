@@ -367,6 +367,9 @@ static int context_stats(const ps_block *blocks, size_t nb, xstats *x, xpage *px
     free(lca);
     free(dist);
     free(sh);
+    /* a large page's working arrays go back to the system, not on to the
+     * peak of the classifiers after (docs/EXTRACTION.md, "Bounds") */
+    ps_give_back(nb * (sizeof *lca + sizeof *dist + sizeof *sh));
     return 0;
 }
 

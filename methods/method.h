@@ -62,7 +62,10 @@ enum {
     PS_METHOD_NEEDS_MODEL = 2,
     /** runs the second passes (methods/block_passes.c): every row of
      *  ps_block_pass_table is an option too, after the method's own */
-    PS_METHOD_PASSES = 4
+    PS_METHOD_PASSES = 4,
+    /** reads the block tree only, never the page's tree or DOM: a page
+     *  parsed with PS_PAGE_NO_TREE may lose its tree before extract() */
+    PS_METHOD_NO_TREE = 8
 };
 
 typedef struct ps_method {

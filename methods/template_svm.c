@@ -591,7 +591,7 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
 const ps_method ps_method_template_svm = {
     .name = "template-svm",
     .summary = "the paper's pipeline: site templates removed, then the SVM keeps content blocks",
-    .flags = PS_METHOD_NEEDS_MODEL | PS_METHOD_PASSES,
+    .flags = PS_METHOD_NEEDS_MODEL | PS_METHOD_PASSES | PS_METHOD_NO_TREE,
     .create = tsvm_create,
     .extract = tsvm_extract,
     .destroy = tsvm_destroy,
@@ -602,7 +602,7 @@ const ps_method ps_method_template_svm = {
 const ps_method ps_method_svm = {
     .name = "svm",
     .summary = "the SVM over block features alone, no templates",
-    .flags = PS_METHOD_NEEDS_MODEL | PS_METHOD_PASSES,
+    .flags = PS_METHOD_NEEDS_MODEL | PS_METHOD_PASSES | PS_METHOD_NO_TREE,
     .create = svm_create,
     .extract = tsvm_extract,
     .destroy = tsvm_destroy,

@@ -49,6 +49,6 @@ const ps_output_format ps_output_clean_html = {
     .name = "clean-html",
     .extension = ".html",
     .summary = "the kept content with its structure as a clean HTML document",
-    .flags = PS_OUT_METADATA,
+    .flags = PS_OUT_METADATA | PS_OUT_TREE,
     .render = render,
 };

@@ -57,7 +57,8 @@ int ps_format_find(const char *name)
 unsigned ps_out_page_flags(const ps_output_format *f, unsigned render_flags, int lang_filter)
 {
     int meta = (f && (f->flags & PS_OUT_METADATA)) || (render_flags & PS_RENDER_METADATA) || lang_filter;
-    return meta ? 0 : PS_PAGE_NO_METADATA;
+    int tree = !f || (f->flags & PS_OUT_TREE);
+    return (meta ? 0 : PS_PAGE_NO_METADATA) | (tree ? 0 : PS_PAGE_NO_TREE);
 }
 
 char *ps_format_page(int format, ps_page *page, const ps_extraction *x, const ps_input *in,

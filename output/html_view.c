@@ -408,5 +408,6 @@ const ps_output_format ps_output_html = {
     .extension = ".html",
     .summary = "the page with each block outlined content (green), noise (red) or template "
                "(purple, dashed), to check in a browser",
+    .flags = PS_OUT_TREE,
     .render = render,
 };

@@ -328,5 +328,6 @@ const ps_output_format ps_output_markdown = {
     .extension = ".md",
     .summary = "the kept content with headings, lists, quotes, code and tables (CommonMark, "
                "GitHub tables); also -f md",
+    .flags = PS_OUT_TREE,
     .render = render,
 };

@@ -69,7 +69,11 @@ enum {
      *  error), in a file with the format's extension.  Without: a failed
      *  page's file is ID.error holding its message, and on a stream the
      *  renderer says it failed in its own way. */
-    PS_OUT_RECORDS = 2
+    PS_OUT_RECORDS = 2,
+    /** The format reads the page's tree or DOM (the structured formats, the
+     *  HTML view); without it the page is parsed with PS_PAGE_NO_TREE and
+     *  its tree freed once its type is known. */
+    PS_OUT_TREE = 4
 };
 
 /** An output format: one row of the format table. */
@@ -97,7 +101,8 @@ typedef struct ps_output_format {
 /** The ps_page_options.flags a page rendered in format @p f with
  *  @p render_flags (PS_RENDER_*) needs: PS_PAGE_NO_METADATA unless the
  *  format or the flags print the metadata or @p lang_filter (a language
- *  filter reads the page's language from its metadata) says otherwise. */
+ *  filter reads the page's language from its metadata) says otherwise,
+ *  and PS_PAGE_NO_TREE unless the format reads the tree (PS_OUT_TREE). */
 unsigned ps_out_page_flags(const ps_output_format *f, unsigned render_flags, int lang_filter);
 
 /** Row @p i of the format table (output/formats.c), NULL past the last.

@@ -404,6 +404,9 @@ static uint32_t body_of(const ps_page *pg)
 
 int ps_tree_render(const ps_page *pg, const ps_extraction *x, const ps_metadata *meta, unsigned flags, ps_tree_writer write, ps_buf *o, ps_error *err)
 {
+    if (!pg->tree)
+        return ps_set_error(err, PS_ERR_USAGE, "the page was parsed without keeping its tree (PS_PAGE_NO_TREE): "
+                                               "no structure to render");
     snode *doc = node_new(NULL, N_DOC);
     if (!doc)
         return ps_set_error(err, PS_ERR_NOMEM, "out of memory");

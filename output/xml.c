@@ -260,6 +260,6 @@ const ps_output_format ps_output_xml = {
     .extension = ".xml",
     .summary = "the kept content with its structure in a <doc> with the metadata as attributes "
                "(docs/XML.md)",
-    .flags = PS_OUT_METADATA,
+    .flags = PS_OUT_METADATA | PS_OUT_TREE,
     .render = render,
 };

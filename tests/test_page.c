@@ -1,10 +1,12 @@
 /* tests/test_page.c — the block tree: nested-block exclusion, counts in
  * characters (a CJK character is one), leaves, paths, class/id words, text
  * output, bad input. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
 #include "extract/class_words.h"
+#include "extract/page_internal.h"
 #include "pagesift/page.h"
 #include "pagesift/util.h"
 #include "tests/test_util.h"
@@ -518,6 +520,43 @@ static void test_deep_nesting_does_not_crash(void **state)
     free(s);
 }
 
+/* ps_page_parse_taking (what the batch parses with): the page of bytes it
+ * took is the page ps_page_parse makes of a copy, and the bytes are freed
+ * on every path — parsed, refused before parsing, none at all (the leak
+ * checker of the sanitizer build sees the rest). */
+static void test_parse_taking_frees_the_bytes(void **state)
+{
+    (void)state;
+    static const char html[] = "<html><head><title>T</title></head><body><div><p>One paragraph of text "
+                               "here.</p></div><div><a href=/x>a link</a></div></body></html>";
+    ps_error err = {0};
+    ps_page *ref = ps_page_parse(html, sizeof html - 1, NULL, &err);
+    ps_page *pg = ps_page_parse_taking(strdup(html), sizeof html - 1, NULL, &err);
+    assert_non_null(ref);
+    assert_non_null(pg);
+    size_t na, nb;
+    char *a = ps_page_text(ref, NULL, &na), *b = ps_page_text(pg, NULL, &nb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(a, b, na);
+    free(a);
+    free(b);
+    assert_int_equal(ps_page_blocks(ref, &na) != NULL, ps_page_blocks(pg, &nb) != NULL);
+    assert_int_equal(na, nb);
+    ps_page_free(ref);
+    ps_page_free(pg);
+    char *bin = malloc(512);
+    for (size_t i = 0; i < 512; i++)
+        bin[i] = (char)(i * 7 % 256);
+    assert_null(ps_page_parse_taking(bin, 512, NULL, &err));
+    assert_non_null(strstr(err.msg, "binary"));
+    ps_page_options small = {.max_bytes = 10};
+    assert_null(ps_page_parse_taking(strdup(html), sizeof html - 1, &small, &err));
+    assert_int_equal(err.code, PS_ERR_TOO_LARGE);
+    pg = ps_page_parse_taking(NULL, 0, NULL, &err);
+    assert_non_null(pg);
+    ps_page_free(pg);
+}
+
 static void test_large_page(void **state)
 {
     (void)state;
@@ -624,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_nul_bytes_are_text),
         cmocka_unit_test(test_void_elements_hold_nothing),
         cmocka_unit_test(test_deep_nesting_does_not_crash),
+        cmocka_unit_test(test_parse_taking_frees_the_bytes),
         cmocka_unit_test(test_large_page),
         cmocka_unit_test(test_site_key),
         cmocka_unit_test(test_unclosed_link_is_not_link_text),

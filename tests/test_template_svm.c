@@ -50,15 +50,21 @@ static ps_extractor *new_extractor(const char *method, const ps_extractor_config
     return ex;
 }
 
-static ps_page *load(int k, const char *url)
+static ps_page *load_with(int k, const char *url, unsigned flags)
 {
     char *html = site_page(k);
     ps_page_options o = {0};
     o.url = url;
+    o.flags = flags;
     ps_error err = {0};
     ps_page *pg = ps_page_parse(html, strlen(html), &o, &err);
     free(html);
     return pg;
+}
+
+static ps_page *load(int k, const char *url)
+{
+    return load_with(k, url, 0);
 }
 
 static char model_path[320], tpl_dir[64];
@@ -401,6 +407,65 @@ static void test_model_block_tags(void **state)
     unlink(path);
 }
 
+/* A page parsed with PS_PAGE_NO_TREE (what the batch does for text, JSON
+ * Lines and CSV) loses its tree before template-svm runs: the same text,
+ * classes and scores as with the tree, its blocks' tags still readable
+ * (the templates compare them), and asking for its structure afterwards
+ * is a usage error, not a crash.  A method that reads the tree keeps it. */
+static void test_tree_dropped_for_text_outputs(void **state)
+{
+    (void)state;
+    ps_template_store *store = site_store();
+    assert_non_null(store);
+    ps_extractor_config cfg = {.model_path = model_path, .templates = store};
+    ps_extractor *ex = new_extractor("template-svm", &cfg);
+    ps_page *kept = load(20, "http://ex.com/new"), *dropped = load_with(20, "http://ex.com/new", PS_PAGE_NO_TREE);
+    assert_non_null(kept);
+    assert_non_null(dropped);
+    ps_extraction a, b;
+    ps_error err = {0};
+    assert_int_equal(ps_extract(ex, kept, "ex.com", &a, &err), 0);
+    assert_int_equal(ps_extract(ex, dropped, "ex.com", &b, &err), 0);
+    assert_int_equal(a.len, b.len);
+    assert_memory_equal(a.text, b.text, a.len);
+    size_t nb;
+    ps_page_blocks(kept, &nb);
+    assert_memory_equal(a.block_class, b.block_class, nb);
+    assert_memory_equal(a.block_score, b.block_score, nb * sizeof *a.block_score);
+    assert_int_equal(b.block_class[block_by_id(dropped, "nav")], PS_CLASS_TEMPLATE);
+    assert_string_equal(ps_page_blocks(dropped, &nb)[block_by_id(dropped, "article")].tag, "div");
+    check_consistent(dropped, &b);
+
+    assert_non_null(ps_page_dom(kept));
+    assert_null(ps_page_dom(dropped));
+    size_t len;
+    char *md = ps_render(kept, &a, NULL, PS_STRUCT_MARKDOWN, 0, &len, &err);
+    assert_non_null(md);
+    assert_non_null(strstr(md, "Story 20 about"));
+    free(md);
+    assert_null(ps_render(dropped, &b, NULL, PS_STRUCT_MARKDOWN, 0, &len, &err));
+    assert_int_equal(err.code, PS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "PS_PAGE_NO_TREE"));
+    ps_extraction_free(&a);
+    ps_extraction_free(&b);
+    ps_page_free(kept);
+    ps_page_free(dropped);
+    ps_extractor_free(ex);
+
+    /* "all" reads no model and keeps every leaf; it does not say it never
+     * reads the tree, so the page keeps it and renders */
+    ex = new_extractor("all", NULL);
+    dropped = load_with(21, "http://ex.com/b", PS_PAGE_NO_TREE);
+    assert_int_equal(ps_extract(ex, dropped, "ex.com", &b, &err), 0);
+    assert_non_null(ps_page_dom(dropped));
+    assert_non_null(md = ps_render(dropped, &b, NULL, PS_STRUCT_MARKDOWN, 0, &len, &err));
+    free(md);
+    ps_extraction_free(&b);
+    ps_page_free(dropped);
+    ps_extractor_free(ex);
+    ps_template_store_free(store);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -410,6 +475,7 @@ int main(void)
         cmocka_unit_test(test_article_body_fallback),
         cmocka_unit_test(test_template_svm_without_templates_is_an_error),
         cmocka_unit_test(test_model_block_tags),
+        cmocka_unit_test(test_tree_dropped_for_text_outputs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

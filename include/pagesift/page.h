@@ -91,6 +91,14 @@ typedef struct ps_page_options {
  *  docs/research/SPEED.md).  ps_page_metadata then fails with
  *  PS_ERR_USAGE. */
 #define PS_PAGE_NO_METADATA 1u
+/** ps_page_options.flags: the caller reads no DOM, tree or structure of the
+ *  page after extraction (text, JSON Lines and CSV outputs): ps_extract
+ *  frees the page's tree once the page type is known, when the method reads
+ *  the block tree only (template-svm, svm), so that a page's tree and its
+ *  classification never take memory at the same time.  The outputs are the
+ *  same; ps_page_dom then returns NULL and the structured renderers fail
+ *  with PS_ERR_USAGE. */
+#define PS_PAGE_NO_TREE 2u
 
 /** Decode, parse and build the block tree of a page held in memory.  Junk
  *  before the markup (e.g. CleanEval's "<text id=...>" line) is skipped;

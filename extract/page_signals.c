@@ -683,6 +683,8 @@ static int text_signals(const ps_page *pg, double *s)
             rows[nr++] = (group_row){pg->blocks[i].shape * 0x9e3779b97f4a7c15ull +
                                          (uint64_t)pg->blocks[i].parent,
                                      sub[i]};
+    free(sub); /* before the sort, which takes as much again as rows */
+    sub = NULL;
     qsort(rows, nr, sizeof *rows, cmp_group);
     double best = 0, best_items = 0, groups = 0;
     for (size_t i = 0; i < nr;) {

@@ -570,12 +570,14 @@ static int pass_repeats(ps_pass_ctx *c, double min_chars)
 {
     size_t nl;
     const ps_leaf *l = ps_page_leaves(c->page, &nl);
-    uint64_t *text = malloc((c->n + 1) * sizeof *text);
     uint64_t *context = malloc((c->n + 1) * sizeof *context);
-    uint32_t *chars = calloc(c->n + 1, sizeof *chars);
+    /* per block first its text's hash (key) and characters (block), then,
+     * compacted in place, the kept ones' (text ^ characters, block): 24
+     * bytes a block with the context, on a page of many blocks the passes'
+     * largest arrays */
     keyed_block *m = malloc((c->n + 1) * sizeof *m);
-    if (!text || !context || !chars || !m) {
-        free(text), free(context), free(chars), free(m);
+    if (!context || !m) {
+        free(context), free(m);
         return -1;
     }
     /* a block's own text: its leaves in document order, each ended by a
@@ -584,20 +586,23 @@ static int pass_repeats(ps_pass_ctx *c, double min_chars)
     for (size_t i = 0; i < c->n; i++) {
         const uint64_t shape = c->blocks[i].shape;
         const int32_t up = c->blocks[i].parent;
-        text[i] = ps_hash64("", 1);
+        m[i] = (keyed_block){ps_hash64("", 1), 0};
         context[i] = up >= 0 ? ps_hash64_update(context[up], &shape, sizeof shape) : ps_hash64(&shape, sizeof shape);
     }
     for (size_t j = 0; j < nl; j++) {
         if (l[j].removed || l[j].block < 0 || !c->keep[l[j].block])
             continue;
-        const size_t b = (size_t)l[j].block;
-        text[b] = ps_hash64_update(ps_hash64_update(text[b], l[j].text, l[j].bytes), "", 1);
-        chars[b] += l[j].chars;
+        keyed_block *b = &m[l[j].block];
+        b->key = ps_hash64_update(ps_hash64_update(b->key, l[j].text, l[j].bytes), "", 1);
+        b->block += l[j].chars;
     }
     size_t k = 0;
-    for (size_t i = 0; i < c->n; i++)
-        if (c->keep[i] && chars[i] >= min_chars)
-            m[k++] = (keyed_block){text[i] ^ chars[i], (uint32_t)i}; /* text and length */
+    for (size_t i = 0; i < c->n; i++) {
+        const uint64_t text = m[i].key;
+        const uint32_t chars = m[i].block;
+        if (c->keep[i] && chars >= min_chars)
+            m[k++] = (keyed_block){text ^ chars, (uint32_t)i}; /* text and length; k <= i */
+    }
     qsort(m, k, sizeof *m, keyed_block_cmp);
     for (size_t i = 0; i < k;) {
         size_t j = i + 1;
@@ -606,7 +611,7 @@ static int pass_repeats(ps_pass_ctx *c, double min_chars)
                 c->keep[m[j].block] = 0;
         i = j;
     }
-    free(text), free(context), free(chars), free(m);
+    free(context), free(m);
     return 0;
 }
 

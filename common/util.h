@@ -16,7 +16,7 @@
  *  A large page's arrays, freed between its steps, would otherwise stay
  *  resident in the worker's heap and add to the peak of the steps after
  *  (docs/EXTRACTION.md, "Bounds"); small pages never pay for the call. */
-#define PS_GIVE_BACK_BYTES (512u << 10)
+#define PS_GIVE_BACK_BYTES (1u << 20)
 void ps_give_back(size_t freed);
 
 /** Code points in a UTF-8 string of n bytes. */

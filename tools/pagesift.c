@@ -6,6 +6,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,11 @@
 #include "pagesift/util.h"
 
 #include "cli.h"
+
+/* allocations of this many bytes and more are mapped for themselves, and
+ * a worker's heap keeps at most this much free memory at its top (main) */
+#define PS_MMAP_THRESHOLD (1 << 20)
+#define PS_TRIM_THRESHOLD (4 << 20)
 
 /* @p text after a name that ends at column @p indent, wrapped at 79
  * columns, the next lines indented as far. */
@@ -975,6 +983,18 @@ int main(int argc, char **argv)
     if (rc == GO_ON)
         rc = check_options(&r, argc, argv);
     if (rc == GO_ON) {
+#ifdef __GLIBC__
+        /* A large page's arrays (its tree, blocks, features: 1 MiB and
+         * more) are mapped for themselves and unmapped when freed, instead
+         * of glibc's threshold that rises to the largest freed (the models'
+         * loading): in the heap they stay resident once freed and add up
+         * to the page's peak.  Setting it fixes the trim threshold too: at
+         * glibc's 128 KiB every page would give its heap back and fault it
+         * in again (twice the system time on wcxb-dev); 4 MiB costs 1 %
+         * (docs/EXTRACTION.md, "Bounds"). */
+        mallopt(M_MMAP_THRESHOLD, PS_MMAP_THRESHOLD);
+        mallopt(M_TRIM_THRESHOLD, PS_TRIM_THRESHOLD);
+#endif
         ps_init();
         rc = prepare(&r);
     }

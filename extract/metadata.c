@@ -1367,7 +1367,7 @@ int ps_page_metadata(const ps_page *page, const ps_extraction *x, ps_metadata *o
 {
     memset(out, 0, sizeof *out);
     out->lang_confidence = -1;
-    if (page->jsonld_only)
+    if (page->flags & PS_PAGE_NO_METADATA)
         return ps_set_error(err, PS_ERR_USAGE,
                             "ps_page_metadata: the page was parsed without its metadata (PS_PAGE_NO_METADATA)");
     const ps_meta_raw *m = page->meta;

@@ -1402,9 +1402,8 @@ static ps_page *parse(const void *bytes, size_t len, void **owned, const ps_page
     }
     /* before cleaning removes head and scripts; of it, extraction reads the
      * JSON-LD only (PS_PAGE_NO_METADATA: the rest is not collected) */
-    pg->jsonld_only = (opt->flags & PS_PAGE_NO_METADATA) != 0;
     pg->flags = opt->flags;
-    pg->meta = ps_meta_collect(t, pg->jsonld_only);
+    pg->meta = ps_meta_collect(t, (pg->flags & PS_PAGE_NO_METADATA) != 0);
     pg->schema = ps_meta_schema_kinds(pg->meta);
     uint32_t root = ps_tree_root(t);
     uint32_t body = find_body(t, root);

@@ -28,9 +28,9 @@ struct ps_page {
     char *title;
     struct ps_meta_raw *meta; /**< metadata items collected before cleaning
                                    (extract/metadata.c), NULL if none */
-    int jsonld_only;          /**< meta holds the JSON-LD only
-                                   (PS_PAGE_NO_METADATA) */
-    unsigned flags;           /**< ps_page_options.flags of the parse */
+    unsigned flags;           /**< ps_page_options.flags of the parse
+                                   (PS_PAGE_NO_METADATA: meta holds the
+                                   JSON-LD only) */
     unsigned schema;          /**< PS_SCHEMA_* bits of its JSON-LD, read once
                                    from meta (ps_meta_schema_kinds) */
     float type_prob[8];       /**< page-type probabilities by PS_PTYPE_* slot

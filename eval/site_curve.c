@@ -38,6 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/util.h"
 #include "eval/per_site.h"
 #include "eval/run.h"
 #include "pagesift/features.h"
@@ -61,6 +62,7 @@ typedef struct site_info {
     int32_t *parent; /* each row's nearest enclosing row (the context features') */
     char **path;     /* each row's block path (the site model's block paths) */
     uint32_t *chars; /* its own characters */
+    uint64_t *text;  /* ps_site_text_hash of its own text (leaves joined by spaces) */
     size_t rows;
     size_t *rows_upto; /* rows of the first k pages: rows_upto[k] */
     double f1[16];     /* per K, NAN when not measured */
@@ -136,14 +138,33 @@ static int page_rows(const ps_dataset_page *dp, const ps_model *base, const char
     uint32_t *nc = realloc(s->chars, (s->rows + add + 1) * sizeof *nc);
     if (nc)
         s->chars = nc;
+    uint64_t *nt = realloc(s->text, (s->rows + add + 1) * sizeof *nt);
+    if (nt)
+        s->text = nt;
     char **npath = realloc(s->path, (s->rows + add + 1) * sizeof *npath);
     if (npath)
         s->path = npath;
     int32_t *item = malloc((nb + 1) * sizeof *item); /* block -> row, -1 */
-    if (!nx || !ny || !np || !npar || !nc || !npath || !item) {
+    /* each block's own text hashed as pagesift-train hashes the block CSV's
+     * text column (ps_site_text_hash: the leaves not removed, joined by
+     * spaces; the CSV cuts it at 200 characters, which the paths' check,
+     * comparing the lengths too, does not need for the short lines it is
+     * for) */
+    uint64_t *text = calloc(nb + 1, sizeof *text);
+    if (!nx || !ny || !np || !npar || !nc || !nt || !npath || !item || !text) {
         free(item);
+        free(text);
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto done;
+    }
+    size_t nl;
+    const ps_leaf *leaves = ps_page_leaves(pg, &nl);
+    for (size_t i = 0; i < nl; i++) {
+        const ps_leaf *l = &leaves[i];
+        if (l->removed || l->block < 0 || (size_t)l->block >= nb)
+            continue;
+        uint64_t *h = &text[l->block];
+        *h = *h ? ps_hash64_update(ps_hash64_update(*h, " ", 1), l->text, l->bytes) : ps_hash64(l->text, l->bytes);
     }
     /* rows = the blocks the classifier scores, in document order; a row's
      * parent is its nearest enclosing row (methods/classifier_stack.c) */
@@ -157,8 +178,10 @@ static int page_rows(const ps_dataset_page *dp, const ps_model *base, const char
         item[b] = (int32_t)s->rows;
         s->parent[s->rows] = pb >= 0 ? item[pb] : -1;
         s->chars[s->rows] = blocks[b].own.text_chars;
+        s->text[s->rows] = text[b] ? text[b] : 1;
         if (!(s->path[s->rows] = strdup(blocks[b].path))) {
             free(item);
+            free(text);
             rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
             goto done;
         }
@@ -168,6 +191,7 @@ static int page_rows(const ps_dataset_page *dp, const ps_model *base, const char
         s->rows++;
     }
     free(item);
+    free(text);
 done:
     free(x);
     free(share);
@@ -412,7 +436,7 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
                 ps_site_train_report rep = {0};
                 ps_error e = {0};
                 ps_site_train_options so = {.second = second, .parent = s->parent, .chars = s->chars,
-                                            .path = (const char *const *)s->path};
+                                            .path = (const char *const *)s->path, .text_hash = s->text};
                 ps_model *sm = r ? ps_site_model_train(base, bp, s->key, s->x, s->y, s->page, r, &so, &rep, &e)
                                  : NULL;
                 if (sm || rep.declined)
@@ -594,6 +618,7 @@ out:
             free(sites[si].path[r]);
         free(sites[si].path);
         free(sites[si].chars);
+        free(sites[si].text);
         free(sites[si].rows_upto);
     }
     free(sites);

@@ -82,7 +82,7 @@ static void site_paths(const ps_model *m, const ps_classify_in *in, double *scor
     const ps_block *blocks = ps_page_blocks(in->page, &nb);
     for (size_t i = 0; i < in->n; i++) {
         const uint32_t b = in->blocks[i];
-        const int l = b < nb ? ps_site_model_path_label(m, blocks[b].path) : -1;
+        const int l = b < nb ? ps_site_model_path_label(m, blocks[b].path, blocks[b].own.text_chars) : -1;
         if (l == 1 && score[b] < PS_SITE_PATH_SCORE)
             score[b] = PS_SITE_PATH_SCORE;
         else if (l == 0 && score[b] > -PS_SITE_PATH_SCORE)

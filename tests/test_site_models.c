@@ -850,13 +850,42 @@ static ps_model *parse_edited(const ps_model *m, const char *at, size_t len, con
     return r;
 }
 
+/* A block path of the first of @p n pages (not the body) that holds a
+ * block of at least 20 characters on every page, which the base's scores
+ * @p sb keep (@p kept 1) or drop (0) on each; NULL for none. */
+static const char *path_on_every_page(const sample_page *p, double *const *sb, int n, int kept)
+{
+    size_t nb0;
+    const ps_block *b0 = ps_page_blocks(p[0].pg, &nb0);
+    for (size_t k = 0; k < p[0].n; k++) {
+        const char *cand = b0[p[0].list[k]].path;
+        int everywhere = strcmp(cand, "html/body") != 0;
+        for (int i = 0; i < n && everywhere; i++) {
+            size_t nb;
+            const ps_block *b = ps_page_blocks(p[i].pg, &nb);
+            int found = 0;
+            for (size_t q = 0; q < p[i].n; q++)
+                found |= strcmp(b[p[i].list[q]].path, cand) == 0 && (sb[i][p[i].list[q]] > 0) == kept &&
+                         b[p[i].list[q]].own.text_chars >= 20;
+            everywhere = found;
+        }
+        if (everywhere)
+            return cand;
+    }
+    return NULL;
+}
+
 /* Block paths (issue 30): a block at one DOM path on every page of a
  * site (bbc.co.uk's pages of the sample) that the shipped model keeps and
  * the site's labels call noise on four pages.  Trained with the rows'
  * paths, the CV judges the paths the training folds agree on; the bundle
  * holds that path as noise, not the paths labelled on one page only, and
  * on a fifth page of the site the per-site classifier scores the block at
- * most -1 where the base keeps it.  A damaged paths section is refused. */
+ * most -1 where the base keeps it.  A damaged paths section is refused.
+ * A path decides blocks of at most twice its longest labelled block's
+ * characters (a line of the bundles before that bound loads without it),
+ * and a content path whose labelled blocks have one text on every page
+ * is no path. */
 static void test_block_paths(void **state)
 {
     (void)state;
@@ -880,25 +909,7 @@ static void test_block_paths(void **state)
         assert_int_equal(stack->score(stack, &in, sb[i], &err), 0);
     }
     /* the path: a block with text on all five pages, kept by the base on each */
-    const char *target = NULL;
-    size_t nb0;
-    const ps_block *b0 = ps_page_blocks(p[0].pg, &nb0);
-    for (size_t k = 0; k < p[0].n && !target; k++) {
-        const char *cand = b0[p[0].list[k]].path;
-        int everywhere = 1;
-        for (int i = 0; i < N_PAGES && everywhere; i++) {
-            size_t nb;
-            const ps_block *b = ps_page_blocks(p[i].pg, &nb);
-            int found = 0;
-            for (size_t q = 0; q < p[i].n; q++)
-                if (strcmp(b[p[i].list[q]].path, cand) == 0 && sb[i][p[i].list[q]] > 0 &&
-                    b[p[i].list[q]].own.text_chars >= 20)
-                    found = 1;
-            everywhere = found;
-        }
-        if (everywhere && strcmp(cand, "html/body") != 0)
-            target = cand;
-    }
+    const char *target = path_on_every_page(p, sb, N_PAGES, 1);
     assert_non_null(target);
     /* rows of the four training pages: the base's decisions as labels but
      * the target's, and one block of the first page labelled against the
@@ -947,9 +958,9 @@ static void test_block_paths(void **state)
                   rep.cv_f1_base, rep.cv_f1[0], rep.cv_f1_paths[0], rep.cv_f1_paths_only, rep.paths, rep.weight);
     assert_true(rep.paths_judged);
     assert_true(rep.paths > 0);
-    assert_int_equal(ps_site_model_path_label(m, target), 0);
-    assert_int_equal(ps_site_model_path_label(m, lonely), -1);
-    assert_int_equal(ps_site_model_path_label(m, "html/body/no/such/path"), -1);
+    assert_int_equal(ps_site_model_path_label(m, target, 0), 0);
+    assert_int_equal(ps_site_model_path_label(m, lonely, 0), -1);
+    assert_int_equal(ps_site_model_path_label(m, "html/body/no/such/path", 0), -1);
     assert_non_null(ps_model_info(m, "site_cv_f1_paths"));
     /* without the paths, the same rows give no paths */
     ps_site_train_options o2 = o;
@@ -959,7 +970,7 @@ static void test_block_paths(void **state)
     ps_model *m2 = ps_site_model_train(base, "default.model", "paths.example", x, y, page, n, &o2, &rep2, &err);
     assert_non_null(m2);
     assert_false(rep2.paths_judged);
-    assert_int_equal(ps_site_model_path_label(m2, target), -1);
+    assert_int_equal(ps_site_model_path_label(m2, target, 0), -1);
     ps_model_free(m2);
     /* the fifth page, by the per-site classifier with the bundle saved */
     char dir[512];
@@ -996,7 +1007,7 @@ static void test_block_paths(void **state)
     ps_model *back = parse_edited(m, line1, (size_t)(line2 - line1), first, &err);
     if (!back)
         fail_msg("%s", err.msg);
-    assert_int_equal(ps_site_model_path_label(back, target), 0);
+    assert_int_equal(ps_site_model_path_label(back, target, 0), 0);
     ps_model_free(back);
     memset(&err, 0, sizeof err);
     assert_null(parse_edited(m, line1, (size_t)(line2 - line1), "", &err));
@@ -1004,6 +1015,72 @@ static void test_block_paths(void **state)
     memset(&err, 0, sizeof err);
     assert_null(parse_edited(m, pl + 1, (size_t)(line1 - (pl + 1)), "paths 9999999\n", &err));
     assert_non_null(strstr(err.msg, "9999999 paths in"));
+    /* the size bound: the target's line is "0 MAX PATH", MAX its longest
+     * labelled block; a block more than twice as long at the path is not
+     * decided by it; a line of the format before the bound ("0 PATH")
+     * loads with no bound */
+    size_t most = 0;
+    for (size_t k = 0; k < n; k++)
+        if (page[k] < N_TRAIN && strcmp(paths[k], target) == 0 && chars[k] > most)
+            most = chars[k];
+    char want_line[1024];
+    snprintf(want_line, sizeof want_line, "\n0 %zu %s\n", most, target);
+    const char *tl = strstr(m->bundle, want_line);
+    assert_non_null(tl);
+    assert_int_equal(ps_site_model_path_label(m, target, (uint32_t)(PS_SITE_PATH_GROWTH * most)), 0);
+    assert_int_equal(ps_site_model_path_label(m, target, (uint32_t)(PS_SITE_PATH_GROWTH * most + 1)), -1);
+    char old_line[1024];
+    snprintf(old_line, sizeof old_line, "0 %s\n", target);
+    memset(&err, 0, sizeof err);
+    ps_model *old = parse_edited(m, tl + 1, strlen(want_line) - 1, old_line, &err);
+    if (!old)
+        fail_msg("%s", err.msg);
+    assert_int_equal(ps_site_model_path_label(old, target, UINT32_MAX), 0);
+    ps_model_free(old);
+    memset(&err, 0, sizeof err);
+    assert_null(parse_edited(m, tl + 1, strlen(want_line) - 1, "0 12\n", &err));
+    assert_non_null(strstr(err.msg, "path line"));
+    /* a content path whose labelled blocks have one text on every page is
+     * the site's own line, not content: a block the base drops on every
+     * page, labelled content on the four, is a content path of the bundle
+     * when its texts differ (their hashes, ps_site_train_options.text_hash);
+     * with one text on all of them it is no path at all */
+    const char *kept = path_on_every_page(p, sb, N_PAGES, 0);
+    assert_non_null(kept);
+    uint32_t kept_most = 0;
+    uint64_t *texts = calloc(n, sizeof *texts);
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(paths[k], target) == 0) {
+            y[k] = 1; /* back to the base's label: only the kept path is new */
+        } else if (strcmp(paths[k], kept) == 0) {
+            y[k] = 1;
+            texts[k] = ps_site_text_hash(paths[k], strlen(paths[k])) + page[k]; /* four texts */
+            kept_most = chars[k] > kept_most ? chars[k] : kept_most;
+        }
+    ps_site_train_options oc = o;
+    oc.keep_worse = 1; /* what the paths are, not whether the site gains */
+    oc.text_hash = texts;
+    ps_site_train_report repc;
+    ps_model *mc = ps_site_model_train(base, "default.model", "paths.example", x, y, page, n, &oc, &repc, &err);
+    if (!mc)
+        fail_msg("%s", err.msg);
+    snprintf(want_line, sizeof want_line, "\n1 %u %s\n", (unsigned)kept_most, kept);
+    assert_non_null(strstr(mc->bundle, want_line));
+    assert_int_equal(ps_site_model_path_label(mc, kept, kept_most), 1);
+    ps_model_free(mc);
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(paths[k], kept) == 0) {
+            texts[k] = ps_site_text_hash("Facebook Twitter", 16); /* one text, one length */
+            chars[k] = kept_most;
+        }
+    mc = ps_site_model_train(base, "default.model", "paths.example", x, y, page, n, &oc, &repc, &err);
+    if (!mc)
+        fail_msg("%s", err.msg);
+    snprintf(want_line, sizeof want_line, " %s\n", kept);
+    assert_null(strstr(mc->bundle, want_line));
+    assert_int_equal(ps_site_model_path_label(mc, kept, kept_most), -1);
+    free(texts);
+    ps_model_free(mc);
     free(ss);
     ps_block_classifier_free(sites);
     ps_block_classifier_free(stack);

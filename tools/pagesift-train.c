@@ -102,9 +102,11 @@ static void usage(FILE *f)
           "features, scaling and block tags are kept (labelled rows whose block_tags\n"
           "column names other tags than the base's are refused).  With 3 or more\n"
           "labelled pages and a block_path column, the block paths the site's pages\n"
-          "agree on (labelled on 2 or more pages, 99 % of their characters one way)\n"
-          "decide the blocks at those paths on its other pages, when the same CV says\n"
-          "they help (with a weight, or alone: weight 0).  A site model is\n"
+          "agree on (labelled on 2 or more pages, 99 % of their characters one way;\n"
+          "not a content path of one text on every page) decide the blocks at those\n"
+          "paths on its other pages with at most twice the characters of the longest\n"
+          "labelled there, when the same CV says they help (with a weight, or alone:\n"
+          "weight 0).  A site model is\n"
           "written only where it beats the base: its CV F1 (characters of the content\n"
           "class, each held-out page scored through the base's second stage as\n"
           "pagesift scores it) above the base's on the same folds; with one labelled\n"
@@ -180,6 +182,7 @@ typedef struct site_row {
     char *site, *page; /* site key; dataset + US + page_id */
     char *path;        /* block_path ("" when the CSV has none) */
     uint32_t chars;    /* inner_len: the block's own characters */
+    uint64_t text;     /* ps_site_text_hash of its text column, 0 without */
     size_t at;         /* row number in x / y */
 } site_row;
 
@@ -263,7 +266,8 @@ static int read_site_rows(char **paths, int n_paths, const ps_model *base, const
         int c_label = ps_csv_require(csv, "label", &err), c_page = ps_csv_require(csv, "page_id", &err);
         int c_set = ps_csv_column(csv, "dataset"), c_site = ps_csv_column(csv, "site"),
             c_url = ps_csv_column(csv, "url"), c_path = ps_csv_column(csv, "block_path"),
-            c_len = ps_csv_column(csv, "inner_len"), c_tags = ps_csv_column(csv, "block_tags");
+            c_len = ps_csv_column(csv, "inner_len"), c_tags = ps_csv_column(csv, "block_tags"),
+            c_text = ps_csv_column(csv, "text");
         int *cols = malloc(nf * sizeof *cols);
         for (size_t k = 0; cols && c_label >= 0 && c_page >= 0 && k < nf; k++)
             if ((cols[k] = ps_csv_require(csv, fn[k], &err)) < 0)
@@ -358,6 +362,11 @@ static int read_site_rows(char **paths, int n_paths, const ps_model *base, const
             rows[n].page = ps_buf_take(&pk, NULL);
             rows[n].path = strdup(c_path >= 0 ? ps_csv_field(csv, (size_t)c_path) : "");
             rows[n].chars = len > 0 ? (uint32_t)len : 0;
+            rows[n].text = 0;
+            if (c_text >= 0) {
+                const char *tx = ps_csv_field(csv, (size_t)c_text);
+                rows[n].text = ps_site_text_hash(tx, strlen(tx));
+            }
             rows[n].at = n;
             y[n] = !*label ? -1 : label[0] == '1';
             if (!rows[n].site || !rows[n].page || !rows[n].path) {
@@ -504,7 +513,8 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
         uint32_t *sp = malloc((n + 1) * sizeof *sp), *sch = malloc((n + 1) * sizeof *sch);
         int32_t *spar = malloc((n + 1) * sizeof *spar);
         const char **spath = malloc((n + 1) * sizeof *spath);
-        if (!sx || !sy || !sp || !sch || !spar || !spath) {
+        uint64_t *stext = malloc((n + 1) * sizeof *stext);
+        if (!sx || !sy || !sp || !sch || !spar || !spath || !stext) {
             fprintf(stderr, "pagesift-train: out of memory\n");
             rc = 1;
         }
@@ -512,6 +522,7 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
         so.parent = spar;
         so.chars = sch;
         so.path = spath;
+        so.text_hash = stext;
         for (size_t i = 0; !rc && i < n;) {
             size_t j = i, m = 0, lab = 0;
             uint32_t pg = 0;
@@ -524,6 +535,7 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
                 sp[m] = pg;
                 sch[m] = rows[j].chars;
                 spath[m] = rows[j].path;
+                stext[m] = rows[j].text;
                 lab += sy[m] >= 0;
                 /* the nearest enclosing row of the page (rows in document
                  * order: an ancestor's row comes first), as pagesift-classify */
@@ -588,6 +600,7 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
         free(sch);
         free(spar);
         free(spath);
+        free(stext);
         free(sx);
         free(sy);
         free(sp);

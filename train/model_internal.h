@@ -63,18 +63,25 @@ struct ps_model {
     const struct ps_model *delta_base;
     double *base_coefp;
     /* a per-site model's block paths (issue 30; ps_site_model_path_label):
-     * paths its labelled pages agree on, each as ps_hash64 of the path with
-     * the lowest bit replaced by the label (1 content, 0 noise), ascending;
-     * NULL, 0 for none */
-    uint64_t *site_paths;
+     * paths its labelled pages agree on, ascending by key; NULL, 0 for
+     * none */
+    struct ps_site_path *site_paths;
     size_t n_site_paths;
     /* a delta that changes none of its base's coefficients, adds no
      * support vector and keeps its rho and label order: the base's SVM */
     int delta_unchanged;
 };
 
-/* A site model's path entry (site_paths above): the path's ps_hash64
- * with its lowest bit the label. */
+/* A site model's path (site_paths above): its key (ps_site_path_key) and
+ * the most characters a labelled block at the path had, 0 for no bound
+ * (bundles made before the bound); ps_site_model_path_label. */
+typedef struct ps_site_path {
+    uint64_t key;
+    uint32_t max_chars;
+} ps_site_path;
+
+/* A site model's path key: the path's ps_hash64 with its lowest bit the
+ * label. */
 static inline uint64_t ps_site_path_key(const char *path, size_t len, int content)
 {
     return (ps_hash64(path, len) & ~(uint64_t)1) | (content ? 1u : 0u);

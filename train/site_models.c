@@ -99,7 +99,12 @@ int ps_site_model_is_base(const ps_model *m)
     return m && m->delta_unchanged;
 }
 
-int ps_site_model_path_label(const ps_model *m, const char *path)
+static int cmp_site_path(const void *a, const void *b)
+{
+    return cmp_u64(&((const ps_site_path *)a)->key, &((const ps_site_path *)b)->key);
+}
+
+int ps_site_model_path_label(const ps_model *m, const char *path, uint32_t chars)
 {
     if (!m || !m->n_site_paths || !path)
         return -1;
@@ -108,12 +113,17 @@ int ps_site_model_path_label(const ps_model *m, const char *path)
     size_t lo = 0, hi = m->n_site_paths;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (m->site_paths[mid] < h)
+        if (m->site_paths[mid].key < h)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < m->n_site_paths && (m->site_paths[lo] | 1) == (h | 1) ? (int)(m->site_paths[lo] & 1) : -1;
+    if (lo == m->n_site_paths || (m->site_paths[lo].key | 1) != (h | 1))
+        return -1;
+    const uint32_t most = m->site_paths[lo].max_chars;
+    if (most && (uint64_t)chars > (uint64_t)PS_SITE_PATH_GROWTH * most)
+        return -1; /* unlike the blocks it was labelled from */
+    return (int)(m->site_paths[lo].key & 1);
 }
 
 /* Parse a delta bundle (docs/MODEL_FORMAT.md, "Per-site bundles") of the
@@ -360,7 +370,9 @@ static ps_model *delta_parse(const char *text, size_t len, const char *name, con
         p = le + 1;
     }
     /* the block paths its labelled pages agree on (issue 30; bundles made
-     * before them have none): "paths N", then N lines "L PATH" */
+     * before them have none): "paths N", then N lines "L MAX PATH" (MAX:
+     * the longest labelled block's characters; "L PATH" in bundles made
+     * before it, read as no bound: a path never starts with a digit) */
     if (p != pe) {
         size_t n_paths;
         if (!(le = line_end(p, pe)) || take_word(&p, le, "paths") != 0 ||
@@ -379,15 +391,21 @@ static ps_model *delta_parse(const char *text, size_t len, const char *name, con
             goto out;
         }
         for (size_t i = 0; i < n_paths; i++) {
-            if (!(le = line_end(p, pe)) || le - p < 3 || (p[0] != '0' && p[0] != '1') || p[1] != ' ') {
+            const char *q = p + 2;
+            size_t most = 0;
+            int ok = (le = line_end(p, pe)) && le - p >= 3 && (p[0] == '0' || p[0] == '1') && p[1] == ' ';
+            if (ok && *q >= '0' && *q <= '9')
+                ok = take_size(&q, le, UINT32_MAX, &most) == 0 && q < le && *q++ == ' ' && q < le;
+            if (!ok) {
                 rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: path line %zu (a label 0 or 1, a "
-                                                      "space and a block path)", nm, i + 1);
+                                                      "space, the characters of its longest block, a space "
+                                                      "and a block path)", nm, i + 1);
                 goto out;
             }
-            m->site_paths[i] = ps_site_path_key(p + 2, (size_t)(le - p - 2), p[0] == '1');
+            m->site_paths[i] = (ps_site_path){ps_site_path_key(q, (size_t)(le - q), p[0] == '1'), (uint32_t)most};
             p = le + 1;
         }
-        qsort(m->site_paths, n_paths, sizeof *m->site_paths, cmp_u64);
+        qsort(m->site_paths, n_paths, sizeof *m->site_paths, cmp_site_path);
         m->n_site_paths = n_paths;
     }
     if (p != pe) {

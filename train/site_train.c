@@ -37,8 +37,10 @@
  *
  * Block paths (issue 30): with the rows' DOM paths and >= 3 labelled pages,
  * the paths the pages agree on (agreed_paths: labelled on >= 2 pages, 99 %
- * of their characters one way) set the final scores of the blocks at those
- * paths (apply_paths, as methods/classifier_site.c does at inference).  The
+ * of their characters one way; not a content path of one text on every
+ * page) set the final scores of the blocks at those paths of at most
+ * PS_SITE_PATH_GROWTH times the path's longest labelled block
+ * (apply_paths, as methods/classifier_site.c does at inference).  The
  * same CV judges them, with each W and alone (the base's SVM: weight 0);
  * they go into the bundle (after the delta, "paths N") only when that
  * raises the CV F1. */
@@ -217,14 +219,21 @@ static void gate_scores(const double *bs1, double gate, const uint8_t *want, siz
 
 /* ---- block paths (issue 30) -------------------------------------------- */
 
-/* A labelled row's path: its entry key without the label, its page and
- * label, its characters. */
+/* A labelled row's path: its entry key without the label, its text's hash
+ * (0 unknown), its page and label, its characters (and as the weight). */
 typedef struct path_row {
-    uint64_t h;
+    uint64_t h, text;
     uint32_t page;
+    uint32_t chars;
     int8_t y;
     double w;
 } path_row;
+
+uint64_t ps_site_text_hash(const char *text, size_t len)
+{
+    const uint64_t h = ps_hash64(text, len);
+    return h ? h : 1; /* 0 is "no text known" */
+}
 
 static int path_row_cmp(const void *a, const void *b)
 {
@@ -234,42 +243,59 @@ static int path_row_cmp(const void *a, const void *b)
     return x->page < y->page ? -1 : x->page > y->page;
 }
 
-static int u64_cmp(const void *a, const void *b)
+static int site_path_cmp(const void *a, const void *b)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    uint64_t x = ((const ps_site_path *)a)->key, y = ((const ps_site_path *)b)->key;
     return x < y ? -1 : x > y;
+}
+
+/* The entry of @p paths (ascending) whose key is @p h with either label. */
+static const ps_site_path *find_path(const ps_site_path *paths, size_t n, uint64_t h)
+{
+    const ps_site_path *e = bsearch(&(ps_site_path){.key = h & ~(uint64_t)1}, paths, n, sizeof *paths, site_path_cmp);
+    return e ? e : bsearch(&(ps_site_path){.key = h | 1}, paths, n, sizeof *paths, site_path_cmp);
 }
 
 /* The paths the labelled rows of @p use agree on: a path labelled on at
  * least PS_SITE_PATH_PAGES pages, with at least PS_SITE_PATH_PURITY of its
- * labelled characters one way, as ps_site_path_key entries (ascending) in
- * @p out (room for n_rows); their number.  With @p text (the final paths
- * of the bundle) each entry's line "L PATH" is added to it too, in the
- * rows' order. */
-static size_t agreed_paths(const char *const *path, const int8_t *y, const uint32_t *chars, const uint32_t *page,
-                           const uint8_t *use, size_t n_rows, path_row *tmp, uint64_t *out, ps_buf *text)
+ * labelled characters one way, as entries (ascending by ps_site_path_key,
+ * with the characters of the longest labelled block) in @p out (room for
+ * n_rows); their number.  With @p text_hash, a content path whose
+ * labelled blocks have one text on every page is left out: a line the same
+ * on every page is the site's (a share bar, a fixed line), whatever the
+ * labels say.  With @p text (the final paths of the bundle) each entry's
+ * line "L MAX PATH" is added to it too, in the rows' order. */
+static size_t agreed_paths(const char *const *path, const int8_t *y, const uint32_t *chars,
+                           const uint64_t *text_hash, const uint32_t *page, const uint8_t *use, size_t n_rows,
+                           path_row *tmp, ps_site_path *out, ps_buf *text)
 {
     size_t n = 0, k = 0;
     for (size_t r = 0; r < n_rows; r++)
         if (use[r] && y[r] >= 0 && path[r] && *path[r])
             tmp[n++] = (path_row){.h = ps_site_path_key(path[r], strlen(path[r]), 0), .page = page[r], .y = y[r],
+                                  .text = text_hash ? text_hash[r] : 0, .chars = chars ? chars[r] : 0,
                                   .w = chars ? (chars[r] ? chars[r] : 1) : 1};
     qsort(tmp, n, sizeof *tmp, path_row_cmp);
     for (size_t i = 0, j; i < n; i = j) {
         double c = 0, all = 0;
         size_t pages = 0;
+        uint32_t most = 0;
+        int same_text = tmp[i].text != 0;
         for (j = i; j < n && tmp[j].h == tmp[i].h; j++) {
             pages += j == i || tmp[j].page != tmp[j - 1].page;
             all += tmp[j].w;
             if (tmp[j].y)
                 c += tmp[j].w;
+            if (tmp[j].chars > most)
+                most = tmp[j].chars;
+            same_text &= tmp[j].text == tmp[i].text && tmp[j].chars == tmp[i].chars;
         }
         if (pages < PS_SITE_PATH_PAGES)
             continue;
-        if (c >= PS_SITE_PATH_PURITY * all)
-            out[k++] = tmp[i].h | 1;
+        if (c >= PS_SITE_PATH_PURITY * all && !same_text)
+            out[k++] = (ps_site_path){tmp[i].h | 1, most};
         else if (all - c >= PS_SITE_PATH_PURITY * all)
-            out[k++] = tmp[i].h;
+            out[k++] = (ps_site_path){tmp[i].h, most};
     }
     /* the lines, each path once, in the rows' order (tmp[].page marks an
      * entry written: the entries' rows are no longer needed) */
@@ -278,33 +304,33 @@ static size_t agreed_paths(const char *const *path, const int8_t *y, const uint3
     for (size_t r = 0; text && r < n_rows; r++) {
         if (!use[r] || y[r] < 0 || !path[r] || !*path[r])
             continue;
-        uint64_t h = ps_site_path_key(path[r], strlen(path[r]), 0), *e = bsearch(&h, out, k, sizeof *out, u64_cmp);
-        if (!e)
-            e = bsearch(&(uint64_t){h | 1}, out, k, sizeof *out, u64_cmp);
+        const ps_site_path *e = find_path(out, k, ps_site_path_key(path[r], strlen(path[r]), 0));
         if (!e || tmp[e - out].page)
             continue;
         tmp[e - out].page = 1;
-        ps_buf_printf(text, "%d %s\n", (int)(*e & 1), path[r]);
+        ps_buf_printf(text, "%d %u %s\n", (int)(e->key & 1), (unsigned)e->max_chars, path[r]);
     }
     return k;
 }
 
 /* The final scores of the rows of @p want whose path is among @p paths
  * take its label, as the per-site classifier does at inference
- * (methods/classifier_site.c). */
-static void apply_paths(const uint64_t *paths, size_t n_paths, const char *const *path, const uint8_t *want,
-                        size_t n_rows, double *score)
+ * (methods/classifier_site.c, ps_site_model_path_label): rows of at most
+ * PS_SITE_PATH_GROWTH times the path's longest labelled block. */
+static void apply_paths(const ps_site_path *paths, size_t n_paths, const char *const *path, const uint32_t *chars,
+                        const uint8_t *want, size_t n_rows, double *score)
 {
     for (size_t r = 0; r < n_rows && n_paths; r++) {
         if ((want && !want[r]) || !path[r] || !*path[r])
             continue;
-        uint64_t h = ps_site_path_key(path[r], strlen(path[r]), 0);
-        if (bsearch(&(uint64_t){h | 1}, paths, n_paths, sizeof *paths, u64_cmp)) {
+        const ps_site_path *e = find_path(paths, n_paths, ps_site_path_key(path[r], strlen(path[r]), 0));
+        if (!e || (chars && e->max_chars && (uint64_t)chars[r] > (uint64_t)PS_SITE_PATH_GROWTH * e->max_chars))
+            continue;
+        if (e->key & 1) {
             if (score[r] < PS_SITE_PATH_SCORE)
                 score[r] = PS_SITE_PATH_SCORE;
-        } else if (bsearch(&h, paths, n_paths, sizeof *paths, u64_cmp)) {
-            if (score[r] > -PS_SITE_PATH_SCORE)
-                score[r] = -PS_SITE_PATH_SCORE;
+        } else if (score[r] > -PS_SITE_PATH_SCORE) {
+            score[r] = -PS_SITE_PATH_SCORE;
         }
     }
 }
@@ -503,8 +529,11 @@ ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, co
     int32_t *cparent = parent ? malloc((n_rows + 1) * sizeof *cparent) : NULL;
     const char *const *path = o ? o->path : NULL;
     const char **cpath = path ? malloc((n_rows + 1) * sizeof *cpath) : NULL;
+    const uint64_t *text = o ? o->text_hash : NULL;
+    uint64_t *ctext = text ? malloc((n_rows + 1) * sizeof *ctext) : NULL;
     ps_model *m = NULL;
-    if (!pg || !pos || !cx || !cy || !cpage || (chars && !cchars) || (parent && !cparent) || (path && !cpath)) {
+    if (!pg || !pos || !cx || !cy || !cpage || (chars && !cchars) || (parent && !cparent) || (path && !cpath) ||
+        (text && !ctext)) {
         ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto out;
     }
@@ -555,6 +584,8 @@ ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, co
             cchars[to] = chars[r];
         if (cpath)
             cpath[to] = path[r];
+        if (ctext)
+            ctext[to] = text[r];
     }
     for (size_t r = 0; cparent && r < n_rows; r++)
         cparent[pos[r]] = parent[r] >= 0 && (size_t)parent[r] < n_rows ? (int32_t)pos[parent[r]] : -1;
@@ -562,6 +593,7 @@ ps_model *ps_site_model_train_ex(const ps_model *base, const char *base_name, co
     co.parent = cparent;
     co.chars = cchars;
     co.path = cpath;
+    co.text_hash = ctext;
     m = train_rows(base, base_name, site, cx, cy, cpage, n_rows, &co, rep, full, err);
 out:
     free(pg);
@@ -571,6 +603,7 @@ out:
     free(cy);
     free(cpage);
     free(cchars);
+    free(ctext);
     free(cparent);
     free(cpath);
     return m;
@@ -701,7 +734,7 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
     const char *const *path = o ? o->path : NULL;
     const int with_paths = path && n_pages >= PS_SITE_PATH_MIN_PAGES;
     path_row *ptmp = NULL;
-    uint64_t *pk = NULL;
+    ps_site_path *pk = NULL;
     size_t n_pk = 0;
     int use_paths = 0;
     ps_buf ptext = {0};
@@ -823,8 +856,8 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
                 }
                 tally_rows(sc.chars, y, n_rows, want, sf, &tw);
                 if (with_paths) { /* the same with the training folds' paths */
-                    n_pk = agreed_paths(path, y, sc.chars, page, use, n_rows, ptmp, pk, NULL);
-                    apply_paths(pk, n_pk, path, want, n_rows, sf);
+                    n_pk = agreed_paths(path, y, sc.chars, o ? o->text_hash : NULL, page, use, n_rows, ptmp, pk, NULL);
+                    apply_paths(pk, n_pk, path, sc.chars, want, n_rows, sf);
                     tally_rows(sc.chars, y, n_rows, want, sf, &twp);
                 }
             }
@@ -846,8 +879,8 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
                     want[r] = fold[r] == f;
                     sf[r] = sb[r];
                 }
-                n_pk = agreed_paths(path, y, sc.chars, page, use, n_rows, ptmp, pk, NULL);
-                apply_paths(pk, n_pk, path, want, n_rows, sf);
+                n_pk = agreed_paths(path, y, sc.chars, o ? o->text_hash : NULL, page, use, n_rows, ptmp, pk, NULL);
+                apply_paths(pk, n_pk, path, sc.chars, want, n_rows, sf);
                 tally_rows(sc.chars, y, n_rows, want, sf, &tp);
             }
             rep->paths_judged = 1;
@@ -878,7 +911,7 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
         use[r] = y[r] >= 0;
     size_t tc = 0, tn = 0;
     if (use_paths) { /* the paths of every labelled page */
-        n_pk = agreed_paths(path, y, sc.chars, page, use, n_rows, ptmp, pk, &ptext);
+        n_pk = agreed_paths(path, y, sc.chars, o ? o->text_hash : NULL, page, use, n_rows, ptmp, pk, &ptext);
         if (n_pk && !ptext.data) {
             ps_set_error(err, PS_ERR_NOMEM, "out of memory");
             goto out;

@@ -31,6 +31,11 @@ extern "C" {
  *  at least this for content, at most its negative for noise. */
 #define PS_SITE_PATH_SCORE 1.0
 
+/** A path decides only blocks of the size its labelled blocks had: at most
+ *  this many times the characters of the longest (a photo credit's path
+ *  does not decide the long caption another page puts there). */
+#define PS_SITE_PATH_GROWTH 2
+
 /** Default memory cap of the loaded site models (MB). */
 #define PS_SITE_MODELS_CAP_MB 256
 
@@ -102,14 +107,17 @@ typedef struct ps_site_models_stats {
 PS_EXPORT void ps_site_models_get_stats(ps_site_models *s, ps_site_models_stats *st);
 
 /** A site model's label of a block by its DOM path (ps_block.path, the
- *  block CSV's block_path): 1 content, 0 noise, when the site's labelled
- *  pages agree on the block at that path (at least two pages, 99 % of its
- *  labelled characters one way; pagesift-train keeps such paths only where
- *  its cross-validation says they help), else -1 (also for a model without
- *  paths: a whole model, or a bundle made before them).  The per-site
- *  classifier gives such a block a score of at least 1 / at most -1 after
- *  both stages (docs/SITE_MODELS.md, "Block paths"). */
-PS_EXPORT int ps_site_model_path_label(const ps_model *m, const char *path);
+ *  block CSV's block_path) and its own text characters @p chars
+ *  (ps_block.own.text_chars, the CSV's inner_len): 1 content, 0 noise,
+ *  when the site's labelled pages agree on the block at that path (at
+ *  least two pages, 99 % of its labelled characters one way; pagesift-train
+ *  keeps such paths only where its cross-validation says they help) and
+ *  the block has at most PS_SITE_PATH_GROWTH times the characters of the
+ *  longest labelled one there; else -1 (also for a model without paths: a
+ *  whole model, or a bundle made before them).  The per-site classifier
+ *  gives such a block a score of at least 1 / at most -1 after both stages
+ *  (docs/SITE_MODELS.md, "Block paths"). */
+PS_EXPORT int ps_site_model_path_label(const ps_model *m, const char *path, uint32_t chars);
 
 /** 1 when the site model @p m leaves its base's SVM as it is (a delta with
  *  no coefficient of its own: block paths alone, or a site without

@@ -310,7 +310,18 @@ typedef struct ps_site_train_options {
      *  agree on are judged by the same CV, with each candidate weight and
      *  alone (the base's SVM with them), and kept where they raise it. */
     const char *const *path;
+    /** Per row: a hash of the block's own text as the block CSV's text
+     *  column gives it (leaves joined by spaces, its first 200 characters;
+     *  ps_site_text_hash), 0 for none; or NULL.  With it, a path labelled
+     *  content whose labelled blocks have the same text (and length) on
+     *  every page is no path: a line the same on every page is the
+     *  site's, whatever the labels say. */
+    const uint64_t *text_hash;
 } ps_site_train_options;
+
+/** The hash of a block's text that ps_site_train_options.text_hash holds:
+ *  of the block CSV's text column (@p len bytes). */
+PS_LAB_EXPORT uint64_t ps_site_text_hash(const char *text, size_t len);
 
 /** What training one site found (filled by ps_site_model_train). */
 typedef struct ps_site_train_report {

@@ -38,6 +38,23 @@ write('labels.csv', lambda r: (r['site'] == 'bbc.co.uk' and r['page_id'] in bbc)
 # (bbc[0]'s own site model beats today's default on it by 0.9 % of the content)
 write('bbc1.csv', lambda r: r['site'] == 'bbc.co.uk' and r['page_id'] == bbc[1])
 write('163.csv', lambda r: r['site'] == '163.com')
+# bbc.co.uk's three pages with a line the same wherever it is (a heading on
+# two of them, noise) labelled content: a content path of one text, which is
+# no block path
+import collections
+at = collections.defaultdict(list)
+for r in rows:
+    if r['site'] == 'bbc.co.uk' and r['page_id'] in bbc and r['label'] == '0' and int(r['inner_len']) >= 10:
+        at[r['block_path']].append(r)
+same = sorted(p for p, rs in at.items() if len(rs) >= 2 and len({(r['text'], r['inner_len']) for r in rs}) == 1)
+assert same, 'no line the same on two pages'
+with open(out + '/same.path', 'w') as o:
+    o.write(same[0] + '\n')
+with open(out + '/same.csv', 'w', newline='', encoding='utf-8') as o:
+    w = csv.DictWriter(o, fieldnames=f, lineterminator='\r\n'); w.writeheader()
+    for r in rows:
+        if r['site'] == 'bbc.co.uk' and r['page_id'] in bbc:
+            w.writerow(dict(r, label='1') if r['block_path'] == same[0] else r)
 # no site, no url: --site-of says it
 def anon(r):
     return r['site'] == 'bbc.co.uk' and r['page_id'] == bbc[1]
@@ -68,6 +85,29 @@ base, paths = float(sys.argv[1]), sys.argv[2].split(",")
 alone = float(paths[-1].split(":")[1])
 assert paths[-1].startswith("0:") and alone > base, (base, paths)
 ' "$(key "$gb" site_cv_f1_base)" "$(key "$gb" site_cv_f1_paths)" || fail "paths alone do not beat the default in the bundle's keys"
+# each path line is "LABEL MAX PATH", MAX the most characters (inner_len) of
+# a labelled block at the path; a path decides blocks of up to twice that
+/usr/bin/python3 - "$gb" "$t/labels.csv" <<'PY' || fail "the paths' bounds"
+import csv, sys
+lines = open(sys.argv[1], encoding='utf-8').read().split('\npaths ', 1)[1].splitlines()[1:]
+most = {}
+for r in csv.DictReader(open(sys.argv[2], newline='', encoding='utf-8')):
+    if r['site'] == 'bbc.co.uk' and r['label'] != '':
+        most[r['block_path']] = max(most.get(r['block_path'], 0), int(r['inner_len']))
+n = 0
+for l in lines:
+    if l == 'end pagesift-model':
+        break
+    label, m, path = l.split(' ', 2)
+    assert label in '01' and int(m) == most[path], l
+    n += 1
+assert n > 0
+PY
+# a line the same on every page it is on, labelled content: no content path
+pagesift-train --per-site "$t/same.csv" --keep-worse -o "$t/gs" > "$t/gs.out" 2>&1 || fail "same text: $(cat "$t/gs.out")"
+[ "$(key "$t/gs/bbc.co.uk.model" site_paths)" -gt 0 ] || fail "same text: no paths at all: $(cat "$t/gs.out")"
+[ -z "$(awk -v p="$(cat "$t/same.path")" '$1 == "1" && $3 == p' "$t/gs/bbc.co.uk.model")" ] ||
+  fail "a line the same on every page became a content path"
 pagesift-train --per-site "$t/bbc1.csv" -o "$t/g1" > "$t/g1.out" 2>&1 || fail "declining one page"
 grep -q "^site bbc.co.uk: no site model: on its one labelled page it keeps .* the default model .*: not better" "$t/g1.out" ||
   fail "one page declined: $(cat "$t/g1.out")"

@@ -9,6 +9,7 @@
 #include "common/util.h"
 #include "pagesift.h"
 #include "pagesift/model.h"
+#include "pagesift/site_models.h"
 
 #define PS_SV_CHUNK 64 /* support vectors a chunk: see train/predict.c */
 
@@ -85,6 +86,36 @@ typedef struct ps_site_path {
 static inline uint64_t ps_site_path_key(const char *path, size_t len, int content)
 {
     return (ps_hash64(path, len) & ~(uint64_t)1) | (content ? 1u : 0u);
+}
+
+/* The entry of a site's paths (@p n, ascending by key) for the path of key
+ * @p h, whichever its label bit; n for none. */
+static inline size_t ps_site_path_find(const ps_site_path *paths, size_t n, uint64_t h)
+{
+    size_t lo = 0, hi = n;
+    h &= ~(uint64_t)1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (paths[mid].key < h)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && (paths[lo].key & ~(uint64_t)1) == h ? lo : n;
+}
+
+/* The label those paths give a block at the path of key @p h with @p chars
+ * characters of its own: 1 content, 0 noise, -1 none — no entry, or a
+ * block more than PS_SITE_PATH_GROWTH times the longest labelled there
+ * (the one rule of training's CV and of inference). */
+static inline int ps_site_path_decide(const ps_site_path *paths, size_t n, uint64_t h, uint32_t chars)
+{
+    const size_t i = ps_site_path_find(paths, n, h);
+    if (i == n)
+        return -1;
+    if (paths[i].max_chars && (uint64_t)chars > (uint64_t)PS_SITE_PATH_GROWTH * paths[i].max_chars)
+        return -1; /* unlike the blocks it was labelled from */
+    return (int)(paths[i].key & 1);
 }
 
 /* The payload line of a per-site delta bundle (docs/MODEL_FORMAT.md), in

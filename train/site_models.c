@@ -108,22 +108,7 @@ int ps_site_model_path_label(const ps_model *m, const char *path, uint32_t chars
 {
     if (!m || !m->n_site_paths || !path)
         return -1;
-    /* the entry whose hash (all but the lowest bit) is the path's */
-    uint64_t h = ps_site_path_key(path, strlen(path), 0);
-    size_t lo = 0, hi = m->n_site_paths;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->site_paths[mid].key < h)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == m->n_site_paths || (m->site_paths[lo].key | 1) != (h | 1))
-        return -1;
-    const uint32_t most = m->site_paths[lo].max_chars;
-    if (most && (uint64_t)chars > (uint64_t)PS_SITE_PATH_GROWTH * most)
-        return -1; /* unlike the blocks it was labelled from */
-    return (int)(m->site_paths[lo].key & 1);
+    return ps_site_path_decide(m->site_paths, m->n_site_paths, ps_site_path_key(path, strlen(path), 0), chars);
 }
 
 /* Parse a delta bundle (docs/MODEL_FORMAT.md, "Per-site bundles") of the

@@ -243,23 +243,10 @@ static int path_row_cmp(const void *a, const void *b)
     return x->page < y->page ? -1 : x->page > y->page;
 }
 
-static int site_path_cmp(const void *a, const void *b)
-{
-    uint64_t x = ((const ps_site_path *)a)->key, y = ((const ps_site_path *)b)->key;
-    return x < y ? -1 : x > y;
-}
-
-/* The entry of @p paths (ascending) whose key is @p h with either label. */
-static const ps_site_path *find_path(const ps_site_path *paths, size_t n, uint64_t h)
-{
-    const ps_site_path *e = bsearch(&(ps_site_path){.key = h & ~(uint64_t)1}, paths, n, sizeof *paths, site_path_cmp);
-    return e ? e : bsearch(&(ps_site_path){.key = h | 1}, paths, n, sizeof *paths, site_path_cmp);
-}
-
 /* The paths the labelled rows of @p use agree on: a path labelled on at
  * least PS_SITE_PATH_PAGES pages, with at least PS_SITE_PATH_PURITY of its
  * labelled characters one way, as entries (ascending by ps_site_path_key,
- * with the characters of the longest labelled block) in @p out (room for
+ * as the rows' sort leaves them, with the characters of the longest labelled block) in @p out (room for
  * n_rows); their number.  With @p text_hash, a content path whose
  * labelled blocks have one text on every page is left out: a line the same
  * on every page is the site's (a share bar, a fixed line), whatever the
@@ -304,10 +291,11 @@ static size_t agreed_paths(const char *const *path, const int8_t *y, const uint3
     for (size_t r = 0; text && r < n_rows; r++) {
         if (!use[r] || y[r] < 0 || !path[r] || !*path[r])
             continue;
-        const ps_site_path *e = find_path(out, k, ps_site_path_key(path[r], strlen(path[r]), 0));
-        if (!e || tmp[e - out].page)
+        const size_t i = ps_site_path_find(out, k, ps_site_path_key(path[r], strlen(path[r]), 0));
+        if (i == k || tmp[i].page)
             continue;
-        tmp[e - out].page = 1;
+        const ps_site_path *e = &out[i];
+        tmp[i].page = 1;
         ps_buf_printf(text, "%d %u %s\n", (int)(e->key & 1), (unsigned)e->max_chars, path[r]);
     }
     return k;
@@ -323,15 +311,12 @@ static void apply_paths(const ps_site_path *paths, size_t n_paths, const char *c
     for (size_t r = 0; r < n_rows && n_paths; r++) {
         if ((want && !want[r]) || !path[r] || !*path[r])
             continue;
-        const ps_site_path *e = find_path(paths, n_paths, ps_site_path_key(path[r], strlen(path[r]), 0));
-        if (!e || (chars && e->max_chars && (uint64_t)chars[r] > (uint64_t)PS_SITE_PATH_GROWTH * e->max_chars))
-            continue;
-        if (e->key & 1) {
-            if (score[r] < PS_SITE_PATH_SCORE)
-                score[r] = PS_SITE_PATH_SCORE;
-        } else if (score[r] > -PS_SITE_PATH_SCORE) {
+        const int l = ps_site_path_decide(paths, n_paths, ps_site_path_key(path[r], strlen(path[r]), 0),
+                                          chars ? chars[r] : 0);
+        if (l == 1 && score[r] < PS_SITE_PATH_SCORE)
+            score[r] = PS_SITE_PATH_SCORE;
+        else if (l == 0 && score[r] > -PS_SITE_PATH_SCORE)
             score[r] = -PS_SITE_PATH_SCORE;
-        }
     }
 }
 

@@ -18,7 +18,9 @@
  * only where the base is unsure: a block the base's first stage scores at
  * least the bundle's site_gate away from 0 keeps the base's first-stage
  * score (ps_site_gate_scores; bundles without the key, made before it, are
- * used whole).
+ * used whole).  A page of another layout than the labelled pages' (less
+ * than PS_SITE_LAYOUT_MIN of its text at their block paths:
+ * ps_site_model_layout_share) is the base's.
  *
  * A reduced default (issue 33: pagesift-train --reduce, e.g.
  * models/default.fast.model; its reduced_from key) is no base for site
@@ -94,6 +96,10 @@ static int site_score(const ps_block_classifier *c, const ps_classify_in *in, do
 {
     const site_classifier *s = (const site_classifier *)c;
     const ps_model *m = in->site && *in->site ? ps_site_models_get(s->sites, in->site) : NULL;
+    if (m && ps_site_model_layout_share(m, in->page, in->blocks, in->n) < PS_SITE_LAYOUT_MIN) {
+        ps_site_models_release(s->sites, m); /* not the layout it learnt */
+        m = NULL;
+    }
     if (!m)
         return s->base->score(s->base, in, score, err);
     if (in->model && in->model_cap)

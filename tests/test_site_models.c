@@ -995,6 +995,88 @@ static void test_block_paths(void **state)
         assert_true(ss[bi] <= -PS_SITE_PATH_SCORE);
     }
     assert_int_equal(hits, 1);
+    /* the layout (ps_site_model_layout_share): the bundle lists the paths
+     * with text of the four labelled pages; the fifth page of the site has
+     * most of its text at them, a page of another site none of it, and
+     * that page gets the base's scores bit for bit from the per-site
+     * classifier; a bundle without the layout (made before it) applies to
+     * every page, a model trained without paths has none */
+    assert_non_null(ps_model_info(m, "site_layout_paths"));
+    char lay_line[64];
+    snprintf(lay_line, sizeof lay_line, "\nlayout %s\n", ps_model_info(m, "site_layout_paths"));
+    const char *ll = strstr(m->bundle, lay_line);
+    assert_non_null(ll);
+    const double own = ps_site_model_layout_share(m, q->pg, q->list, q->n);
+    print_message("layout: the site's fifth page %.3f of its text at the labelled pages' paths\n", own);
+    assert_true(own >= 0.5);
+    assert_true(isnan(ps_site_model_layout_share(m2 = ps_site_model_train(base, "default.model", "paths.example",
+                                                                           x, y, page, n, &o2, &rep2, &err),
+                                                  q->pg, q->list, q->n)));
+    ps_model_free(m2);
+    sample_page other;
+    sample_page_load(PS_SOURCE_DIR "/datasets/sample/html/dragnet-14.html", stack, &other);
+    assert_true(ps_site_model_layout_share(m, other.pg, other.list, other.n) < PS_SITE_LAYOUT_MIN);
+    {
+        /* a site model of weight 30 (its own SVM: two pages are too few
+         * for paths) */
+        static const double w30[] = {30};
+        ps_site_train_options ow = o;
+        ow.weights = w30, ow.n_weights = 1, ow.keep_worse = 1;
+        size_t n2 = 0;
+        while (n2 < n && page[n2] < 2)
+            n2++;
+        ps_model *mw = ps_site_model_train(base, "default.model", "layout.example", x, y, page, n2, &ow, NULL, &err);
+        if (!mw)
+            fail_msg("%s", err.msg);
+        assert_string_equal(ps_model_info(mw, "site_weight"), "30");
+        assert_non_null(ps_model_info(mw, "site_layout_paths"));
+        snprintf(dir, sizeof dir, "%s/layout", tmpdir);
+        assert_int_equal(ps_site_model_save(mw, dir, &err), 0);
+        ps_block_classifier *lay = ps_block_classifier_open_sites(
+            ps_block_classifier_open(PS_SOURCE_DIR "/models/default.model", &err),
+            PS_SOURCE_DIR "/models/default.model", dir, 0, NULL, &err);
+        assert_non_null(lay);
+        double *os = sample_scores(&other), *ob = sample_scores(&other);
+        ps_classify_in oin = {.page = other.pg, .site = "layout.example", .rows = other.rows,
+                              .blocks = other.list, .n = other.n};
+        assert_int_equal(lay->score(lay, &oin, os, &err), 0);
+        oin.site = "";
+        assert_int_equal(stack->score(stack, &oin, ob, &err), 0);
+        assert_memory_equal(os, ob, (other.nb + 1) * sizeof *os);
+        /* ... and the site model's own where the page is the site's layout */
+        double *qs = sample_scores(q);
+        ps_classify_in qin = {.page = q->pg, .site = "layout.example", .rows = q->rows, .blocks = q->list, .n = q->n};
+        assert_int_equal(lay->score(lay, &qin, qs, &err), 0);
+        int differs = 0;
+        for (size_t k = 0; k < q->n; k++)
+            differs |= qs[q->list[k]] != sb[N_PAGES - 1][q->list[k]];
+        assert_true(differs);
+        free(os), free(ob), free(qs);
+        ps_block_classifier_free(lay);
+        ps_model_free(mw);
+    }
+    /* without its layout section (a bundle of the format before) the model
+     * has no layout and scores that page too */
+    memset(&err, 0, sizeof err);
+    ps_model *nolay = parse_edited(m, ll + 1, (size_t)(strstr(ll + 1, "end pagesift-model") - (ll + 1)), "", &err);
+    if (!nolay)
+        fail_msg("%s", err.msg);
+    assert_true(isnan(ps_site_model_layout_share(nolay, other.pg, other.list, other.n)));
+    assert_int_equal(ps_site_model_path_label(nolay, target, 0), 0);
+    ps_model_free(nolay);
+    /* a damaged layout: a line that is not 16 hex digits, lines out of order */
+    const char *h1 = strchr(ll + 1, '\n') + 1, *h2 = strchr(h1, '\n') + 1;
+    memset(&err, 0, sizeof err);
+    assert_null(parse_edited(m, h1, 17, "not a hash at all\n", &err));
+    assert_non_null(strstr(err.msg, "layout line 1"));
+    if (*h2 != 'e') { /* a second line: the two swapped */
+        char sw[40];
+        snprintf(sw, sizeof sw, "%.17s%.17s", h2, h1);
+        memset(&err, 0, sizeof err);
+        assert_null(parse_edited(m, h1, 34, sw, &err));
+        assert_non_null(strstr(err.msg, "ascending"));
+    }
+    sample_page_free(&other);
     /* a damaged paths part: one line fewer than its count says; a count
      * the bytes cannot hold */
     const char *pl = strstr(m->bundle, "\npaths ");

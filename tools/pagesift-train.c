@@ -106,7 +106,9 @@ static void usage(FILE *f)
           "not a content path of one text on every page) decide the blocks at those\n"
           "paths on its other pages with at most twice the characters of the longest\n"
           "labelled there, when the same CV says they help (with a weight, or alone:\n"
-          "weight 0).  A site model is\n"
+          "weight 0).  With a block_path column the bundle keeps the site's layout (the\n"
+          "paths with text of its labelled pages): pagesift leaves a page with less than\n"
+          "a tenth of its text at them to the base.  A site model is\n"
           "written only where it beats the base: its CV F1 (characters of the content\n"
           "class, each held-out page scored through the base's second stage as\n"
           "pagesift scores it) above the base's on the same folds; with one labelled\n"
@@ -588,8 +590,9 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
                            "model %.1f %% and %.1f %%)",
                            100 * rep.kept[0], 100 * rep.dropped[0], 100 * rep.kept[1], 100 * rep.dropped[1]);
                 }
-                printf(", %s support vectors, %zu block paths, %.1f s -> %s/%s\n",
-                       ps_model_info(sm, "support_vectors"), rep.paths, rep.seconds, dir, name);
+                const char *lay = ps_model_info(sm, "site_layout_paths");
+                printf(", %s support vectors, %zu block paths, a layout of %s paths, %.1f s -> %s/%s\n",
+                       ps_model_info(sm, "support_vectors"), rep.paths, lay ? lay : "0", rep.seconds, dir, name);
                 fflush(stdout);
                 written++;
             }

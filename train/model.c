@@ -146,6 +146,7 @@ void ps_model_free(ps_model *m)
     free(m->coef);
     free(m->base_coefp);
     free(m->site_paths);
+    free(m->site_layout);
     free(m);
 }
 

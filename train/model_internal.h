@@ -68,6 +68,11 @@ struct ps_model {
      * none */
     struct ps_site_path *site_paths;
     size_t n_site_paths;
+    /* a per-site model's layout (ps_site_model_layout_share): the
+     * ps_hash64 of every block path with text on its labelled pages,
+     * ascending, distinct; NULL, 0 for none (bundles made before it) */
+    uint64_t *site_layout;
+    size_t n_site_layout;
     /* a delta that changes none of its base's coefficients, adds no
      * support vector and keeps its rho and label order: the base's SVM */
     int delta_unchanged;

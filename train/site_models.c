@@ -111,6 +111,52 @@ int ps_site_model_path_label(const ps_model *m, const char *path, uint32_t chars
     return ps_site_path_decide(m->site_paths, m->n_site_paths, ps_site_path_key(path, strlen(path), 0), chars);
 }
 
+/* The first line of a delta's section, "WORD N", at *@p pp (*@p pp then
+ * after it): N (of @p what) at most what the bytes after it hold at @p
+ * line_min bytes a line.  0, or -1 + err (@p before: what the line before
+ * it says, for the message). */
+static int section_head(const char **pp, const char *pe, const char *word, const char *what, size_t line_min,
+                        const char *before, const char *nm, size_t *n, ps_error *err)
+{
+    const char *p = *pp, *le;
+    if (!(le = line_end(p, pe)) || take_word(&p, le, word) != 0 || take_size(&p, le, 10000000, n) != 0 ||
+        p != le)
+        return ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: more lines than %s", nm, before);
+    p = le + 1;
+    if (*n > (size_t)(pe - p) / line_min)
+        return ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: %zu %s in %zu bytes", nm, *n, what,
+                            (size_t)(pe - p));
+    *pp = p;
+    return 0;
+}
+
+double ps_site_model_layout_share(const ps_model *m, const ps_page *page, const uint32_t *blocks, size_t n)
+{
+    if (!m || !m->n_site_layout || !page)
+        return NAN;
+    size_t nb;
+    const ps_block *b = ps_page_blocks(page, &nb);
+    double in = 0, all = 0;
+    for (size_t i = 0; i < (blocks ? n : nb); i++) {
+        const size_t k = blocks ? blocks[i] : i;
+        if (k >= nb || !b[k].own.text_chars)
+            continue;
+        all += b[k].own.text_chars;
+        const uint64_t h = ps_hash64(b[k].path, strlen(b[k].path));
+        size_t lo = 0, hi = m->n_site_layout;
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            if (m->site_layout[mid] < h)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < m->n_site_layout && m->site_layout[lo] == h)
+            in += b[k].own.text_chars;
+    }
+    return all > 0 ? in / all : 1;
+}
+
 /* Parse a delta bundle (docs/MODEL_FORMAT.md, "Per-site bundles") of the
  * text @p text against @p base: the envelope and checksum as any bundle,
  * then its base_checksum must be the base's checksum; the model shares the
@@ -359,18 +405,9 @@ static ps_model *delta_parse(const char *text, size_t len, const char *name, con
      * the longest labelled block's characters; "L PATH" in bundles made
      * before it, read as no bound: a path never starts with a digit) */
     if (p != pe) {
-        size_t n_paths;
-        if (!(le = line_end(p, pe)) || take_word(&p, le, "paths") != 0 ||
-            take_size(&p, le, 10000000, &n_paths) != 0 || p != le) {
-            rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: more lines than new_sv says", nm);
+        size_t n_paths; /* a line is at least "L X\n" */
+        if ((rc = section_head(&p, pe, "paths", "paths", 4, "new_sv says", nm, &n_paths, err)) != 0)
             goto out;
-        }
-        p = le + 1;
-        if (n_paths > (size_t)(pe - p) / 4) { /* a line is at least "L X\n" */
-            rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: %zu paths in %zu bytes", nm, n_paths,
-                              (size_t)(pe - p));
-            goto out;
-        }
         if (!(m->site_paths = malloc((n_paths + 1) * sizeof *m->site_paths))) {
             rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
             goto out;
@@ -393,8 +430,37 @@ static ps_model *delta_parse(const char *text, size_t len, const char *name, con
         qsort(m->site_paths, n_paths, sizeof *m->site_paths, cmp_site_path);
         m->n_site_paths = n_paths;
     }
+    /* the layout of its labelled pages (bundles made before it have
+     * none): "layout N", then N lines of a path's ps_hash64 in 16 hex
+     * digits, ascending */
     if (p != pe) {
-        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: more lines than the paths say", nm);
+        size_t n_lay; /* a line is 16 hex digits and a newline */
+        if ((rc = section_head(&p, pe, "layout", "layout paths", 17, "the paths say", nm, &n_lay, err)) != 0)
+            goto out;
+        if (!(m->site_layout = malloc((n_lay + 1) * sizeof *m->site_layout))) {
+            rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        for (size_t i = 0; i < n_lay; i++) {
+            uint64_t h = 0;
+            int ok = (le = line_end(p, pe)) && le - p == 16;
+            for (const char *q = p; ok && q < le; q++) {
+                const int d = *q >= '0' && *q <= '9' ? *q - '0' : *q >= 'a' && *q <= 'f' ? *q - 'a' + 10 : -1;
+                ok = d >= 0;
+                h = h << 4 | (uint64_t)(d & 15);
+            }
+            if (!ok || (i && h <= m->site_layout[i - 1])) {
+                rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: layout line %zu (16 lower-case hex "
+                                                      "digits, ascending)", nm, i + 1);
+                goto out;
+            }
+            m->site_layout[i] = h;
+            p = le + 1;
+        }
+        m->n_site_layout = n_lay;
+    }
+    if (p != pe) {
+        rc = ps_set_error(err, PS_ERR_FORMAT, "%s: damaged delta: more lines than the layout says", nm);
         goto out;
     }
     m->delta_unchanged = n_changed == 0 && n_new == 0 && m->rho == base->rho && same;
@@ -661,7 +727,7 @@ static size_t model_bytes(const ps_model *m)
                (m->delta_base->n_chunks * PS_SV_CHUNK + 1) * sizeof(double) + m->n_sv * sizeof(double) +
                m->n_chunks * PS_SV_CHUNK * (m->n_active * sizeof(float) + sizeof(double)) +
                m->n_features * (2 * sizeof(double) + sizeof(int)) + (m->n_keys + 1) * 2 * sizeof(char *) +
-               m->n_site_paths * sizeof *m->site_paths;
+               m->n_site_paths * sizeof *m->site_paths + m->n_site_layout * sizeof *m->site_layout;
     return sizeof *m + 2 * m->bundle_len + m->n_sv * m->n_features * sizeof(double) +
            m->n_sv * sizeof(double) + m->n_chunks * PS_SV_CHUNK * (m->n_active * sizeof(float) + sizeof(double)) +
            m->n_features * (2 * sizeof(double) + sizeof(int)) + m->n_keys * 2 * sizeof(char *);

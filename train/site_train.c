@@ -594,22 +594,65 @@ out:
     return m;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The layout of a site's labelled pages (ps_site_model_layout_share):
+ * the distinct ps_hash64 of the paths of its @p n_rows rows with text
+ * (@p chars > 0; every row without @p chars), ascending, as the bundle's
+ * lines of 16 hex digits into @p out.  Returns how many, or (size_t)-1
+ * out of memory. */
+static size_t layout_lines(const char *const *path, const uint32_t *chars, size_t n_rows, ps_buf *out)
+{
+    uint64_t *h = malloc((n_rows + 1) * sizeof *h);
+    if (!h)
+        return (size_t)-1;
+    size_t n = 0, k = 0;
+    for (size_t r = 0; r < n_rows; r++)
+        if (path[r] && (!chars || chars[r] > 0))
+            h[n++] = ps_hash64(path[r], strlen(path[r]));
+    qsort(h, n, sizeof *h, cmp_u64);
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || h[i] != h[i - 1]) {
+            ps_buf_printf(out, "%016llx\n", (unsigned long long)h[i]);
+            k++;
+        }
+    free(h);
+    return k && !out->data ? (size_t)-1 : k;
+}
+
+/* The payload's last sections: "paths N" and its lines when @p paths is
+ * given (or "paths 0" before a layout), then "layout N" and its lines
+ * when there is a layout. */
+static void paths_and_layout(ps_buf *pl, const ps_buf *paths, size_t n_paths, const ps_buf *layout,
+                             size_t n_layout)
+{
+    if (paths || n_layout) {
+        ps_buf_printf(pl, "paths %zu\n", paths ? n_paths : 0);
+        if (paths && paths->data)
+            ps_buf_append(pl, paths->data, paths->len);
+    }
+    if (n_layout) {
+        ps_buf_printf(pl, "layout %zu\n", n_layout);
+        ps_buf_append(pl, layout->data, layout->len);
+    }
+}
+
 /* A delta that leaves the base's SVM as it is (its label order and rho,
  * no coefficient changed, no support vector of its own) with the header
  * keys @p keys and, when @p paths is given, its @p n_paths block path
- * lines: the site model of a site with no labelled row, or of one whose
- * block paths alone beat the base. */
+ * lines, and its layout: the site model of a site with no labelled row,
+ * or of one whose block paths alone beat the base. */
 static ps_model *unchanged_delta(const ps_model *base, const char *site, const ps_buf *keys, const ps_buf *paths,
-                                 size_t n_paths, ps_error *err)
+                                 size_t n_paths, const ps_buf *layout, size_t n_layout, ps_error *err)
 {
     ps_buf pl = {0}, b = {0};
     ps_buf_printf(&pl, "label %d %d\nrho %.17g\nbase_coef 0\nnew_sv 0\n", base->content_first ? 1 : 0,
                   base->content_first ? 0 : 1, base->rho);
-    if (paths) {
-        ps_buf_printf(&pl, "paths %zu\n", n_paths);
-        if (paths->data)
-            ps_buf_append(&pl, paths->data, paths->len);
-    }
+    paths_and_layout(&pl, paths, n_paths, layout, n_layout);
     ps_buf_printf(&b, "pagesift-model %d\ntool pagesift-train %s\n", PS_MODEL_FORMAT_VERSION, ps_version());
     if (keys->data)
         ps_buf_append(&b, keys->data, keys->len);
@@ -722,7 +765,8 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
     ps_site_path *pk = NULL;
     size_t n_pk = 0;
     int use_paths = 0;
-    ps_buf ptext = {0};
+    ps_buf ptext = {0}, ltext = {0};
+    size_t n_layout = 0;
     ps_model *m = NULL;
     struct svm_model *final = NULL;
     uint8_t *use = calloc(n_rows + 1, 1), *want = calloc(n_rows + 1, 1);
@@ -758,8 +802,13 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
         ps_buf_printf(&keys, "base_model %s\nbase_checksum %s\nbase_support_vectors %zu\n", bn, bsum ? bsum : "-",
                       base->n_sv);
         ps_buf_printf(&keys, "train_rows_content 0\ntrain_rows_noise 0\nsupport_vectors %zu\n", base->n_sv);
-        m = unchanged_delta(base, site, &keys, NULL, 0, err);
+        m = unchanged_delta(base, site, &keys, NULL, 0, NULL, 0, err);
         ps_buf_free(&keys);
+        goto out;
+    }
+    /* the layout its pages had: pages of another it leaves to the base */
+    if (path && (n_layout = layout_lines(path, sc.chars, n_rows, &ltext)) == (size_t)-1) {
+        ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         goto out;
     }
     /* rows as sparse libsvm nodes: a zero is left out (libsvm's kernel
@@ -964,6 +1013,8 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
     ps_buf_printf(&keys, "base_model %s\nbase_checksum %s\nbase_support_vectors %zu\n", bn, bsum ? bsum : "-",
                   base->n_sv);
     ps_buf_printf(&keys, "site_paths %zu\n", rep->paths);
+    if (n_layout)
+        ps_buf_printf(&keys, "site_layout_paths %zu\n", n_layout);
     ps_buf_printf(&keys, "train_rows_content %zu\ntrain_rows_noise %zu\nsupport_vectors %zu\n", tc, tn,
                   final ? (size_t)final->l : base->n_sv);
     if (!keys.data) {
@@ -976,7 +1027,7 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
      * vectors, the W copies of a row as one with their summed coefficient */
     if (!final) {
         /* weight 0, the paths alone: the base's SVM unchanged */
-        m = unchanged_delta(base, site, &keys, &ptext, rep->paths, err);
+        m = unchanged_delta(base, site, &keys, &ptext, rep->paths, &ltext, n_layout, err);
         ps_buf_free(&keys);
         goto out;
     }
@@ -1023,11 +1074,7 @@ static ps_model *train_rows(const ps_model *base, const char *base_name, const c
                     ps_buf_printf(&pl, " %d:%.8g", nd->index, nd->value);
                 ps_buf_putc(&pl, '\n');
             }
-            if (use_paths) {
-                ps_buf_printf(&pl, "paths %zu\n", rep->paths);
-                if (ptext.data)
-                    ps_buf_append(&pl, ptext.data, ptext.len);
-            }
+            paths_and_layout(&pl, use_paths ? &ptext : NULL, rep->paths, &ltext, n_layout);
             ok = pl.data != NULL;
         }
         if (ok) {
@@ -1102,6 +1149,7 @@ out:
     free(ptmp);
     free(pk);
     ps_buf_free(&ptext);
+    ps_buf_free(&ltext);
     if (!m && full && *full) {
         ps_model_free(*full);
         *full = NULL;

@@ -36,6 +36,12 @@ extern "C" {
  *  does not decide the long caption another page puts there). */
 #define PS_SITE_PATH_GROWTH 2
 
+/** A site model scores only pages of the layout it learnt: a page with
+ *  less than this share of its text at block paths its labelled pages had
+ *  (ps_site_model_layout_share) gets the base model's scores (a redesign,
+ *  or a section of the site the labelled pages did not cover). */
+#define PS_SITE_LAYOUT_MIN 0.1
+
 /** Default memory cap of the loaded site models (MB). */
 #define PS_SITE_MODELS_CAP_MB 256
 
@@ -118,6 +124,16 @@ PS_EXPORT void ps_site_models_get_stats(ps_site_models *s, ps_site_models_stats 
  *  gives such a block a score of at least 1 / at most -1 after both stages
  *  (docs/SITE_MODELS.md, "Block paths"). */
 PS_EXPORT int ps_site_model_path_label(const ps_model *m, const char *path, uint32_t chars);
+
+/** How much of a page is in the layout of site model @p m's labelled
+ *  pages: the share of the own text characters of @p page's blocks @p
+ *  blocks (@p n indices; NULL: every block) that sit at a block path some
+ *  block with text had on those pages.  1 for a page without text; NAN
+ *  when @p m carries no layout (a whole model, or a bundle made before
+ *  it).  Below PS_SITE_LAYOUT_MIN the per-site classifier leaves the page
+ *  to the base model. */
+PS_EXPORT double ps_site_model_layout_share(const ps_model *m, const ps_page *page, const uint32_t *blocks,
+                                            size_t n);
 
 /** 1 when the site model @p m leaves its base's SVM as it is (a delta with
  *  no coefficient of its own: block paths alone, or a site without

@@ -96,12 +96,29 @@ for r in csv.DictReader(open(sys.argv[2], newline='', encoding='utf-8')):
         most[r['block_path']] = max(most.get(r['block_path'], 0), int(r['inner_len']))
 n = 0
 for l in lines:
-    if l == 'end pagesift-model':
+    if l == 'end pagesift-model' or l.startswith('layout '):
         break
     label, m, path = l.split(' ', 2)
     assert label in '01' and int(m) == most[path], l
     n += 1
 assert n > 0
+PY
+# the layout: the FNV-1a hash (ps_hash64) of every block path with text on
+# the site's labelled pages, ascending, one a line after "layout N"
+/usr/bin/python3 - "$gb" "$t/labels.csv" <<'PY' || fail "the layout lines"
+import csv, sys
+def fnv(s):
+    h = 1469598103934665603
+    for c in s.encode('utf-8'):
+        h = ((h ^ c) * 1099511628211) & (2**64 - 1)
+    return h
+text = open(sys.argv[1], encoding='utf-8').read()
+head, lines = text.split('\nlayout ', 1)[1].split('\n', 1)
+got = [int(l, 16) for l in lines.split('\nend pagesift-model')[0].splitlines()]
+rows = list(csv.DictReader(open(sys.argv[2], newline='', encoding='utf-8')))
+pages = {r['page_id'] for r in rows if r['site'] == 'bbc.co.uk' and r['label'] != ''}
+want = sorted({fnv(r['block_path']) for r in rows if r['page_id'] in pages and int(r['inner_len']) > 0})
+assert int(head) == len(got) == len(want) and got == want, (head, len(got), len(want))
 PY
 # a line the same on every page it is on, labelled content: no content path
 pagesift-train --per-site "$t/same.csv" --keep-worse -o "$t/gs" > "$t/gs.out" 2>&1 || fail "same text: $(cat "$t/gs.out")"
@@ -193,6 +210,24 @@ for r in rs:
     assert r['status'] == 'ok', r
 PY
 pagesift --format jsonl "$sample" 2> /dev/null | grep -c '"model":"default[+"]' | grep -qx 21 || fail "without --models every record is default"
+
+# a page of another layout under a site with a model (less than a tenth of
+# its text at the labelled pages' block paths: a redesign) is the default's,
+# record for record; a page of the site's layout is the site model's
+/usr/bin/python3 - "$sample" > "$t/layout.jsonl" <<'PY'
+import json, sys
+for name, url in (('dragnet-14.html', 'http://bbc.co.uk/news/redesigned-1'),
+                  ('cleanportaleval-bbc.co.uk_news_12.html', 'http://bbc.co.uk/news/business-12')):
+    html = open(sys.argv[1] + '/html/' + name, encoding='utf-8', errors='replace').read()
+    print(json.dumps({'id': name, 'url': url, 'html': html}))
+PY
+pagesift --jsonl --format jsonl --models "$t/m" < "$t/layout.jsonl" > "$t/layout.out" 2> /dev/null || fail "layout run"
+pagesift --jsonl --format jsonl < "$t/layout.jsonl" > "$t/layout.def" 2> /dev/null || fail "layout run, default"
+[ "$(sed -n 1p "$t/layout.out" | sed 's/.*"model":"\([^"]*\)".*/\1/')" = default ] &&
+  [ "$(sed -n 2p "$t/layout.out" | sed 's/.*"model":"\([^"]*\)".*/\1/')" = site:bbc.co.uk ] ||
+  fail "models by layout: $(grep -o '"model":"[^"]*"' "$t/layout.out" | paste -sd' ')"
+[ "$(sed -n 1p "$t/layout.out")" = "$(sed -n 1p "$t/layout.def")" ] ||
+  fail "a page of another layout differs from the default's record"
 
 # a damaged bundle (one digit of a support vector changed) and a bundle under
 # another site's name: warnings naming them, default for those sites, run goes on

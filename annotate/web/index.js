@@ -170,7 +170,8 @@
       main.appendChild(el('h2', 'Label next'));
       main.appendChild(el('p', 'Pages not labelled yet, those the model is least sure about first ' +
         '(unsure: the share of their text it scored near its decision boundary): where it errs, ' +
-        'if anywhere. Label a few typical pages of each site too.', 'muted'));
+        'if anywhere. Label a few typical pages of each site too, one of each of its layouts: a site ' +
+        'model is used only on pages like its labelled ones.', 'muted'));
       var nt = table(['#', 'site', 'page', 'unsure'], next.map(function (p) {
         var a = el('a', p.title || p.page_id);
         a.href = p.file;

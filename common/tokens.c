@@ -100,12 +100,6 @@ size_t ps_tokenize_python(const char *text, size_t len, ps_token **out)
     return word_runs(text, len, 0, out);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static uint64_t *sorted_hashes(const char *s, size_t len, size_t *n)
 {
     ps_token *t;
@@ -116,7 +110,7 @@ static uint64_t *sorted_hashes(const char *s, size_t len, size_t *n)
     if (h) {
         for (size_t i = 0; i < k; i++)
             h[i] = t[i].hash;
-        qsort(h, k, sizeof *h, cmp_u64);
+        qsort(h, k, sizeof *h, ps_cmp_u64);
     }
     free(t);
     *n = k;

@@ -102,4 +102,11 @@ static inline uint64_t ps_hash64(const void *data, size_t n)
     return ps_hash64_update(1469598103934665603ULL, data, n);
 }
 
+/** qsort / bsearch comparison of two uint64_t, ascending. */
+static inline int ps_cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 #endif

@@ -284,12 +284,6 @@ void ps_text_stats_add(ps_text_stats *s, const char *text, size_t n, const ps_wo
     scan(s, text, n, title, NULL);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 int ps_word_set_init(ps_word_set *set, const char *text, size_t n)
 {
     hash_vec h = {0};
@@ -301,7 +295,7 @@ int ps_word_set_init(ps_word_set *set, const char *text, size_t n)
         return -1;
     }
     if (h.n)
-        qsort(h.v, h.n, sizeof *h.v, cmp_u64);
+        qsort(h.v, h.n, sizeof *h.v, ps_cmp_u64);
     size_t k = 0;
     for (size_t i = 0; i < h.n; i++)
         if (!k || h.v[k - 1] != h.v[i])

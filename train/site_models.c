@@ -88,12 +88,6 @@ static int take_word(const char **p, const char *le, const char *w)
     return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 int ps_site_model_is_base(const ps_model *m)
 {
     return m && m->delta_unchanged;
@@ -101,7 +95,7 @@ int ps_site_model_is_base(const ps_model *m)
 
 static int cmp_site_path(const void *a, const void *b)
 {
-    return cmp_u64(&((const ps_site_path *)a)->key, &((const ps_site_path *)b)->key);
+    return ps_cmp_u64(&((const ps_site_path *)a)->key, &((const ps_site_path *)b)->key);
 }
 
 int ps_site_model_path_label(const ps_model *m, const char *path, uint32_t chars)
@@ -143,15 +137,7 @@ double ps_site_model_layout_share(const ps_model *m, const ps_page *page, const 
             continue;
         all += b[k].own.text_chars;
         const uint64_t h = ps_hash64(b[k].path, strlen(b[k].path));
-        size_t lo = 0, hi = m->n_site_layout;
-        while (lo < hi) {
-            const size_t mid = lo + (hi - lo) / 2;
-            if (m->site_layout[mid] < h)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo < m->n_site_layout && m->site_layout[lo] == h)
+        if (bsearch(&h, m->site_layout, m->n_site_layout, sizeof *m->site_layout, ps_cmp_u64))
             in += b[k].own.text_chars;
     }
     return all > 0 ? in / all : 1;

@@ -594,12 +594,6 @@ out:
     return m;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The layout of a site's labelled pages (ps_site_model_layout_share):
  * the distinct ps_hash64 of the paths of its @p n_rows rows with text
  * (@p chars > 0; every row without @p chars), ascending, as the bundle's
@@ -614,7 +608,7 @@ static size_t layout_lines(const char *const *path, const uint32_t *chars, size_
     for (size_t r = 0; r < n_rows; r++)
         if (path[r] && (!chars || chars[r] > 0))
             h[n++] = ps_hash64(path[r], strlen(path[r]));
-    qsort(h, n, sizeof *h, cmp_u64);
+    qsort(h, n, sizeof *h, ps_cmp_u64);
     for (size_t i = 0; i < n; i++)
         if (i == 0 || h[i] != h[i - 1]) {
             ps_buf_printf(out, "%016llx\n", (unsigned long long)h[i]);

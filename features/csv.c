@@ -289,3 +289,17 @@ int ps_csv_write_field(FILE *f, const char *s, size_t n)
 {
     return csv_fwrite(f, s, n) == 0 ? 0 : -1;
 }
+
+int32_t ps_csv_row_parent(const char *const *paths, const int32_t *parent, size_t first, size_t i,
+                          const char *path)
+{
+    int32_t par = i > first ? (int32_t)i - 1 : -1;
+    while (par >= (int32_t)first) {
+        const char *a = paths[par] ? paths[par] : "";
+        const size_t n = strlen(a);
+        if (strncmp(a, path, n) == 0 && path[n] == '/')
+            return par;
+        par = parent[par];
+    }
+    return -1;
+}

@@ -9,6 +9,7 @@
 
 #include "common/util.h"
 #include "pagesift/features.h"
+#include "pagesift/labels.h"
 #include "tests/test_tmpdir.h"
 #include "tests/test_util.h"
 #include "train/train_internal.h"
@@ -180,6 +181,42 @@ static void test_csv_errors(void **state)
     ps_train_data *d = load1(buf + 2048, "paper", &err);
     assert_non_null(d);
     ps_train_data_free(d);
+}
+
+/* The nearest enclosing row of a block CSV's rows (ps_csv_row_parent): the
+ * rule pagesift-classify, pagesift-train --per-site and --reduce share for
+ * the second stage's parent.  Rows of two pages in document order: a row's
+ * parent is the last row before it, on its page, whose path is a proper
+ * ancestor of its path — not a sibling's, not a row of the same path, not
+ * one of another branch (div[1] is no ancestor of div[10]), not a row of
+ * the page before. */
+static void test_csv_row_parent(void **state)
+{
+    (void)state;
+    const char *paths[] = {
+        "html/body",                     /* 0: page 1's root */
+        "html/body/div[1]",              /* 1 */
+        "html/body/div[1]/p[1]",         /* 2 */
+        "html/body/div[1]/p[1]",         /* 3: the same path again: 1's child, not 2's */
+        "html/body/div[10]",             /* 4: not under div[1] */
+        "html/body/div[10]/ul[1]/li[1]", /* 5: 4's (ul[1] has no row) */
+        NULL,                            /* 6: a row without a path: "" */
+        "html/body/div[2]",              /* 7: page 2 starts here */
+        "html/body/div[2]/p[1]",         /* 8 */
+        "html/body/p[1]",                /* 9: its ancestor html/body is a row of page 1 only */
+    };
+    const int32_t want[] = {-1, 0, 1, 1, 0, 4, -1, -1, 7, -1};
+    int32_t parent[10];
+    for (size_t i = 0; i < 10; i++) {
+        const size_t first = i < 7 ? 0 : 7;
+        parent[i] = ps_csv_row_parent(paths, parent, first, i, paths[i] ? paths[i] : "");
+        assert_int_equal(parent[i], want[i]);
+    }
+    /* a page's first row has no parent, whatever the page before ends with */
+    const char *two[] = {"html/body", "html/body/div[1]"};
+    const int32_t none[] = {-1};
+    assert_int_equal(ps_csv_row_parent(two, none, 1, 1, two[1]), -1);
+    assert_int_equal(ps_csv_row_parent(two, none, 0, 1, two[1]), 0);
 }
 
 static void test_grouped_folds(void **state)
@@ -729,6 +766,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_load_counts),
         cmocka_unit_test(test_csv_errors),
+        cmocka_unit_test(test_csv_row_parent),
         cmocka_unit_test(test_grouped_folds),
         cmocka_unit_test(test_grid_and_balance),
         cmocka_unit_test(test_determinism_and_round_trip),

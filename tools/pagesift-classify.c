@@ -109,13 +109,6 @@ static int page_grow(page_rows *pg)
     return 0;
 }
 
-/* @p a is an ancestor path of @p b: "html/body/div[2]" of "html/body/div[2]/p[1]". */
-static int path_encloses(const char *a, const char *b)
-{
-    size_t n = strlen(a);
-    return strncmp(a, b, n) == 0 && b[n] == '/';
-}
-
 typedef struct classify_run {
     const ps_model *m, *second; /* second: a stacked bundle's second stage */
     int context;                /* --context: the rows with c_* columns */
@@ -326,10 +319,7 @@ static int classify_file(classify_run *run, const char *path)
         const char *bp = stacked ? ps_csv_field(csv, (size_t)c_path) : "";
         pg.chars[i] = len > 0 ? (uint32_t)len : 0;
         pg.paths[i] = strdup(bp);
-        int32_t par = i > 0 ? (int32_t)i - 1 : -1; /* the nearest enclosing row */
-        while (par >= 0 && !path_encloses(pg.paths[par] ? pg.paths[par] : "", bp))
-            par = pg.parent[par];
-        pg.parent[i] = par;
+        pg.parent[i] = ps_csv_row_parent((const char *const *)pg.paths, pg.parent, 0, i, bp);
         char **f = pg.fields + i * pg.n_cols;
         if (run->context) {
             for (size_t c = 0; c < ncol; c++)

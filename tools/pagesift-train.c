@@ -188,13 +188,6 @@ typedef struct site_row {
     size_t at;         /* row number in x / y */
 } site_row;
 
-/* @p a is an ancestor path of @p b: "html/body/div[2]" of "html/body/div[2]/p[1]". */
-static int path_encloses(const char *a, const char *b)
-{
-    size_t n = strlen(a);
-    return strncmp(a, b, n) == 0 && b[n] == '/';
-}
-
 static int cmp_site_row(const void *a, const void *b)
 {
     const site_row *x = a, *y = b;
@@ -539,12 +532,8 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
                 spath[m] = rows[j].path;
                 stext[m] = rows[j].text;
                 lab += sy[m] >= 0;
-                /* the nearest enclosing row of the page (rows in document
-                 * order: an ancestor's row comes first), as pagesift-classify */
-                int32_t par = m > page_start ? (int32_t)m - 1 : -1;
-                while (par >= (int32_t)page_start && !path_encloses(rows[i + (size_t)par].path, rows[j].path))
-                    par = spar[par];
-                spar[m] = par >= (int32_t)page_start ? par : -1;
+                /* the nearest enclosing row of the page, as pagesift-classify */
+                spar[m] = ps_csv_row_parent(spath, spar, page_start, m, rows[j].path);
             }
             if (!lab) { /* unlabelled rows only */
                 i = j;

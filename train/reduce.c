@@ -99,12 +99,6 @@ static int rows_new_page(rows *r)
     return 0;
 }
 
-static int path_encloses(const char *a, const char *b)
-{
-    size_t n = strlen(a);
-    return strncmp(a, b, n) == 0 && b[n] == '/';
-}
-
 /* Every row of @p path: the features of @p m, and with @p context the
  * block_path (for each row's parent) and inner_len. */
 static int read_csv(rows *r, const ps_model *m, int context, const char *path, ps_error *err)
@@ -179,9 +173,8 @@ static int read_csv(rows *r, const ps_model *m, int context, const char *path, p
             }
             chars = len > 0 ? (uint32_t)len : 0;
             const char *bp = ps_csv_field(csv, (size_t)c_path);
-            par = local > 0 ? (int32_t)local - 1 : -1;
-            while (par >= 0 && !path_encloses(paths[par], bp))
-                par = r->parent[r->page_start[r->n_pages - 1] + (size_t)par];
+            par = ps_csv_row_parent((const char *const *)paths, r->parent + r->page_start[r->n_pages - 1], 0,
+                                    local, bp);
             if (n_paths == cap_paths) {
                 size_t cap = cap_paths ? 2 * cap_paths : 256;
                 char **p = realloc(paths, cap * sizeof *p);

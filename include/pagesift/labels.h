@@ -163,6 +163,17 @@ PS_LAB_EXPORT int ps_csv_write_field(FILE *f, const char *s, size_t n);
 /** Parse field @p col as a finite number (C locale; surrounding spaces
  *  allowed); else -1 with "FILE: line N: column 'C': 'X' is not a number". */
 PS_LAB_EXPORT int ps_csv_number(const ps_csv *csv, size_t col, double *out, ps_error *err);
+/** The nearest enclosing row of a block CSV's row, as the second stage's
+ *  context features take a block's parent (methods/classifier_stack.c):
+ *  among rows @p first to @p i - 1 of the same page, in document order (an
+ *  ancestor's row comes before its descendants'), the last whose block_path
+ *  @p paths[r] is an ancestor of @p path ("html/body/div[2]" of
+ *  "html/body/div[2]/p[1]"; a NULL path is ""), found by walking up the
+ *  rows' own @p parent links from row i - 1; -1 for none.  One rule for
+ *  every tool that reads the CSV's rows back as a tree (pagesift-classify,
+ *  pagesift-train --per-site, --reduce). */
+PS_LAB_EXPORT int32_t ps_csv_row_parent(const char *const *paths, const int32_t *parent, size_t first, size_t i,
+                                        const char *path);
 
 /* --- Which pages to label next (train/site_train.c) --- */
 

@@ -8,13 +8,14 @@
  * freed under it, a damaged bundle refused once; the same bundle whatever
  * order the site's pages come in; a reduced base (issue 33)
  * and the model it was reduced from as the base of the site bundles made
- * against that one. */
+ * against that one; the block CSVs' rows by site (ps_site_rows_read). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "common/util.h"
@@ -22,6 +23,7 @@
 #include "pagesift/features.h"
 #include "pagesift/page.h"
 #include "pagesift/site_models.h"
+#include "pagesift/train.h"
 #include "tests/test_tmpdir.h"
 #include "tests/test_util.h"
 #include "train/train_internal.h"
@@ -1349,6 +1351,110 @@ static void test_reduced_base(void **state)
     ps_block_classifier_free(fc);
 }
 
+/* The block CSVs' rows by site (ps_site_rows_read, what pagesift-train
+ * --per-site trains from): rows grouped by site (the url's host, else the
+ * site column; --site-of's for every row when given) and, within a site, by
+ * page in CSV order, wherever the rows stood in the files; unlabelled rows
+ * kept for the context (the CSV has block_path and inner_len); each row's
+ * parent on its page; the features by the base's names; a site of
+ * unlabelled rows only is there with nothing labelled; bad rows refused
+ * with the file and line. */
+static void write_rows_csv(const char *path, const char *const *rows, size_t n)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "dataset,page_id,url,site,block_path,inner_len,%s,label\n", ps_model_feature_names(base));
+    const size_t nf = ps_model_n_features(base);
+    for (size_t i = 0; i < n; i++) {
+        /* "URL,SITE,PAGE,PATH,LABEL": the features are the row's number */
+        char copy[512];
+        snprintf(copy, sizeof copy, "%s", rows[i]);
+        char *fld[5], *save = NULL, *t = copy;
+        for (int k = 0; k < 5; k++, t = NULL) {
+            fld[k] = strtok_r(t, "|", &save);
+            if (fld[k] && strcmp(fld[k], "-") == 0)
+                fld[k] = "";
+        }
+        fprintf(f, "set,%s,%s,%s,%s,%zu", fld[2], fld[0], fld[1], fld[3], 10 * (i + 1));
+        for (size_t k = 0; k < nf; k++)
+            fprintf(f, ",%zu", i + 1);
+        fprintf(f, ",%s\n", fld[4] ? fld[4] : "");
+    }
+    fclose(f);
+}
+
+static void test_csv_rows(void **state)
+{
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/rows.csv", tmpdir);
+    const char *rows[] = {
+        "http://a.example/1|-|p1|html/body/div[1]|1",
+        "http://a.example/1|-|p1|html/body/div[1]/p[1]|-", /* unlabelled: kept, 0's child */
+        "-|b.example|q1|html/body/div[1]|1",               /* the site column when no url */
+        "http://a.example/1|-|p1|html/body/div[2]|0",      /* page p1 again, after b's row */
+        "http://a.example/2|-|p2|html/body/div[1]/p[1]|0", /* its parent is not on p1 */
+        "-|c.example|r1|html/body|-",                      /* a site of unlabelled rows only */
+    };
+    write_rows_csv(path, rows, 6);
+    ps_error err = {0};
+    char *files[] = {path};
+    ps_site_rows *r = ps_site_rows_read(files, 1, base, NULL, &err);
+    assert_non_null(r);
+    size_t lab, unlab;
+    ps_site_rows_counts(r, &lab, &unlab);
+    assert_int_equal(lab, 4);
+    assert_int_equal(unlab, 2);
+    assert_int_equal(ps_site_rows_sites(r), 3);
+    ps_site_rows_view v;
+    ps_site_train_options o = {0};
+    const size_t nf = ps_model_n_features(base);
+    assert_string_equal(ps_site_rows_site(r, 0, &v, &o), "a.example");
+    assert_int_equal(v.n, 4);
+    assert_int_equal(v.labelled, 3);
+    const int8_t want_y[] = {1, -1, 0, 0};
+    const uint32_t want_page[] = {0, 0, 0, 1}, want_chars[] = {10, 20, 40, 50};
+    const int32_t want_parent[] = {-1, 0, -1, -1};
+    const double want_x[] = {1, 2, 4, 5}; /* the rows' numbers in the file */
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(v.y[i], want_y[i]);
+        assert_int_equal(v.page[i], want_page[i]);
+        assert_int_equal(o.chars[i], want_chars[i]);
+        assert_int_equal(o.parent[i], want_parent[i]);
+        assert_true(v.x[i * nf] == want_x[i] && v.x[i * nf + nf - 1] == want_x[i]);
+    }
+    assert_string_equal(o.path[3], "html/body/div[1]/p[1]");
+    assert_string_equal(ps_site_rows_site(r, 1, &v, &o), "b.example");
+    assert_int_equal(v.n, 1);
+    assert_int_equal(v.labelled, 1);
+    assert_string_equal(ps_site_rows_site(r, 2, &v, &o), "c.example");
+    assert_int_equal(v.labelled, 0);
+    assert_null(ps_site_rows_site(r, 3, &v, &o));
+    ps_site_rows_free(r);
+    /* --site-of: one site for every row */
+    r = ps_site_rows_read(files, 1, base, "one.example", &err);
+    assert_non_null(r);
+    assert_int_equal(ps_site_rows_sites(r), 1);
+    assert_string_equal(ps_site_rows_site(r, 0, &v, &o), "one.example");
+    assert_int_equal(v.n, 6);
+    ps_site_rows_free(r);
+    /* refused, with the file and line */
+    const char *bad_label[] = {"http://a.example/1|-|p1|html/body|1", "http://a.example/1|-|p1|html/body/p[1]|2"};
+    write_rows_csv(path, bad_label, 2);
+    assert_null(ps_site_rows_read(files, 1, base, NULL, &err));
+    assert_non_null(strstr(err.msg, "rows.csv:3: label '2' is not 1, 0 or empty"));
+    const char *no_site[] = {"-|-|p1|html/body|1"};
+    write_rows_csv(path, no_site, 1);
+    memset(&err, 0, sizeof err);
+    assert_null(ps_site_rows_read(files, 1, base, NULL, &err));
+    assert_non_null(strstr(err.msg, "rows.csv:2: the row has no site"));
+    const char *none[] = {"http://a.example/1|-|p1|html/body|-"};
+    write_rows_csv(path, none, 1);
+    memset(&err, 0, sizeof err);
+    assert_null(ps_site_rows_read(files, 1, base, NULL, &err));
+    assert_non_null(strstr(err.msg, "no labelled rows (1 unlabelled)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1361,6 +1467,7 @@ int main(void)
         cmocka_unit_test(test_any_page_order),
         cmocka_unit_test(test_reduced_base),
         cmocka_unit_test(test_block_paths),
+        cmocka_unit_test(test_csv_rows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

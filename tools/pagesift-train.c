@@ -180,23 +180,6 @@ static void usage(FILE *f)
 
 /* ---- per-site models (--per-site, --update DIR, --site-of) ------------- */
 
-typedef struct site_row {
-    char *site, *page; /* site key; dataset + US + page_id */
-    char *path;        /* block_path ("" when the CSV has none) */
-    uint32_t chars;    /* inner_len: the block's own characters */
-    uint64_t text;     /* ps_site_text_hash of its text column, 0 without */
-    size_t at;         /* row number in x / y */
-} site_row;
-
-static int cmp_site_row(const void *a, const void *b)
-{
-    const site_row *x = a, *y = b;
-    int c = strcmp(x->site, y->site);
-    if (!c)
-        c = strcmp(x->page, y->page);
-    return c ? c : (x->at > y->at) - (x->at < y->at);
-}
-
 /* The site key of @p url_or_host by the one rule (ps_input_site): a URL's
  * host, a bare host lower-cased the same way. */
 static int site_of_arg(const char *arg, char *out, size_t cap)
@@ -210,185 +193,6 @@ static int site_of_arg(const char *arg, char *out, size_t cap)
     in.url = url;
     ps_input_site(&in, PS_SITE_HOST, out, cap);
     return out[0] ? 0 : -1;
-}
-
-/* The order-free key of a comma list of block tags (ps_block_tags_key). */
-static uint64_t tags_key(const char *list)
-{
-    char *copy = strdup(list);
-    const char **names = copy ? ps_split_list(copy) : NULL;
-    uint64_t key = names ? ps_block_tags_key(names) : 0;
-    free(names);
-    free(copy);
-    return key;
-}
-
-/* Read the rows of the CSVs: the base model's features by name, the label
- * (-1 for an unlabelled row: kept, when the CSV has block_path and
- * inner_len, for the context features of a stacked base's second stage,
- * which read every scored block of a page; skipped otherwise), the page
- * (dataset + page_id), the block's path and characters, and the site key:
- * --site-of's, else the row's by ps_input_site (its url's host, else its
- * site column).  *unlabelled counts the unlabelled rows. */
-static int read_site_rows(char **paths, int n_paths, const ps_model *base, const char *site_of,
-                          site_row **rows_out, size_t *n_out, double **x_out, int8_t **y_out,
-                          size_t *unlabelled)
-{
-    const char *base_tags = ps_model_info(base, "block_tags") ? ps_model_info(base, "block_tags")
-                                                              : "body,section,div";
-    uint64_t base_key = tags_key(base_tags);
-    size_t nf = ps_model_n_features(base), n = 0, cap = 0;
-    char *names = strdup(ps_model_feature_names(base));
-    const char **fn = names ? ps_split_list(names) : NULL;
-    site_row *rows = NULL;
-    double *x = NULL;
-    int8_t *y = NULL;
-    int rc = 0;
-    *unlabelled = 0;
-    if (!fn) {
-        fprintf(stderr, "pagesift-train: out of memory\n");
-        free(names);
-        return 1;
-    }
-    for (int p = 0; !rc && p < n_paths; p++) {
-        ps_error err = {0};
-        ps_csv *csv = ps_csv_open(paths[p], &err);
-        if (!csv) {
-            fprintf(stderr, "pagesift-train: %s\n", err.msg);
-            rc = 1;
-            break;
-        }
-        int c_label = ps_csv_require(csv, "label", &err), c_page = ps_csv_require(csv, "page_id", &err);
-        int c_set = ps_csv_column(csv, "dataset"), c_site = ps_csv_column(csv, "site"),
-            c_url = ps_csv_column(csv, "url"), c_path = ps_csv_column(csv, "block_path"),
-            c_len = ps_csv_column(csv, "inner_len"), c_tags = ps_csv_column(csv, "block_tags"),
-            c_text = ps_csv_column(csv, "text");
-        int *cols = malloc(nf * sizeof *cols);
-        for (size_t k = 0; cols && c_label >= 0 && c_page >= 0 && k < nf; k++)
-            if ((cols[k] = ps_csv_require(csv, fn[k], &err)) < 0)
-                break;
-        if (!cols || c_label < 0 || c_page < 0 || err.msg[0]) {
-            fprintf(stderr, "pagesift-train: %s (the site model takes the base model's features: %s)\n",
-                    err.msg[0] ? err.msg : "out of memory", ps_model_feature_names(base));
-            free(cols);
-            ps_csv_close(csv);
-            rc = 1;
-            break;
-        }
-        if (!site_of && c_site < 0 && c_url < 0) {
-            fprintf(stderr, "pagesift-train: %s: no 'site' or 'url' column: say the site with --site-of URL_OR_HOST\n",
-                    ps_csv_path(csv));
-            free(cols);
-            ps_csv_close(csv);
-            rc = 1;
-            break;
-        }
-        int r;
-        while ((r = ps_csv_next(csv, &err)) == 1) {
-            const char *label = ps_csv_field(csv, (size_t)c_label);
-            if (!*label) {
-                (*unlabelled)++;
-                if (c_path < 0 || c_len < 0)
-                    continue;
-            }
-            if (*label && strcmp(label, "0") != 0 && strcmp(label, "1") != 0) {
-                fprintf(stderr, "pagesift-train: %s:%zu: label '%.40s' is not 1, 0 or empty\n", ps_csv_path(csv),
-                        ps_csv_line(csv), label);
-                rc = 1;
-                break;
-            }
-            /* a site model keeps the base's block tags: rows cut with others
-             * would teach it blocks pagesift never makes for it */
-            const char *rt = c_tags >= 0 ? ps_csv_field(csv, (size_t)c_tags) : "";
-            if (*label && *rt && tags_key(rt) != base_key) {
-                fprintf(stderr, "pagesift-train: %s:%zu: the row was cut with block tags '%.200s', the base model "
-                                "parses pages with '%s' (a site model keeps them): cut the rows with -b %s\n",
-                        ps_csv_path(csv), ps_csv_line(csv), rt, base_tags, base_tags);
-                rc = 1;
-                break;
-            }
-            if (n == cap) {
-                cap = cap ? cap * 2 : 1024;
-                site_row *nr = realloc(rows, cap * sizeof *nr);
-                double *nx = realloc(x, cap * nf * sizeof *nx);
-                int8_t *ny = realloc(y, cap);
-                rows = nr ? nr : rows, x = nx ? nx : x, y = ny ? ny : y;
-                if (!nr || !nx || !ny) {
-                    fprintf(stderr, "pagesift-train: out of memory\n");
-                    rc = 1;
-                    break;
-                }
-            }
-            for (size_t k = 0; k < nf; k++)
-                if (ps_csv_number(csv, (size_t)cols[k], &x[n * nf + k], &err) < 0) {
-                    fprintf(stderr, "pagesift-train: %s\n", err.msg);
-                    rc = 1;
-                    break;
-                }
-            if (rc)
-                break;
-            char key[1024];
-            if (site_of) {
-                snprintf(key, sizeof key, "%s", site_of);
-            } else {
-                ps_input in = {0};
-                in.url = c_url >= 0 ? (char *)ps_csv_field(csv, (size_t)c_url) : NULL;
-                in.site = c_site >= 0 ? (char *)ps_csv_field(csv, (size_t)c_site) : NULL;
-                ps_input_site(&in, PS_SITE_HOST, key, sizeof key);
-                if (!key[0]) {
-                    fprintf(stderr, "pagesift-train: %s:%zu: the row has no site (empty url and site): "
-                                    "say it with --site-of URL_OR_HOST\n",
-                            ps_csv_path(csv), ps_csv_line(csv));
-                    rc = 1;
-                    break;
-                }
-            }
-            ps_buf pk = {0};
-            ps_buf_printf(&pk, "%s\x1f%s", c_set >= 0 ? ps_csv_field(csv, (size_t)c_set) : "",
-                          ps_csv_field(csv, (size_t)c_page));
-            double len = 0;
-            if (c_len >= 0 && ps_csv_number(csv, (size_t)c_len, &len, &err) < 0) {
-                fprintf(stderr, "pagesift-train: %s\n", err.msg);
-                ps_buf_free(&pk);
-                rc = 1;
-                break;
-            }
-            rows[n].site = strdup(key);
-            rows[n].page = ps_buf_take(&pk, NULL);
-            rows[n].path = strdup(c_path >= 0 ? ps_csv_field(csv, (size_t)c_path) : "");
-            rows[n].chars = len > 0 ? (uint32_t)len : 0;
-            rows[n].text = 0;
-            if (c_text >= 0) {
-                const char *tx = ps_csv_field(csv, (size_t)c_text);
-                rows[n].text = ps_site_text_hash(tx, strlen(tx));
-            }
-            rows[n].at = n;
-            y[n] = !*label ? -1 : label[0] == '1';
-            if (!rows[n].site || !rows[n].page || !rows[n].path) {
-                fprintf(stderr, "pagesift-train: out of memory\n");
-                rc = 1;
-                break;
-            }
-            n++;
-        }
-        if (r < 0) {
-            fprintf(stderr, "pagesift-train: %s\n", err.msg);
-            rc = 1;
-        }
-        free(cols);
-        ps_csv_close(csv);
-    }
-    free(fn);
-    free(names);
-    size_t n_lab = 0;
-    for (size_t i = 0; i < n; i++)
-        n_lab += y[i] >= 0;
-    if (!rc && n_lab == 0) {
-        fprintf(stderr, "pagesift-train: no labelled rows (%zu unlabelled)\n", *unlabelled);
-        rc = 1;
-    }
-    *rows_out = rows, *n_out = n, *x_out = x, *y_out = y;
-    return rc;
 }
 
 static int parse_weights(const char *s, double *w, size_t *n)
@@ -419,6 +223,36 @@ static int holds_sites(const char *dir, const ps_model *base)
         fprintf(stderr, "pagesift-train: %s already holds %zu site model%s: use --update %s to add or "
                         "replace sites\n", dir, n_old, n_old == 1 ? "" : "s", dir);
     return n_old != 0;
+}
+
+/* The line of a site model written: its rows, weight, the CV (or the one
+ * page's check), support vectors, paths, layout and where it went. */
+static void print_site_report(const char *site, const ps_site_train_report *rep, const ps_model *sm,
+                              const char *dir, const char *name)
+{
+    printf("site %s: %zu pages, %zu content + %zu noise rows, weight %g", site, rep->pages, rep->content, rep->noise,
+           rep->weight);
+    if (rep->folds) {
+        printf(" (CV F1 over %d page folds:", rep->folds);
+        for (size_t k = 0; k < rep->n_cv; k++)
+            printf(" w%g %.4f", rep->cv_w[k], rep->cv_f1[k]);
+        printf("; default model %.4f", rep->cv_f1_base);
+        if (rep->paths_judged) {
+            printf("; with paths:");
+            for (size_t k = 0; k < rep->n_cv; k++)
+                printf(" w%g %.4f", rep->cv_w[k], rep->cv_f1_paths[k]);
+            printf(", paths alone %.4f", rep->cv_f1_paths_only);
+        }
+        printf(")");
+    } else {
+        printf(" (one page: no CV; on it, content kept %.1f %% and noise dropped %.1f %%, default "
+               "model %.1f %% and %.1f %%)",
+               100 * rep->kept[0], 100 * rep->dropped[0], 100 * rep->kept[1], 100 * rep->dropped[1]);
+    }
+    const char *lay = ps_model_info(sm, "site_layout_paths");
+    printf(", %s support vectors, %zu block paths, a layout of %s paths, %.1f s -> %s/%s\n",
+           ps_model_info(sm, "support_vectors"), rep->paths, lay ? lay : "0", rep->seconds, dir, name);
+    fflush(stdout);
 }
 
 static int train_sites(char **paths, int n_paths, const char *base_path, const char *dir, int update,
@@ -479,11 +313,12 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
         ps_model_free(base);
         return 2;
     }
-    site_row *rows = NULL;
-    size_t n = 0, unlabelled = 0;
-    double *x = NULL;
-    int8_t *y = NULL;
-    int rc = read_site_rows(paths, n_paths, base, site_of[0] ? site_of : NULL, &rows, &n, &x, &y, &unlabelled);
+    ps_site_rows *rows = ps_site_rows_read(paths, (size_t)n_paths, base, site_of[0] ? site_of : NULL, &err);
+    int rc = 0;
+    if (!rows) {
+        fprintf(stderr, "pagesift-train: %s\n", err.msg);
+        rc = 1;
+    }
     int lock = -1;
     if (!rc) {
         int waited = 0;
@@ -498,119 +333,48 @@ static int train_sites(char **paths, int n_paths, const char *base_path, const c
      * and their sites merged (issue 32) */
     if (!rc && !update && holds_sites(dir, base))
         rc = 2;
-    size_t nf = ps_model_n_features(base), written = 0, failed = 0, n_sites = 0, declined = 0, n_lab = 0;
-    for (size_t i = 0; i < n; i++)
-        n_lab += y[i] >= 0;
-    if (!rc) {
-        qsort(rows, n, sizeof *rows, cmp_site_row);
-        double *sx = malloc(n * nf * sizeof *sx + 1);
-        int8_t *sy = malloc(n + 1);
-        uint32_t *sp = malloc((n + 1) * sizeof *sp), *sch = malloc((n + 1) * sizeof *sch);
-        int32_t *spar = malloc((n + 1) * sizeof *spar);
-        const char **spath = malloc((n + 1) * sizeof *spath);
-        uint64_t *stext = malloc((n + 1) * sizeof *stext);
-        if (!sx || !sy || !sp || !sch || !spar || !spath || !stext) {
-            fprintf(stderr, "pagesift-train: out of memory\n");
-            rc = 1;
+    size_t written = 0, failed = 0, n_sites = 0, declined = 0;
+    so.second = second;
+    for (size_t s = 0; !rc && s < ps_site_rows_sites(rows); s++) {
+        ps_site_rows_view v;
+        const char *site = ps_site_rows_site(rows, s, &v, &so);
+        if (!v.labelled) /* unlabelled rows only */
+            continue;
+        n_sites++;
+        ps_site_train_report rep;
+        char name[1024];
+        ps_site_model_file_name(site, name, sizeof name);
+        ps_model *sm = ps_site_model_train(base, bp, site, v.x, v.y, v.page, v.n, &so, &rep, &err);
+        if (!sm && rep.declined) {
+            /* never worse: no bundle; and under --update the site's old one
+             * goes too, its new labels say the default does at least as well */
+            char old[4096];
+            snprintf(old, sizeof old, "%s/%s", dir, name);
+            int removed = update && unlink(old) == 0;
+            printf("%s%s\n", err.msg, removed ? "; its old bundle removed" : "");
+            fflush(stdout);
+            declined++;
+        } else if (!sm || ps_site_model_save(sm, dir, &err) != 0) {
+            fprintf(stderr, "pagesift-train: %s\n", err.msg);
+            failed++;
+            if (sm && err.code == PS_ERR_IO)
+                rc = 3;
+        } else {
+            print_site_report(site, &rep, sm, dir, name);
+            written++;
         }
-        so.second = second;
-        so.parent = spar;
-        so.chars = sch;
-        so.path = spath;
-        so.text_hash = stext;
-        for (size_t i = 0; !rc && i < n;) {
-            size_t j = i, m = 0, lab = 0;
-            uint32_t pg = 0;
-            size_t page_start = 0;
-            for (; j < n && strcmp(rows[j].site, rows[i].site) == 0; j++, m++) {
-                if (j > i && strcmp(rows[j].page, rows[j - 1].page) != 0)
-                    pg++, page_start = m;
-                memcpy(sx + m * nf, x + rows[j].at * nf, nf * sizeof *sx);
-                sy[m] = y[rows[j].at];
-                sp[m] = pg;
-                sch[m] = rows[j].chars;
-                spath[m] = rows[j].path;
-                stext[m] = rows[j].text;
-                lab += sy[m] >= 0;
-                /* the nearest enclosing row of the page, as pagesift-classify */
-                spar[m] = ps_csv_row_parent(spath, spar, page_start, m, rows[j].path);
-            }
-            if (!lab) { /* unlabelled rows only */
-                i = j;
-                continue;
-            }
-            n_sites++;
-            ps_site_train_report rep;
-            char name[1024];
-            ps_site_model_file_name(rows[i].site, name, sizeof name);
-            ps_model *sm = ps_site_model_train(base, bp, rows[i].site, sx, sy, sp, m, &so, &rep, &err);
-            if (!sm && rep.declined) {
-                /* never worse: no bundle; and under --update the site's
-                 * old one goes too, its new labels say the default does
-                 * at least as well */
-                char old[4096];
-                snprintf(old, sizeof old, "%s/%s", dir, name);
-                int removed = update && unlink(old) == 0;
-                printf("%s%s\n", err.msg, removed ? "; its old bundle removed" : "");
-                fflush(stdout);
-                declined++;
-            } else if (!sm || ps_site_model_save(sm, dir, &err) != 0) {
-                fprintf(stderr, "pagesift-train: %s\n", err.msg);
-                failed++;
-                if (sm && err.code == PS_ERR_IO)
-                    rc = 3;
-            } else {
-                printf("site %s: %zu pages, %zu content + %zu noise rows, weight %g", rows[i].site, rep.pages,
-                       rep.content, rep.noise, rep.weight);
-                if (rep.folds) {
-                    printf(" (CV F1 over %d page folds:", rep.folds);
-                    for (size_t k = 0; k < rep.n_cv; k++)
-                        printf(" w%g %.4f", rep.cv_w[k], rep.cv_f1[k]);
-                    printf("; default model %.4f", rep.cv_f1_base);
-                    if (rep.paths_judged) {
-                        printf("; with paths:");
-                        for (size_t k = 0; k < rep.n_cv; k++)
-                            printf(" w%g %.4f", rep.cv_w[k], rep.cv_f1_paths[k]);
-                        printf(", paths alone %.4f", rep.cv_f1_paths_only);
-                    }
-                    printf(")");
-                } else {
-                    printf(" (one page: no CV; on it, content kept %.1f %% and noise dropped %.1f %%, default "
-                           "model %.1f %% and %.1f %%)",
-                           100 * rep.kept[0], 100 * rep.dropped[0], 100 * rep.kept[1], 100 * rep.dropped[1]);
-                }
-                const char *lay = ps_model_info(sm, "site_layout_paths");
-                printf(", %s support vectors, %zu block paths, a layout of %s paths, %.1f s -> %s/%s\n",
-                       ps_model_info(sm, "support_vectors"), rep.paths, lay ? lay : "0", rep.seconds, dir, name);
-                fflush(stdout);
-                written++;
-            }
-            memset(&err, 0, sizeof err);
-            ps_model_free(sm);
-            i = j;
-        }
-        free(sch);
-        free(spar);
-        free(spath);
-        free(stext);
-        free(sx);
-        free(sy);
-        free(sp);
+        memset(&err, 0, sizeof err);
+        ps_model_free(sm);
     }
     ps_template_dir_unlock(lock);
+    size_t n_lab = 0, unlabelled = 0;
+    ps_site_rows_counts(rows, &n_lab, &unlabelled);
     if (!quiet && !rc)
         fprintf(stderr, "pagesift-train: %zu of %zu site model%s written to %s, %zu declined (not better than "
                         "the default model) (%zu labelled rows; %zu unlabelled rows, read for the context "
                         "features only)\n",
                 written, n_sites, n_sites == 1 ? "" : "s", dir, declined, n_lab, unlabelled);
-    for (size_t i = 0; i < n; i++) {
-        free(rows[i].site);
-        free(rows[i].page);
-        free(rows[i].path);
-    }
-    free(rows);
-    free(x);
-    free(y);
+    ps_site_rows_free(rows);
     ps_model_free(second);
     ps_model_free(base);
     return rc ? rc : failed ? 1 : 0;

@@ -378,6 +378,42 @@ PS_LAB_EXPORT ps_model *ps_site_model_train(const ps_model *base, const char *ba
                                         size_t n_rows, const ps_site_train_options *o,
                                         ps_site_train_report *rep, ps_error *err);
 
+/** The rows of block CSVs (pagesift-features' columns, labels filled) for
+ *  per-site training (train/site_rows.c; pagesift-train --per-site): read
+ *  against @p base's features, labelled rows and, where the CSV has
+ *  block_path and inner_len, unlabelled ones (the second stage's context
+ *  reads every scored block of a page), grouped by site — @p site_of for
+ *  every row when given, else each row's (ps_input_site: its url's host,
+ *  else its site column) — and by page (dataset + page_id). */
+typedef struct ps_site_rows ps_site_rows;
+
+/** One site's rows as ps_site_model_train takes them (valid until the next
+ *  ps_site_rows_site or ps_site_rows_free). */
+typedef struct ps_site_rows_view {
+    const double *x;       /**< n rows of the base's features */
+    const int8_t *y;       /**< 1 content, 0 noise, -1 unlabelled */
+    const uint32_t *page;  /**< page number per row */
+    size_t n, labelled;    /**< rows, and of them labelled (0: nothing to train) */
+} ps_site_rows_view;
+
+/** Read @p n_files CSVs ("-" standard input).  NULL with err (the file and
+ *  line where it applies): unreadable or malformed, a base feature's column
+ *  missing, a label not 1, 0 or empty, a labelled row cut with other block
+ *  tags than @p base's (a site model keeps them), a row with no site (no
+ *  url and site, and no @p site_of), no labelled row at all. */
+PS_LAB_EXPORT ps_site_rows *ps_site_rows_read(char *const *files, size_t n_files, const ps_model *base,
+                                              const char *site_of, ps_error *err);
+/** Number of sites (in ascending order of their keys). */
+PS_LAB_EXPORT size_t ps_site_rows_sites(const ps_site_rows *r);
+/** Rows read: labelled, and unlabelled (kept or not). */
+PS_LAB_EXPORT void ps_site_rows_counts(const ps_site_rows *r, size_t *labelled, size_t *unlabelled);
+/** Site @p s: its key, its rows into @p v, and @p o's parent, chars, path
+ *  and text_hash set for them (a page's rows in CSV order; a row's parent
+ *  by ps_csv_row_parent).  NULL when @p s is out of range. */
+PS_LAB_EXPORT const char *ps_site_rows_site(ps_site_rows *r, size_t s, ps_site_rows_view *v,
+                                            ps_site_train_options *o);
+PS_LAB_EXPORT void ps_site_rows_free(ps_site_rows *r);
+
 /** Write @p m into @p dir as its site's bundle, atomically; the bundle's
  *  `site_revision` is one more than the one it replaces (1 for a new site).
  *  Call with the folder locked (ps_template_dir_lock).  0 or -1 with err. */

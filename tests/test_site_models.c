@@ -1397,7 +1397,7 @@ static void test_csv_rows(void **state)
         "-|c.example|r1|html/body|-",                      /* a site of unlabelled rows only */
     };
     write_rows_csv(path, rows, 6);
-    ps_error err = {0};
+    ps_error err = {PS_ERR_IO, "an earlier call's error"}; /* what err held before does not matter */
     char *files[] = {path};
     ps_site_rows *r = ps_site_rows_read(files, 1, base, NULL, &err);
     assert_non_null(r);

@@ -101,12 +101,12 @@ static int read_csv(ps_site_rows *r, const char *file, const char **fn, const ch
         c_path = ps_csv_column(csv, "block_path"), c_len = ps_csv_column(csv, "inner_len"),
         c_tags = ps_csv_column(csv, "block_tags"), c_text = ps_csv_column(csv, "text");
     int *cols = malloc(nf * sizeof *cols + 1);
-    for (size_t k = 0; cols && c_label >= 0 && c_page >= 0 && k < nf; k++)
-        if ((cols[k] = ps_csv_require(csv, fn[k], err)) < 0)
-            break;
-    if (!cols || c_label < 0 || c_page < 0 || err->msg[0]) {
+    size_t k = 0;
+    while (cols && c_label >= 0 && c_page >= 0 && k < nf && (cols[k] = ps_csv_require(csv, fn[k], err)) >= 0)
+        k++;
+    if (k < nf || c_label < 0 || c_page < 0) { /* err says which column, but when out of memory */
         char why[sizeof err->msg];
-        snprintf(why, sizeof why, "%s", err->msg[0] ? err->msg : "out of memory");
+        snprintf(why, sizeof why, "%s", cols ? err->msg : "out of memory");
         rc = ps_set_error(err, cols ? PS_ERR_USAGE : PS_ERR_NOMEM,
                           "%s (a site model takes the base model's %zu features: write the rows with "
                           "pagesift-features -x)",

@@ -3,7 +3,9 @@
  * template library and a model bundle (as it is, carried over from format 1, and with its
  * checksum made right so that the parser behind the check is reached; so
  * made right, also as a per-site delta bundle against scripts/fuzz's
- * small.model seed, block paths and all).  A
+ * small.model seed, block paths and all), and a block CSV as per-site
+ * training reads it against that seed (ps_site_rows_read, each site's rows
+ * laid out).  A
  * bundle's following stages (a stacked model: ps_model_next_stage) are
  * read too, and the block classifier is opened over it (the "stack" kind
  * when a second stage follows).  Each must load or fail with a clear error,
@@ -22,6 +24,7 @@
 #include "train/train_internal.h"
 #include "pagesift/site_models.h"
 #include "pagesift/templates.h"
+#include "pagesift/train.h"
 
 static char dir[64];
 
@@ -170,5 +173,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ps_model_free(m);
     }
     ps_buf_free(&b);
+    /* a block CSV, its rows by site as pagesift-train --per-site reads them */
+    if (site_base()) {
+        path = write_as("rows.csv", data, size);
+        char *files[] = {(char *)path};
+        ps_site_rows *rows = ps_site_rows_read(files, 1, site_base(), NULL, &err);
+        for (size_t s = 0; rows && s < ps_site_rows_sites(rows); s++) {
+            ps_site_rows_view v;
+            ps_site_train_options o = {0};
+            if (!ps_site_rows_site(rows, s, &v, &o) || (v.n && (o.parent[v.n - 1] >= (int32_t)v.n)))
+                abort(); /* a site in range has a key; a parent is an earlier row */
+        }
+        ps_site_rows_free(rows);
+        unlink(path);
+    }
     return 0;
 }

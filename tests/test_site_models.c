@@ -1453,6 +1453,24 @@ static void test_csv_rows(void **state)
     memset(&err, 0, sizeof err);
     assert_null(ps_site_rows_read(files, 1, base, NULL, &err));
     assert_non_null(strstr(err.msg, "no labelled rows (1 unlabelled)"));
+    /* rows cut with other block tags: the advice names the base's tags
+     * whole (the shipped model's list is 121 characters; a message that cut
+     * it short told the user a command that fails again) */
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "dataset,page_id,url,block_tags,%s,label\n", ps_model_feature_names(base));
+    fprintf(f, "set,p1,http://a.example/1,\"body,section,div\"");
+    for (size_t k = 0; k < nf; k++)
+        fprintf(f, ",1");
+    fprintf(f, ",1\n");
+    fclose(f);
+    memset(&err, 0, sizeof err);
+    assert_null(ps_site_rows_read(files, 1, base, NULL, &err));
+    char want[600];
+    snprintf(want, sizeof want, "cut the rows with pagesift-features -b %s", ps_model_info(base, "block_tags"));
+    assert_true(strlen(ps_model_info(base, "block_tags")) > 100);
+    assert_non_null(strstr(err.msg, "rows.csv:2: the row was cut with block tags 'body,section,div'"));
+    assert_string_equal(strstr(err.msg, "cut the rows with"), want);
 }
 
 int main(void)

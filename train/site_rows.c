@@ -135,10 +135,12 @@ static int read_csv(ps_site_rows *r, const char *file, const char **fn, const ch
          * would teach it blocks pagesift never makes for it */
         const char *rt = c_tags >= 0 ? ps_csv_field(csv, (size_t)c_tags) : "";
         if (*label && *rt && tags_key(rt) != base_key) {
+            /* the base's tags whole, once: the advice is a command to run
+             * (the shipped model's list alone is 121 characters) */
             rc = ps_set_error(err, PS_ERR_USAGE,
-                              "%s:%zu: the row was cut with block tags '%.120s', the base model parses pages "
-                              "with '%.80s' (a site model keeps them): cut the rows with -b %.80s",
-                              ps_csv_path(csv), ps_csv_line(csv), rt, base_tags, base_tags);
+                              "%.80s:%zu: the row was cut with block tags '%.40s', not the base model's "
+                              "(a site model keeps them): cut the rows with pagesift-features -b %.240s",
+                              ps_csv_path(csv), ps_csv_line(csv), rt, base_tags);
             goto out;
         }
         if ((rc = grow(r, err)) != 0)

@@ -250,8 +250,11 @@ static void print_site_report(const char *site, const ps_site_train_report *rep,
                100 * rep->kept[0], 100 * rep->dropped[0], 100 * rep->kept[1], 100 * rep->dropped[1]);
     }
     const char *lay = ps_model_info(sm, "site_layout_paths");
-    printf(", %s support vectors, %zu block paths, a layout of %s paths, %.1f s -> %s/%s\n",
-           ps_model_info(sm, "support_vectors"), rep->paths, lay ? lay : "0", rep->seconds, dir, name);
+    size_t dl = strlen(dir);
+    while (dl > 1 && dir[dl - 1] == '/') /* "-o site-models/" names site-models/X.model */
+        dl--;
+    printf(", %s support vectors, %zu block paths, a layout of %s paths, %.1f s -> %.*s/%s\n",
+           ps_model_info(sm, "support_vectors"), rep->paths, lay ? lay : "0", rep->seconds, (int)dl, dir, name);
     fflush(stdout);
 }
 

@@ -1448,6 +1448,20 @@ static void test_csv_rows(void **state)
     memset(&err, 0, sizeof err);
     assert_null(ps_site_rows_read(files, 1, base, NULL, &err));
     assert_non_null(strstr(err.msg, "rows.csv:2: the row has no site"));
+    /* an unlabelled row of no site (a workspace's page nobody labelled, with
+     * no URL) is left out: the labelled site trains */
+    const char *unlabelled_no_site[] = {"http://a.example/1|-|p1|html/body|1", "-|-|q1|html/body|-",
+                                        "-|-|q1|html/body/div[1]|-"};
+    write_rows_csv(path, unlabelled_no_site, 3);
+    r = ps_site_rows_read(files, 1, base, NULL, &err);
+    assert_non_null(r);
+    assert_int_equal(ps_site_rows_sites(r), 1);
+    ps_site_rows_counts(r, &lab, &unlab);
+    assert_int_equal(lab, 1);
+    assert_int_equal(unlab, 2);
+    assert_string_equal(ps_site_rows_site(r, 0, &v, &o), "a.example");
+    assert_int_equal(v.n, 1);
+    ps_site_rows_free(r);
     const char *none[] = {"http://a.example/1|-|p1|html/body|-"};
     write_rows_csv(path, none, 1);
     memset(&err, 0, sizeof err);
@@ -1467,7 +1481,8 @@ static void test_csv_rows(void **state)
     memset(&err, 0, sizeof err);
     assert_null(ps_site_rows_read(files, 1, base, NULL, &err));
     char want[600];
-    snprintf(want, sizeof want, "cut the rows with pagesift-features -b %s", ps_model_info(base, "block_tags"));
+    snprintf(want, sizeof want, "cut the rows with -b %s (pagesift-features, pagesift-annotate)",
+             ps_model_info(base, "block_tags"));
     assert_true(strlen(ps_model_info(base, "block_tags")) > 100);
     assert_non_null(strstr(err.msg, "rows.csv:2: the row was cut with block tags 'body,section,div'"));
     assert_string_equal(strstr(err.msg, "cut the rows with"), want);

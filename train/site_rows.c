@@ -8,6 +8,8 @@
  * of a stacked base's second stage read every scored block of a page.  Its
  * site is --site-of's, else the row's by ps_input_site (the url column's
  * host, else the site column); its page is dataset + page_id.  A labelled
+ * row of no site is refused; an unlabelled one is left out (an annotation
+ * workspace's pages nobody labelled may have no URL).  A labelled
  * row cut with other block tags than the base parses pages with is refused
  * (a site model keeps the base's tags).  Within a site the rows keep their
  * CSV order page by page, so a row's parent (ps_csv_row_parent) is the one
@@ -108,8 +110,8 @@ static int read_csv(ps_site_rows *r, const char *file, const char **fn, const ch
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", cols ? err->msg : "out of memory");
         rc = ps_set_error(err, cols ? PS_ERR_USAGE : PS_ERR_NOMEM,
-                          "%s (a site model takes the base model's %zu features: write the rows with "
-                          "pagesift-features -x)",
+                          "%s (a site model takes the base model's %zu features: write the rows with -x, "
+                          "pagesift-features -x or pagesift-annotate -x)",
                           why, nf);
         goto out;
     }
@@ -138,8 +140,9 @@ static int read_csv(ps_site_rows *r, const char *file, const char **fn, const ch
             /* the base's tags whole, once: the advice is a command to run
              * (the shipped model's list alone is 121 characters) */
             rc = ps_set_error(err, PS_ERR_USAGE,
-                              "%.80s:%zu: the row was cut with block tags '%.40s', not the base model's "
-                              "(a site model keeps them): cut the rows with pagesift-features -b %.240s",
+                              "%.60s:%zu: the row was cut with block tags '%.40s', not the base model's "
+                              "(a site model keeps them): cut the rows with -b %.240s (pagesift-features, "
+                              "pagesift-annotate)",
                               ps_csv_path(csv), ps_csv_line(csv), rt, base_tags);
             goto out;
         }
@@ -157,6 +160,9 @@ static int read_csv(ps_site_rows *r, const char *file, const char **fn, const ch
             in.url = c_url >= 0 ? (char *)ps_csv_field(csv, (size_t)c_url) : NULL;
             in.site = c_site >= 0 ? (char *)ps_csv_field(csv, (size_t)c_site) : NULL;
             ps_input_site(&in, PS_SITE_HOST, key, sizeof key);
+            if (!key[0] && !*label)
+                continue; /* an unlabelled row of a page of no site (a workspace's
+                           * page nobody labelled): no site's context, not kept */
             if (!key[0]) {
                 rc = ps_set_error(err, PS_ERR_USAGE,
                                   "%s:%zu: the row has no site (empty url and site): say it with --site-of "

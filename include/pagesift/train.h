@@ -399,8 +399,9 @@ typedef struct ps_site_rows_view {
 /** Read @p n_files CSVs ("-" standard input).  NULL with err (the file and
  *  line where it applies): unreadable or malformed, a base feature's column
  *  missing, a label not 1, 0 or empty, a labelled row cut with other block
- *  tags than @p base's (a site model keeps them), a row with no site (no
- *  url and site, and no @p site_of), no labelled row at all. */
+ *  tags than @p base's (a site model keeps them), a labelled row with no
+ *  site (no url and site, and no @p site_of; an unlabelled one is left
+ *  out), no labelled row at all. */
 PS_LAB_EXPORT ps_site_rows *ps_site_rows_read(char *const *files, size_t n_files, const ps_model *base,
                                               const char *site_of, ps_error *err);
 /** Number of sites (in ascending order of their keys). */

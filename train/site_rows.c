@@ -110,7 +110,7 @@ static int read_csv(ps_site_rows *r, const char *file, const char **fn, const ch
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", cols ? err->msg : "out of memory");
         rc = ps_set_error(err, cols ? PS_ERR_USAGE : PS_ERR_NOMEM,
-                          "%s (a site model takes the base model's %zu features: write the rows with -x, "
+                          "%s (a site model takes the base model's %zu features: write the rows with "
                           "pagesift-features -x or pagesift-annotate -x)",
                           why, nf);
         goto out;

@@ -428,6 +428,7 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
                 mdir[0] = '\0';
                 goto out;
             }
+            const size_t trained_before = trained;
             for (size_t si = 0; si < n_sites; si++) {
                 site_info *s = &sites[si];
                 if (ks[k] > s->kmax)
@@ -453,7 +454,8 @@ int ps_eval_site_curve(const ps_eval_config *cfg0, const char *method, const ps_
                     trained++;
                 ps_model_free(sm);
             }
-            rcfg.site_models_dir = mdir;
+            if (trained > trained_before) /* else every site keeps the base: no folder to read */
+                rcfg.site_models_dir = mdir;
         }
         if (!cfg.quiet)
             ps_print("%s: per-site models K=%u: scoring %zu pages of %zu sites",

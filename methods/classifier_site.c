@@ -46,6 +46,7 @@
 #include "methods/block_classifier.h"
 #include "pagesift/page.h"
 #include "pagesift/site_models.h"
+#include "pagesift/util.h"
 
 typedef struct site_classifier {
     ps_block_classifier c; /* first: the interface */
@@ -256,6 +257,8 @@ ps_block_classifier *ps_block_classifier_open_sites(ps_block_classifier *base, c
         site_free(&s->c);
         return NULL;
     }
+    if (!ps_site_models_count(s->sites)) /* a mistyped or not yet filled folder */
+        ps_print("warning: %s holds no site models (SITE.model files): every page gets the default model", dir);
     const char *red = ps_model_info(bm, "reduced_from"); /* "<checksum> <n_sv>" */
     if (red && *red) {
         if (!(s->red_sum = strndup(red, strcspn(red, " "))) || (base_path && !(s->base_path = strdup(base_path)))) {

@@ -298,6 +298,13 @@ grep -q "no site model: .*; its old bundle removed" "$t/rm.out" || fail "--updat
 
 # errors
 pagesift --models "$t/nope" "$sample" > /dev/null 2> "$t/err"; [ $? -eq 3 ] || fail "missing folder: not exit 3"
+# a folder with no bundle (mistyped, or nothing trained yet): said once, the
+# default's records
+mkdir "$t/none"
+pagesift -q --format jsonl --models "$t/none" "$sample" > "$t/none.jsonl" 2> "$t/err" || fail "--models EMPTY"
+[ "$(grep -c "holds no site models" "$t/err")" = 1 ] || fail "an empty --models folder not said once: $(cat "$t/err")"
+pagesift -q --format jsonl "$sample" > "$t/plain.jsonl" 2> /dev/null || fail "pagesift without --models"
+cmp -s "$t/none.jsonl" "$t/plain.jsonl" || fail "an empty --models folder changed the records"
 pagesift --method punct-lines --models "$t/m" "$sample" > /dev/null 2> "$t/err"; [ $? -eq 2 ] || fail "--models with punct-lines"
 pagesift --models-cap 0 --models "$t/m" "$sample" > /dev/null 2>&1; [ $? -eq 2 ] || fail "--models-cap 0"
 # a cap of 1 MB (one bundle at a time) gives the same records

@@ -39,6 +39,7 @@ struct ps_source {
     /* the list file, read after the arguments */
     FILE *list;
     char *list_path, *list_dir;
+    int list_seekable; /* a regular file: counted ahead, read again by ps_source_reopen */
     size_t list_lineno;
     char *list_line;
     size_t list_cap;
@@ -564,6 +565,11 @@ static void walk_free(void *self)
 
 /* ---- list file -------------------------------------------------------- */
 
+static const char *list_name(const ps_source *src)
+{
+    return strcmp(src->list_path, "-") == 0 ? "stdin" : src->list_path;
+}
+
 /* The next line PATH<TAB>URL[<TAB>GOLD]: 1, 0 at the end, -1.  The list
  * file's state lives in the source (its name is needed for messages). */
 static int list_next(ps_source *src, void *self, ps_input *in, ps_error *err)
@@ -591,8 +597,8 @@ static int list_next(ps_source *src, void *self, ps_input *in, ps_error *err)
         snprintf(where, sizeof where, "%zu", src->list_lineno);
         if (!*fields[0]) {
             char msg[512];
-            snprintf(msg, sizeof msg, "%s:%s: empty path", src->list_path, where);
-            return failed_input(src->list_path, PS_ERR_FORMAT, msg, in, err);
+            snprintf(msg, sizeof msg, "%s:%s: empty path", list_name(src), where);
+            return failed_input(list_name(src), PS_ERR_FORMAT, msg, in, err);
         }
         char *path = path_join(src->list_dir, fields[0]);
         char *gold = fields[2] && *fields[2] ? path_join(src->list_dir, fields[2]) : NULL;
@@ -604,7 +610,7 @@ static int list_next(ps_source *src, void *self, ps_input *in, ps_error *err)
         if (r == 1 && in->status != PS_OK) { /* name the list line too */
             char msg[sizeof in->msg];
             memcpy(msg, in->msg, sizeof msg);
-            int k = snprintf(in->msg, sizeof in->msg, "%s:%s: ", src->list_path, where);
+            int k = snprintf(in->msg, sizeof in->msg, "%s:%s: ", list_name(src), where);
             if (k > 0 && (size_t)k < sizeof in->msg)
                 memcpy(in->msg + k, msg, strnlen(msg, sizeof in->msg - (size_t)k - 1) + 1);
             in->msg[sizeof in->msg - 1] = '\0';
@@ -617,13 +623,21 @@ static int list_next(ps_source *src, void *self, ps_input *in, ps_error *err)
 
 static const reader_ops list_reader = {"list file", NULL, NULL, list_next, NULL};
 
+/* "-" is standard input: its relative paths are relative to the current
+ * folder.  A list that is not a regular file (standard input, a pipe, a
+ * shell's <(...)) is read once, as it comes: not counted ahead. */
 static int open_list(ps_source *src, const char *list_file, ps_error *err)
 {
-    src->list = fopen(list_file, "r");
+    int is_stdin = strcmp(list_file, "-") == 0;
+    src->list = is_stdin ? stdin : fopen(list_file, "r");
     if (!src->list)
         return ps_set_error(err, PS_ERR_IO, "%s: %s", list_file, strerror(errno));
+    if (is_stdin)
+        src->stdin_used = 1;
+    struct stat st;
+    src->list_seekable = !is_stdin && fstat(fileno(src->list), &st) == 0 && S_ISREG(st.st_mode);
     src->list_path = strdup(list_file);
-    const char *slash = strrchr(list_file, '/');
+    const char *slash = is_stdin ? NULL : strrchr(list_file, '/');
     src->list_dir = slash ? strndup(list_file, (size_t)(slash - list_file) + (slash == list_file))
                           : strdup("");
     if (!src->list_path || !src->list_dir)
@@ -717,6 +731,12 @@ ps_source *ps_source_open_fetch(const char *const *args, size_t n_args, const ch
         ps_source_free(src);
         return NULL;
     }
+    for (size_t i = 0; list_file && src->stdin_used && i < n_args; i++)
+        if (strcmp(args[i], "-") == 0) {
+            ps_source_free(src);
+            ps_set_error(err, PS_ERR_USAGE, "standard input given twice: '-' and the list file '-'");
+            return NULL;
+        }
     size_t n_urls = 0;
     for (size_t i = 0; i < n_args; i++)
         n_urls += ps_is_url(args[i]) != 0;
@@ -736,7 +756,11 @@ ps_source *ps_source_open_fetch(const char *const *args, size_t n_args, const ch
         }
     }
     int unknown = fetch_inputs;
-    size_t total = src->list ? count_list_lines(src->list) : 0;
+    size_t total = 0;
+    if (src->list && src->list_seekable)
+        total = count_list_lines(src->list);
+    else if (src->list)
+        unknown = 1;
     for (size_t i = 0; i < n_args; i++) {
         if (ps_is_url(args[i])) {
             total++;
@@ -807,7 +831,7 @@ void ps_source_free(ps_source *src)
     while (src->depth)
         pop_reader(src);
     ps_fetcher_free(src->fetcher);
-    if (src->list)
+    if (src->list && src->list != stdin)
         fclose(src->list);
     free(src->list_path);
     free(src->list_dir);
@@ -827,6 +851,11 @@ ps_source *ps_source_reopen(const ps_source *src, ps_error *err)
             ps_set_error(err, PS_ERR_USAGE, "standard input cannot be read twice");
             return NULL;
         }
+    if (src->list && !src->list_seekable) {
+        ps_set_error(err, PS_ERR_USAGE, "the list file %s is %s: it is read once (save it to a file to read it twice)",
+                     list_name(src), src->list == stdin ? "standard input" : "not a regular file");
+        return NULL;
+    }
     ps_source_options opt = {.max_bytes = src->max_bytes, .jsonl_stdin = src->jsonl_stdin, .fold = src->fold};
     return ps_source_open((const char *const *)src->args, src->n_args, src->list_path, &opt, err);
 }

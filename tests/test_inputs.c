@@ -879,6 +879,49 @@ static void test_list_file(void **state)
     assert_non_null(strstr(err.msg, "nope.tsv"));
 }
 
+/* A list that comes through a pipe (a shell's <(find ...), /dev/stdin) is
+ * read as it comes: every page of it, none lost to counting the lines ahead
+ * (it was read to its end for the progress total, then read again from
+ * there: no page); its total is unknown, and a second pass is refused. */
+static void test_list_pipe(void **state)
+{
+    (void)state;
+    assert_int_equal(mkdir(tpath("lp"), 0755), 0);
+    write_bytes(tpath("lp/p1.html"), PAGE1, strlen(PAGE1));
+    write_bytes(tpath("lp/p2.html"), PAGE2, strlen(PAGE2));
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    ps_buf list = {0};
+    ps_buf_printf(&list, "%s\thttp://x.example/1\n# a comment\n%s\n", tpath("lp/p1.html"), tpath("lp/p2.html"));
+    assert_int_equal(write(fd[1], list.data, list.len), (ssize_t)list.len);
+    close(fd[1]);
+    char path[64];
+    snprintf(path, sizeof path, "/dev/fd/%d", fd[0]);
+    ps_error err = {0};
+    ps_source *src = ps_source_open(NULL, 0, path, NULL, &err);
+    assert_non_null(src);
+    assert_int_equal(ps_source_total_hint(src), 0);
+    ps_input in = {0};
+    assert_int_equal(ps_source_next(src, &in, &err), 1);
+    assert_page(&in, "p1", "http://x.example/1", PAGE1);
+    assert_int_equal(ps_source_next(src, &in, &err), 1);
+    assert_page(&in, "p2", "", PAGE2);
+    assert_int_equal(ps_source_next(src, &in, &err), 0);
+    ps_input_clear(&in);
+    assert_null(ps_source_reopen(src, &err));
+    assert_int_equal(err.code, PS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "read once"));
+    ps_source_free(src);
+    close(fd[0]);
+    ps_buf_free(&list);
+
+    /* standard input as the list and as a page at once: refused at open */
+    const char *dash[] = {"-"};
+    assert_null(ps_source_open(dash, 1, "-", NULL, &err));
+    assert_int_equal(err.code, PS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "standard input given twice"));
+}
+
 static void test_missing_argument(void **state)
 {
     (void)state;
@@ -1119,6 +1162,7 @@ int main(void)
         cmocka_unit_test(test_warc_ids),
         cmocka_unit_test(test_warc_garbage_between_records),
         cmocka_unit_test(test_list_file),
+        cmocka_unit_test(test_list_pipe),
         cmocka_unit_test(test_missing_argument),
         cmocka_unit_test(test_jsonl_stdin),
         cmocka_unit_test(test_dataset_folder),

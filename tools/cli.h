@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pagesift.h"
@@ -34,6 +35,20 @@ static inline int ps_cli_bad_option(const char *prog, int c, char **argv)
         fprintf(stderr, "%s: option %s takes no argument; try --help\n", prog, name);
     else
         fprintf(stderr, "%s: unknown option %s; try --help\n", prog, name);
+    return 2;
+}
+
+/* For a tool that reads its inputs twice (--learn-templates): a --list
+ * @p list that exists but is not a regular file (a pipe, a shell's
+ * <(...): read once) is said and refused; returns 2, else 0.  "-" (standard
+ * input) is the caller's to refuse with its other uses of standard input. */
+static inline int ps_cli_list_twice(const char *prog, const char *list)
+{
+    struct stat st;
+    if (!list || strcmp(list, "-") == 0 || stat(list, &st) != 0 || S_ISREG(st.st_mode))
+        return 0;
+    fprintf(stderr, "%s: --learn-templates reads the inputs twice: --list %s is not a file (a pipe "
+                    "is read once): save the list to a file\n", prog, list);
     return 2;
 }
 

@@ -38,7 +38,7 @@ static void usage(FILE *f)
           "\n"
           "  -l, --list FILE          pages listed in FILE, one per line:\n"
           "                           PATH<TAB>URL[<TAB>GOLD_PATH] (gold labels the\n"
-          "                           blocks); may be repeated\n"
+          "                           blocks); may be repeated; '-': standard input\n"
           "  -x, --extended           add the extended features (x_*) after R1..R5\n"
           "  -b, --block-tags LIST    block tags, comma-separated (default\n"
           "                           body,section,div; body is always the root);\n"
@@ -462,6 +462,30 @@ static int add_page_types_fold(run *r, const char *arg)
     return 0;
 }
 
+/* Standard input ('-' or --list -) once; --learn-templates reads the input
+ * twice, so neither standard input nor a list through a pipe: 0 or -1. */
+static int check_stdin(char **args, size_t n_args, const char **lists, size_t n_lists, int learn)
+{
+    int n_stdin = 0;
+    for (size_t i = 0; i < n_args; i++)
+        n_stdin += strcmp(args[i], "-") == 0;
+    for (size_t i = 0; i < n_lists; i++)
+        n_stdin += strcmp(lists[i], "-") == 0;
+    if (n_stdin > 1) {
+        fprintf(stderr, "pagesift-features: standard input ('-', also --list -) can be given once\n");
+        return -1;
+    }
+    if (learn && n_stdin) {
+        fprintf(stderr, "pagesift-features: --learn-templates reads the input twice: not "
+                        "with standard input\n");
+        return -1;
+    }
+    for (size_t i = 0; learn && i < n_lists; i++)
+        if (ps_cli_list_twice("pagesift-features", lists[i]))
+            return -1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -573,12 +597,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "pagesift-features: --templates and --learn-templates exclude each other\n");
         { rc = 2; goto out; }
     }
-    for (int i = optind; learn && i < argc; i++)
-        if (strcmp(argv[i], "-") == 0) {
-            fprintf(stderr, "pagesift-features: --learn-templates reads the input twice: not "
-                            "with standard input\n");
-            { rc = 2; goto out; }
-        }
+    if (check_stdin(argv + optind, (size_t)(argc - optind), lists, n_lists, learn) != 0)
+        { rc = 2; goto out; }
     ps_init();
     ps_error err = {0};
     if (tpl_dir && !(r.store = ps_template_store_open(tpl_dir, &err))) {

@@ -29,6 +29,7 @@ static void usage(FILE *f)
           "\n"
           "  -l, --list FILE        also read the pages listed in FILE: PATH<TAB>URL[<TAB>GOLD]\n"
           "                         per line, relative paths relative to FILE's folder\n"
+          "                         ('-': standard input, relative to the current folder)\n"
           "      --jsonl            '-' is JSON Lines: {\"url\":..,\"html\":..[,\"id\":..][,\"charset\":..]}\n"
           "      --max-bytes N      per-page limit in bytes (default 64 MiB); larger pages fail\n"
           "  -x, --extract DIR      write each page's bytes (the HTTP body for WARC) to DIR/ID.html\n"

@@ -102,7 +102,9 @@ static void usage(FILE *f)
         ".html.gz/.htm.gz are unpacked, and the rest is counted as skipped (-v\n"
         "names each).  No page at all in the inputs is an error.\n"
         "  -l, --list FILE         also the pages listed in FILE, one per line:\n"
-        "                          PATH<TAB>URL (paths relative to FILE's folder)\n"
+        "                          PATH<TAB>URL (paths relative to FILE's folder;\n"
+        "                          '-': standard input, paths relative to the\n"
+        "                          current folder); a pipe is read as it comes\n"
         "      --jsonl             standard input is JSON Lines, one page per line:\n"
         "                          {\"url\": ..., \"html\": ...[, \"id\": ...]}\n"
         "\n"
@@ -733,13 +735,14 @@ static int check_options(cli_run *r, int argc, char **argv)
     for (size_t i = 0; i < r->n_args; i++)
         r->n_stdin += strcmp(r->args[i], "-") == 0;
     r->n_stdin += r->fo.urls_file && strcmp(r->fo.urls_file, "-") == 0;
+    r->n_stdin += r->list && strcmp(r->list, "-") == 0;
     if (r->n_args == 0 && !r->list && !r->fetch_inputs && isatty(STDIN_FILENO)) {
         fprintf(stderr, "pagesift: no input: give a page, a folder or a WARC file, or pipe one "
                         "in; try --help\n");
         return 2;
     }
     if (r->n_stdin > 1) {
-        fprintf(stderr, "pagesift: standard input ('-', also --urls -) can be given once\n");
+        fprintf(stderr, "pagesift: standard input ('-', also --urls - and --list -) can be given once\n");
         return 2;
     }
     int n_urls = 0;
@@ -771,6 +774,8 @@ static int check_options(cli_run *r, int argc, char **argv)
                         "folders, WARC files or --list, not standard input\n");
         return 2;
     }
+    if (r->learn && ps_cli_list_twice("pagesift", r->list))
+        return 2;
     if (!r->method)
         r->method = r->xc.templates_dir || r->learn ? "template-svm" : "svm";
     if (r->learn && strcmp(r->method, "template-svm") != 0) {

@@ -37,6 +37,9 @@ extern "C" {
  *   - list_file (may be combined with args, read after them): lines
  *     PATH<TAB>URL[<TAB>GOLD_PATH]; relative paths are relative to the list
  *     file's folder; empty lines and lines starting with '#' are ignored.
+ *     "-" is stdin (relative paths relative to the current folder; "-"
+ *     among args too is refused, PS_ERR_USAGE); a list that is not a
+ *     regular file (stdin, a pipe) is read once, as it comes.
  * List file entries are page files.  Folder entries other than pages, WARC
  * files and data sets are ignored, as are names starting with '.'.
  *
@@ -126,7 +129,8 @@ PS_EXPORT const ps_fetch_info *ps_source_fetch_info(const ps_source *src);
 
 /** Number of inputs the source will yield when that is cheaply known (only
  *  files, folders without WARC files, list files and data sets), else 0
- *  (a WARC file or stdin among the inputs).  Computed at open, which walks
+ *  (a WARC file or stdin among the inputs, a list that is not a regular
+ *  file).  Computed at open, which walks
  *  the folders once for it. */
 PS_EXPORT size_t ps_source_total_hint(const ps_source *src);
 /** Progress by bytes, for when the page count is not known ahead (WARC
@@ -140,7 +144,8 @@ PS_EXPORT uint64_t ps_source_bytes_done(const ps_source *src);
 /** A new source over the same arguments, list file and options as @p src,
  *  from the first input (a second pass, e.g. after learning templates).
  *  NULL with err set when "-" (standard input, read once) is among them,
- *  or the list file cannot be opened again. */
+ *  the list file is not a regular file (stdin, a pipe: read once) or it
+ *  cannot be opened again. */
 PS_EXPORT ps_source *ps_source_reopen(const ps_source *src, ps_error *err);
 
 #ifdef __cplusplus

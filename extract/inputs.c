@@ -279,26 +279,29 @@ static int dataset_next(ps_source *src, void *self, ps_input *in, ps_error *err)
 
 /* ---- stdin ------------------------------------------------------------ */
 
-/* One page read from a stream up to its end. */
-static int page_from_stream(ps_source *src, ps_instream *s, ps_input *in, ps_error *err)
+/* One page read from a stream up to its end (gzip unpacked by the stream):
+ * standard input (@p path NULL: id and origin "stdin") or a path that is
+ * not a regular file (id from its name). */
+static int page_from_stream(ps_source *src, ps_instream *s, const char *path, ps_input *in, ps_error *err)
 {
+    const char *name = path ? path : "stdin";
     ps_buf b = {0};
-    in->id = strdup("stdin");
-    in->origin = strdup("stdin");
+    in->id = path ? file_id(path, 0) : strdup("stdin");
+    in->origin = strdup(name);
     in->url = strdup("");
     if (!in->id || !in->origin || !in->url)
-        return ps_set_error(err, PS_ERR_NOMEM, "stdin: out of memory");
+        return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", name);
     for (;;) {
         if (ps_buf_reserve(&b, 65536)) {
             ps_buf_free(&b);
-            return ps_set_error(err, PS_ERR_NOMEM, "stdin: out of memory");
+            return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", name);
         }
         size_t n = ps_instream_read(s, b.data + b.len, b.cap - b.len - 1, NULL);
         b.len += n;
         b.data[b.len] = '\0';
         if (b.len > src->max_bytes) {
             ps_buf_free(&b);
-            ps_input_fail(in, PS_ERR_TOO_LARGE, "stdin: page larger than the limit of %zu bytes", src->max_bytes);
+            ps_input_fail(in, PS_ERR_TOO_LARGE, "%s: page larger than the limit of %zu bytes", name, src->max_bytes);
             return 1;
         }
         if (n == 0)
@@ -310,7 +313,7 @@ static int page_from_stream(ps_source *src, ps_instream *s, ps_input *in, ps_err
         return 1;
     }
     if (!b.data && !(b.data = calloc(1, 1)))
-        return ps_set_error(err, PS_ERR_NOMEM, "stdin: out of memory");
+        return ps_set_error(err, PS_ERR_NOMEM, "%s: out of memory", name);
     in->data = ps_buf_take(&b, &in->len);
     return 1;
 }
@@ -368,7 +371,7 @@ static int open_stdin(ps_source *src, const char *path, ps_input *in, ps_error *
         return push_reader(src, &jsonl_reader, ps_jsonl_new(s, "stdin", NULL, src->max_bytes), err);
     if (starts_warc(s))
         return start_warc(src, s, "stdin", err);
-    int r = page_from_stream(src, s, in, err);
+    int r = page_from_stream(src, s, NULL, in, err);
     ps_instream_free(s);
     return r;
 }
@@ -423,10 +426,36 @@ static int open_page(ps_source *src, const char *path, ps_input *in, ps_error *e
     return page_from_file(src, path, NULL, NULL, NULL, in, err);
 }
 
+/* A path that is neither a regular file nor a folder — a named pipe, a
+ * shell's <(zcat ...), /dev/stdin — is read once, as it comes, the way "-"
+ * is: JSON Lines by its name, a WARC stream when it starts "WARC/" (plain
+ * or gzip), else one page.  Looking at its first bytes by opening it again
+ * (as for a file) would lose them. */
+static int open_stream(ps_source *src, const char *path, ps_input *in, ps_error *err)
+{
+    if (jsonl_name(path))
+        return open_jsonl_file(src, path, in, err);
+    ps_error e = {0};
+    ps_instream *s = ps_instream_open(path, &e);
+    if (!s)
+        return failed_input(path, e.code, e.msg, in, err);
+    if (starts_warc(s))
+        return start_warc(src, s, path, err);
+    int r = page_from_stream(src, s, path, in, err);
+    ps_instream_free(s);
+    return r;
+}
+
 static int probe_stdin(const char *path, const struct stat *st)
 {
     (void)st;
     return strcmp(path, "-") == 0;
+}
+
+static int probe_stream(const char *path, const struct stat *st)
+{
+    (void)path;
+    return st && !S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode);
 }
 
 static int probe_dataset(const char *path, const struct stat *st)
@@ -475,11 +504,12 @@ static const reader_ops folder_reader = {"folder", probe_folder, open_folder, wa
 static const reader_ops warc_reader = {"WARC", probe_warc, open_warc_arg, warc_next, warc_free};
 static const reader_ops jsonl_reader = {"JSON Lines", probe_jsonl, open_jsonl_file, jsonl_next, jsonl_free};
 static const reader_ops page_format = {"page", probe_page, open_page, NULL, NULL};
+static const reader_ops stream_format = {"stream", probe_stream, open_stream, NULL, NULL};
 
 /* The formats an argument can be, in the order they are tried (the list
  * file, read after the arguments, is list_reader). */
 static const reader_ops *const formats[] = {
-    &stdin_format, &dataset_reader, &folder_reader, &jsonl_reader, &warc_reader, &page_format, NULL,
+    &stdin_format, &stream_format, &dataset_reader, &folder_reader, &jsonl_reader, &warc_reader, &page_format, NULL,
 };
 
 /* ---- URLs: fetched (fetch.c) ----------------------------------------- */
@@ -665,6 +695,10 @@ static size_t count_arg(const char *path, int *unknown, const ps_fold *fold)
     }
     if (stat(path, &st) != 0)
         return 1;
+    if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) { /* a pipe: not read ahead */
+        *unknown = 1;
+        return 0;
+    }
     if (!S_ISDIR(st.st_mode)) {
         ps_instream *s = ps_warc_name(path) ? NULL : open_if_warc(path);
         if (ps_warc_name(path) || s)
@@ -851,6 +885,14 @@ ps_source *ps_source_reopen(const ps_source *src, ps_error *err)
             ps_set_error(err, PS_ERR_USAGE, "standard input cannot be read twice");
             return NULL;
         }
+    for (size_t i = 0; i < src->n_args; i++) {
+        struct stat st;
+        if (!ps_is_url(src->args[i]) && stat(src->args[i], &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+            ps_set_error(err, PS_ERR_USAGE, "%s is not a file (a pipe is read once): save it to a file to read it twice",
+                         src->args[i]);
+            return NULL;
+        }
+    }
     if (src->list && !src->list_seekable) {
         ps_set_error(err, PS_ERR_USAGE, "the list file %s is %s: it is read once (save it to a file to read it twice)",
                      list_name(src), src->list == stdin ? "standard input" : "not a regular file");

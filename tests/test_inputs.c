@@ -879,6 +879,62 @@ static void test_list_file(void **state)
     assert_non_null(strstr(err.msg, "nope.tsv"));
 }
 
+/* A path that is a pipe (a shell's <(zcat crawl.warc.gz), a named pipe,
+ * /dev/stdin) is read once, as it comes, like "-": its first bytes were
+ * read ahead to see whether it was a WARC, then lost (a gzip WARC came out
+ * as one failed "binary data" page). */
+static void pipe_path(int fd[2], const void *bytes, size_t n, char *path, size_t cap)
+{
+    assert_int_equal(pipe(fd), 0);
+    assert_int_equal(write(fd[1], bytes, n), (ssize_t)n);
+    close(fd[1]);
+    snprintf(path, cap, "/dev/fd/%d", fd[0]);
+}
+
+static void test_stream_args(void **state)
+{
+    (void)state;
+    ps_buf store[8], *recs[8], file = {0};
+    new_bufs(store, recs);
+    build_mixed(recs);
+    for (int i = 0; i < 8; i++)
+        gzip_append(&file, store[i].data, store[i].len);
+    int fd[2];
+    char path[64];
+    pipe_path(fd, file.data, file.len, path, sizeof path);
+    inputs r;
+    read_all(&r, path);
+    check_mixed(&r, "@offset ");
+    free_all(&r);
+    close(fd[0]);
+    ps_buf_free(&file);
+    free_bufs(store);
+
+    /* a gzip page through a pipe: unpacked, its id from the path's name */
+    ps_buf gz = {0};
+    gzip_append(&gz, PAGE1, strlen(PAGE1));
+    pipe_path(fd, gz.data, gz.len, path, sizeof path);
+    read_all(&r, path);
+    assert_int_equal(r.n, 1);
+    assert_page(&r.in[0], strrchr(path, '/') + 1, "", PAGE1);
+    free_all(&r);
+    close(fd[0]);
+    ps_buf_free(&gz);
+
+    /* its total is not known ahead, and a second pass is refused */
+    pipe_path(fd, PAGE2, strlen(PAGE2), path, sizeof path);
+    const char *args[] = {path};
+    ps_error err = {0};
+    ps_source *src = ps_source_open(args, 1, NULL, NULL, &err);
+    assert_non_null(src);
+    assert_int_equal(ps_source_total_hint(src), 0);
+    assert_null(ps_source_reopen(src, &err));
+    assert_int_equal(err.code, PS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "read once"));
+    ps_source_free(src);
+    close(fd[0]);
+}
+
 /* A list that comes through a pipe (a shell's <(find ...), /dev/stdin) is
  * read as it comes: every page of it, none lost to counting the lines ahead
  * (it was read to its end for the progress total, then read again from
@@ -1163,6 +1219,7 @@ int main(void)
         cmocka_unit_test(test_warc_garbage_between_records),
         cmocka_unit_test(test_list_file),
         cmocka_unit_test(test_list_pipe),
+        cmocka_unit_test(test_stream_args),
         cmocka_unit_test(test_missing_argument),
         cmocka_unit_test(test_jsonl_stdin),
         cmocka_unit_test(test_dataset_folder),

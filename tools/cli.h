@@ -38,17 +38,18 @@ static inline int ps_cli_bad_option(const char *prog, int c, char **argv)
     return 2;
 }
 
-/* For a tool that reads its inputs twice (--learn-templates): a --list
- * @p list that exists but is not a regular file (a pipe, a shell's
- * <(...): read once) is said and refused; returns 2, else 0.  "-" (standard
- * input) is the caller's to refuse with its other uses of standard input. */
-static inline int ps_cli_list_twice(const char *prog, const char *list)
+/* For a tool that reads its inputs twice (--learn-templates): an input or
+ * a --list (@p what: "" or "--list ") @p path that exists but is neither a
+ * file nor a folder (a pipe, a shell's <(...): read once) is said and
+ * refused; returns 2, else 0.  "-" (standard input) is the caller's to
+ * refuse with its other uses of standard input. */
+static inline int ps_cli_read_twice(const char *prog, const char *what, const char *path)
 {
     struct stat st;
-    if (!list || strcmp(list, "-") == 0 || stat(list, &st) != 0 || S_ISREG(st.st_mode))
+    if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
         return 0;
-    fprintf(stderr, "%s: --learn-templates reads the inputs twice: --list %s is not a file (a pipe "
-                    "is read once): save the list to a file\n", prog, list);
+    fprintf(stderr, "%s: --learn-templates reads the inputs twice: %s%s is not a file (a pipe "
+                    "is read once): save it to a file\n", prog, what, path);
     return 2;
 }
 

@@ -481,7 +481,10 @@ static int check_stdin(char **args, size_t n_args, const char **lists, size_t n_
         return -1;
     }
     for (size_t i = 0; learn && i < n_lists; i++)
-        if (ps_cli_list_twice("pagesift-features", lists[i]))
+        if (ps_cli_read_twice("pagesift-features", "--list ", lists[i]))
+            return -1;
+    for (size_t i = 0; learn && i < n_args; i++)
+        if (ps_cli_read_twice("pagesift-features", "", args[i]))
             return -1;
     return 0;
 }

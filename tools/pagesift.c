@@ -96,11 +96,13 @@ static void usage(FILE *f)
         ".ndjson, plain or .gz: one page per line, as --jsonl below; a line\n"
         "without an id is FILE-line-N); or '-', standard input (the default\n"
         "when no INPUT is given, unless it is a terminal): one page, a WARC stream,\n"
-        "or JSON Lines with --jsonl; or a URL (http://, https://: fetched, see\n"
-        "below).  In a folder, other files are read when their content is HTML\n"
-        "(article.php, index.html?p=2, no extension: wget and httrack mirrors),\n"
-        ".html.gz/.htm.gz are unpacked, and the rest is counted as skipped (-v\n"
-        "names each).  No page at all in the inputs is an error.\n"
+        "or JSON Lines with --jsonl (a named pipe or a shell's <(zcat ...) is\n"
+        "read the same way, once, JSON Lines by its name); or a URL (http://,\n"
+        "https://: fetched, see below).  In a folder, other files are read when\n"
+        "their content is HTML (article.php, index.html?p=2, no extension: wget\n"
+        "and httrack mirrors), .html.gz/.htm.gz are unpacked, and the rest is\n"
+        "counted as skipped (-v names each).  No page at all in the inputs is an\n"
+        "error.\n"
         "  -l, --list FILE         also the pages listed in FILE, one per line:\n"
         "                          PATH<TAB>URL (paths relative to FILE's folder;\n"
         "                          '-': standard input, paths relative to the\n"
@@ -774,8 +776,11 @@ static int check_options(cli_run *r, int argc, char **argv)
                         "folders, WARC files or --list, not standard input\n");
         return 2;
     }
-    if (r->learn && ps_cli_list_twice("pagesift", r->list))
+    if (r->learn && ps_cli_read_twice("pagesift", "--list ", r->list))
         return 2;
+    for (size_t i = 0; r->learn && i < r->n_args; i++)
+        if (ps_cli_read_twice("pagesift", "", r->args[i]))
+            return 2;
     if (!r->method)
         r->method = r->xc.templates_dir || r->learn ? "template-svm" : "svm";
     if (r->learn && strcmp(r->method, "template-svm") != 0) {

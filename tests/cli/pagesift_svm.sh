@@ -87,7 +87,12 @@ head -c 1000 "$tmp/m.model" > "$tmp/trunc.model"
 timeout 10 pagesift --model "$tmp/trunc.model" "$tmp/fifo" >/dev/null 2>"$tmp/err"; rc=$?
 [[ $rc == 3 ]] || fail "truncated model: exit $rc, want 3"
 grep -q trunc.model "$tmp/err" || fail "truncated model not named: $(cat "$tmp/err")"
-timeout 10 pagesift --learn-templates --model "$tmp/trunc.model" "$tmp/fifo" >/dev/null 2>&1; rc=$?
+# --learn-templates reads its inputs twice: a pipe is refused before the model
+# is loaded (a usage error), and a truncated model is a setup error
+timeout 10 pagesift --learn-templates --model "$tmp/trunc.model" "$tmp/fifo" >/dev/null 2>"$tmp/err"; rc=$?
+[[ $rc == 2 ]] || fail "--learn-templates with a named pipe: exit $rc, want 2"
+grep -q "read once" "$tmp/err" || fail "--learn-templates with a named pipe: $(cat "$tmp/err")"
+timeout 10 pagesift --learn-templates --model "$tmp/trunc.model" "$sample" >/dev/null 2>&1; rc=$?
 [[ $rc == 3 ]] || fail "--learn-templates with a truncated model: exit $rc, want 3"
 cp -r "$tmp/tpl" "$tmp/tpl-bad"
 f=$(ls "$tmp/tpl-bad"/*.tpl | head -1)

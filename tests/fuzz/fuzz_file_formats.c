@@ -106,6 +106,38 @@ static void read_all(const char *name, const uint8_t *data, size_t size)
     }
 }
 
+/* The bytes through a pipe (a shell's <(...)): read once as they come, a
+ * WARC stream or one page by their first bytes.  Only what fits in the
+ * pipe's buffer (64 KiB on Linux), which is written before it is read. */
+static void read_pipe(const uint8_t *data, size_t size)
+{
+    int fd[2];
+    if (size > 65536 || pipe(fd) != 0)
+        return;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t w = write(fd[1], data + done, size - done);
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
+    close(fd[1]);
+    char path[64];
+    snprintf(path, sizeof path, "/dev/fd/%d", fd[0]);
+    const char *p = path;
+    ps_error err = {0};
+    ps_source *src = ps_source_open(&p, 1, NULL, NULL, &err);
+    if (src) {
+        ps_input in;
+        memset(&in, 0, sizeof in);
+        for (int i = 0; i < 10000 && ps_source_next(src, &in, &err) == 1; i++)
+            ;
+        ps_input_clear(&in);
+        ps_source_free(src);
+    }
+    close(fd[0]);
+}
+
 /* The base a per-site delta is read against: scripts/fuzz's small.model
  * seed (its site.model seed is a delta against it, with block paths), NULL
  * when it is not there (run from another folder). */
@@ -126,6 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ps_error err = {0};
     read_all("in.warc", data, size);  /* a WARC file */
     read_all("in.jsonl", data, size); /* JSON Lines (plain or gzip) */
+    read_pipe(data, size);            /* a WARC stream or a page through a pipe */
     const char *path;
     /* a template library */
     path = write_as("fuzz.example.tpl", data, size);

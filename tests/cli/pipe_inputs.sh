@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# tests/cli/list_pipe.sh — a list of pages that comes through a pipe: a
-# shell's --list <(find ...) or --list - (standard input).  Its lines were
-# read to their end to count the pages for the progress, then read again
-# from there: every page of such a list was lost, silently (with other
-# inputs beside it) or as "no page in the input".  Now every page is read;
-# a pipe cannot be read twice, so --learn-templates refuses one up front.
+# tests/cli/pipe_inputs.sh — inputs that come through a pipe.  A list of
+# pages from a shell's --list <(find ...) or --list - (standard input): its
+# lines were read to their end to count the pages for the progress, then
+# read again from there, so every page of it was lost, silently (beside
+# other inputs) or as "no page in the input".  A WARC from <(zcat ...) or a
+# named pipe: its first bytes were read ahead to see what it was, then lost
+# (the whole crawl one failed "binary data" page).  Now both are read once,
+# as they come; a pipe cannot be read twice, so --learn-templates refuses
+# one up front.
 set -uo pipefail
 src=${PS_SOURCE_DIR:?}
 sample=$src/datasets/sample/html
@@ -40,9 +43,30 @@ grep -q "standard input" "$tmp/err" || fail "--list - -: $(cat "$tmp/err")"
 pagesift --learn-templates --list <(cat "$tmp/pages.txt") > /dev/null 2> "$tmp/err"
 rc=$?
 [[ $rc == 2 ]] || fail "--learn-templates --list <(...) exits $rc"
-grep -q "save the list to a file" "$tmp/err" || fail "--learn-templates --list <(...): $(cat "$tmp/err")"
+grep -q "save it to a file" "$tmp/err" || fail "--learn-templates --list <(...): $(cat "$tmp/err")"
 pagesift --learn-templates --list - < "$tmp/pages.txt" > /dev/null 2> "$tmp/err"
 [[ $? == 2 ]] || fail "--learn-templates --list - is not refused"
+
+# --- a WARC and a gzip page through a pipe, a named pipe ---------------------
+/usr/bin/python3 "$src/scripts/make-warc" -o "$tmp/crawl.warc.gz" $(cat "$tmp/pages.txt") > /dev/null 2>&1 || fail "make-warc failed"
+pagesift -j 2 -f jsonl "$tmp/crawl.warc.gz" > "$tmp/w-file.jsonl" 2>/dev/null
+[[ $(wc -l < "$tmp/w-file.jsonl") == 3 ]] || fail "the WARC file gave $(wc -l < "$tmp/w-file.jsonl") records"
+pagesift -j 2 -f jsonl <(cat "$tmp/crawl.warc.gz") > "$tmp/w-pipe.jsonl" 2> "$tmp/err" || fail "<(cat crawl.warc.gz): $(cat "$tmp/err")"
+diff <(sed 's/"origin":"[^"]*"//' "$tmp/w-file.jsonl") <(sed 's/"origin":"[^"]*"//' "$tmp/w-pipe.jsonl") > /dev/null ||
+    fail "a WARC through a pipe differs from the file: $(head -c 300 "$tmp/w-pipe.jsonl")"
+pagesift -j 2 -f jsonl <(zcat "$tmp/crawl.warc.gz") > "$tmp/w-zcat.jsonl" 2>/dev/null
+[[ $(wc -l < "$tmp/w-zcat.jsonl") == 3 ]] || fail "<(zcat crawl.warc.gz) gave $(wc -l < "$tmp/w-zcat.jsonl") records"
+pagesift -f text "$one" > "$tmp/page.txt" 2>/dev/null
+pagesift -f text <(gzip -c "$one") > "$tmp/page-gz.txt" 2>/dev/null
+cmp -s "$tmp/page.txt" "$tmp/page-gz.txt" || fail "a gzip page through a pipe is not the page"
+mkfifo "$tmp/fifo"
+cat "$tmp/crawl.warc.gz" > "$tmp/fifo" &
+pagesift -j 2 -f jsonl "$tmp/fifo" > "$tmp/w-fifo.jsonl" 2>/dev/null
+wait
+[[ $(wc -l < "$tmp/w-fifo.jsonl") == 3 ]] || fail "a named pipe gave $(wc -l < "$tmp/w-fifo.jsonl") records"
+pagesift --learn-templates <(cat "$tmp/crawl.warc.gz") > /dev/null 2> "$tmp/err"
+[[ $? == 2 ]] || fail "--learn-templates <(...) is not refused"
+grep -q "save it to a file" "$tmp/err" || fail "--learn-templates <(...): $(cat "$tmp/err")"
 
 # --- the lab tools read such a list too ---------------------------------------
 pagesift-features --list <(cat "$tmp/pages.txt") -o "$tmp/f.csv" 2> "$tmp/err" ||
@@ -53,4 +77,4 @@ pagesift-features -L --list <(cat "$tmp/pages.txt") -o "$tmp/h.csv" 2> "$tmp/err
 [[ $? == 2 ]] || fail "pagesift-features -L --list <(...) is not refused"
 pagesift-features --list - - < "$tmp/pages.txt" -o "$tmp/h.csv" 2> "$tmp/err"
 [[ $? == 2 ]] || fail "pagesift-features --list - - is not refused"
-echo "list_pipe: ok"
+echo "pipe_inputs: ok"

@@ -600,6 +600,25 @@ static const char *list_name(const ps_source *src)
     return strcmp(src->list_path, "-") == 0 ? "stdin" : src->list_path;
 }
 
+/* A list line's path: a page file, with the line's URL and gold; or what
+ * else an argument can be, told by its name or kind without reading it — a
+ * WARC file (.warc, .warc.gz), a JSON Lines file, a folder, a data set, a
+ * pipe — read as that (the URL and gold of a line belong to a page).
+ * 1, 2 (pushed a reader), -1. */
+static int list_entry(ps_source *src, const char *path, const char *url, const char *gold, ps_input *in,
+                      ps_error *err)
+{
+    struct stat st;
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+        (!S_ISREG(st.st_mode) || ps_warc_name(path) || jsonl_name(path)))
+        for (size_t i = 0; formats[i]; i++)
+            if (formats[i] != &stdin_format && formats[i] != &page_format && formats[i]->probe(path, &st)) {
+                int r = formats[i]->open(src, path, in, err);
+                return r == 0 ? 2 : r;
+            }
+    return page_from_file(src, path, NULL, url, gold, in, err);
+}
+
 /* The next line PATH<TAB>URL[<TAB>GOLD]: 1, 0 at the end, -1.  The list
  * file's state lives in the source (its name is needed for messages). */
 static int list_next(ps_source *src, void *self, ps_input *in, ps_error *err)
@@ -630,11 +649,17 @@ static int list_next(ps_source *src, void *self, ps_input *in, ps_error *err)
             snprintf(msg, sizeof msg, "%s:%s: empty path", list_name(src), where);
             return failed_input(list_name(src), PS_ERR_FORMAT, msg, in, err);
         }
+        if (ps_is_url(fields[0])) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s:%s: %.300s is a URL: a list file names files (pagesift fetches the URLs of --urls FILE)",
+                     list_name(src), where, fields[0]);
+            return failed_input(fields[0], PS_ERR_FORMAT, msg, in, err);
+        }
         char *path = path_join(src->list_dir, fields[0]);
         char *gold = fields[2] && *fields[2] ? path_join(src->list_dir, fields[2]) : NULL;
         int r = -1;
         if (path && (gold || !(fields[2] && *fields[2])))
-            r = page_from_file(src, path, NULL, fields[1], gold, in, err);
+            r = list_entry(src, path, fields[1], gold, in, err);
         else
             ps_set_error(err, PS_ERR_NOMEM, "out of memory");
         if (r == 1 && in->status != PS_OK) { /* name the list line too */
@@ -721,14 +746,21 @@ static size_t count_arg(const char *path, int *unknown, const ps_fold *fold)
     return n;
 }
 
-static size_t count_list_lines(FILE *f)
+/* The pages of a list file, one a line; a WARC or JSON Lines file among
+ * them (by name: the lines are not stat'ed) makes the count unknown. */
+static size_t count_list_lines(FILE *f, int *unknown)
 {
     size_t n = 0;
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
-    while ((len = getline(&line, &cap, f)) >= 0)
-        n += len > 0 && line[0] != '#' && line[0] != '\n' && line[0] != '\r';
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        if (len == 0 || line[0] == '#' || line[0] == '\n' || line[0] == '\r')
+            continue;
+        line[strcspn(line, "\t\r\n")] = '\0';
+        *unknown |= ps_warc_name(line) || jsonl_name(line);
+        n++;
+    }
     free(line);
     rewind(f);
     return n;
@@ -792,7 +824,7 @@ ps_source *ps_source_open_fetch(const char *const *args, size_t n_args, const ch
     int unknown = fetch_inputs;
     size_t total = 0;
     if (src->list && src->list_seekable)
-        total = count_list_lines(src->list);
+        total = count_list_lines(src->list, &unknown);
     else if (src->list)
         unknown = 1;
     for (size_t i = 0; i < n_args; i++) {

@@ -879,6 +879,48 @@ static void test_list_file(void **state)
     assert_non_null(strstr(err.msg, "nope.tsv"));
 }
 
+/* A list's lines name what an argument can name: a WARC file or a folder
+ * of pages is read as that (it was read as one page: a whole crawl came out
+ * as one record of its first page's text); a URL is said to be one. */
+static void test_list_entries(void **state)
+{
+    (void)state;
+    ps_buf store[8], *recs[8], file = {0};
+    new_bufs(store, recs);
+    build_mixed(recs);
+    for (int i = 0; i < 8; i++)
+        gzip_append(&file, store[i].data, store[i].len);
+    assert_int_equal(mkdir(tpath("le"), 0755), 0);
+    assert_int_equal(mkdir(tpath("le/pages"), 0755), 0);
+    write_bytes(tpath("le/crawl.warc.gz"), file.data, file.len);
+    write_bytes(tpath("le/pages/a.html"), PAGE1, strlen(PAGE1));
+    write_bytes(tpath("le/pages/b.html"), PAGE2, strlen(PAGE2));
+    write_bytes(tpath("le/p3.html"), PAGE3, strlen(PAGE3));
+    static const char list[] = "crawl.warc.gz\npages\np3.html\thttp://x.example/3\nhttp://x.example/4\n";
+    write_bytes(tpath("le/list.tsv"), list, strlen(list));
+    ps_error err = {0};
+    ps_source *src = ps_source_open(NULL, 0, tpath("le/list.tsv"), NULL, &err);
+    assert_non_null(src);
+    assert_int_equal(ps_source_total_hint(src), 0); /* a WARC among them */
+    ps_source_free(src);
+    inputs r;
+    read_all_opts(&r, NULL, 0, tpath("le/list.tsv"), NULL);
+    assert_int_equal(r.end, 0);
+    assert_int_equal(r.n, 12);
+    static inputs first; /* the WARC's 8 records (a view: not freed) */
+    memcpy(&first, &r, sizeof first);
+    first.n = 8;
+    check_mixed(&first, "crawl.warc.gz@offset ");
+    assert_page(&r.in[8], "a", "", PAGE1);
+    assert_page(&r.in[9], "b", "", PAGE2);
+    assert_page(&r.in[10], "p3", "http://x.example/3", PAGE3);
+    assert_int_equal(r.in[11].status, PS_ERR_FORMAT);
+    assert_non_null(strstr(r.in[11].msg, "is a URL"));
+    free_all(&r);
+    ps_buf_free(&file);
+    free_bufs(store);
+}
+
 /* A path that is a pipe (a shell's <(zcat crawl.warc.gz), a named pipe,
  * /dev/stdin) is read once, as it comes, like "-": its first bytes were
  * read ahead to see whether it was a WARC, then lost (a gzip WARC came out
@@ -1219,6 +1261,7 @@ int main(void)
         cmocka_unit_test(test_warc_garbage_between_records),
         cmocka_unit_test(test_list_file),
         cmocka_unit_test(test_list_pipe),
+        cmocka_unit_test(test_list_entries),
         cmocka_unit_test(test_stream_args),
         cmocka_unit_test(test_missing_argument),
         cmocka_unit_test(test_jsonl_stdin),

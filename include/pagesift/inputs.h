@@ -40,7 +40,11 @@ extern "C" {
  *     "-" is stdin (relative paths relative to the current folder; "-"
  *     among args too is refused, PS_ERR_USAGE); a list that is not a
  *     regular file (stdin, a pipe) is read once, as it comes.
- * List file entries are page files.  Folder entries other than pages, WARC
+ * A list file's PATH is a page file, or what else an argument can be when
+ * its name or kind says so without reading it: a WARC file (.warc,
+ * .warc.gz), a JSON Lines file, a folder, a data set, a pipe — read as that
+ * (its line's URL and GOLD_PATH are a page's only); a PATH that is a URL is
+ * a failed input (PS_ERR_FORMAT).  Folder entries other than pages, WARC
  * files and data sets are ignored, as are names starting with '.'.
  *
  * Nothing about one input is fatal: a missing or unreadable file, folder or

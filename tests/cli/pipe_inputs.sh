@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# tests/cli/pipe_inputs.sh — inputs that come through a pipe.  A list of
-# pages from a shell's --list <(find ...) or --list - (standard input): its
+# tests/cli/pipe_inputs.sh — inputs through a pipe, and what a list names.
+# A list from a shell's --list <(find ...) or --list - (standard input): its
 # lines were read to their end to count the pages for the progress, then
 # read again from there, so every page of it was lost, silently (beside
-# other inputs) or as "no page in the input".  A WARC from <(zcat ...) or a
-# named pipe: its first bytes were read ahead to see what it was, then lost
-# (the whole crawl one failed "binary data" page).  Now both are read once,
-# as they come; a pipe cannot be read twice, so --learn-templates refuses
-# one up front.
+# other inputs) or as "no page in the input".  A WARC file a list named was
+# read as one page.  A WARC from <(zcat ...) or a named pipe: its first
+# bytes were read ahead to see what it was, then lost (the whole crawl one
+# failed "binary data" page).  Now pipes are read once, as they come, a
+# list names WARC files and folders too, and --learn-templates (which reads
+# its inputs twice) refuses a pipe up front.
 set -uo pipefail
 src=${PS_SOURCE_DIR:?}
 sample=$src/datasets/sample/html
@@ -64,6 +65,11 @@ cat "$tmp/crawl.warc.gz" > "$tmp/fifo" &
 pagesift -j 2 -f jsonl "$tmp/fifo" > "$tmp/w-fifo.jsonl" 2>/dev/null
 wait
 [[ $(wc -l < "$tmp/w-fifo.jsonl") == 3 ]] || fail "a named pipe gave $(wc -l < "$tmp/w-fifo.jsonl") records"
+# a list names WARC files and folders as well as pages (a WARC was read as one page)
+printf '%s\n%s\thttp://example.org/one\n' "$tmp/crawl.warc.gz" "$one" > "$tmp/mixed.txt"
+pagesift -j 2 -f jsonl --list "$tmp/mixed.txt" > "$tmp/mixed.jsonl" 2>/dev/null
+[[ $(wc -l < "$tmp/mixed.jsonl") == 4 ]] || fail "a list of a WARC and a page gave $(wc -l < "$tmp/mixed.jsonl") records, not 4"
+grep -q '"url":"http://example.org/one"' "$tmp/mixed.jsonl" || fail "the page's URL of the list is lost"
 pagesift --learn-templates <(cat "$tmp/crawl.warc.gz") > /dev/null 2> "$tmp/err"
 [[ $? == 2 ]] || fail "--learn-templates <(...) is not refused"
 grep -q "save it to a file" "$tmp/err" || fail "--learn-templates <(...): $(cat "$tmp/err")"

@@ -172,8 +172,14 @@ ps_dataset *ps_dataset_load(const char *dir, ps_error *err)
     ds->name = strndup(dir + b, dl - b);
     int col_id = -1, col_url = -1, col_site = -1, col_lang = -1, col_type = -1;
     size_t cap = 0, lineno = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    /* a UTF-8 byte order mark (a table saved by a spreadsheet) is not part
+     * of the first column's name; blank lines count in the line numbers */
+    char *end = data + len, *next = data + (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0);
+    while (next < end) {
+        char *line = next, *nl = memchr(line, '\n', (size_t)(end - line));
+        next = nl ? nl + 1 : end;
+        if (nl)
+            *nl = '\0';
         lineno++;
         size_t ll = strlen(line);
         if (ll && line[ll - 1] == '\r')

@@ -630,6 +630,10 @@ static int list_next(ps_source *src, void *self, ps_input *in, ps_error *err)
             return 0;
         src->list_lineno++;
         char *line = src->list_line;
+        if (src->list_lineno == 1 && n >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3)) { /* a byte order mark */
+            line += 3;
+            n -= 3;
+        }
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
             line[--n] = '\0';
         if (n == 0 || line[0] == '#')

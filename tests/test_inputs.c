@@ -1129,6 +1129,43 @@ static void test_dataset_gzipped_pages(void **state)
     ps_buf_free(&gz);
 }
 
+/* Tables saved by a spreadsheet: a UTF-8 byte order mark before the header
+ * (it made the header's first name "\xEF\xBB\xBFid": "no 'id' column") and
+ * CRLF line ends; a list file with a byte order mark; the line number of an
+ * error counts blank lines. */
+static void test_bom_tables(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/bomset/html' '%s/bomset/gold'", tmpdir, tmpdir);
+    assert_int_equal(system(cmd), 0);
+    write_bytes(tpath("bomset/html/a.html"), PAGE1, strlen(PAGE1));
+    write_bytes(tpath("bomset/html/b.html"), PAGE2, strlen(PAGE2));
+    const char *index = "\xEF\xBB\xBFid\turl\r\na\thttp://x.example/a\r\n\r\nb\t\r\n";
+    write_bytes(tpath("bomset/index.tsv"), index, strlen(index));
+    ps_error err = {0};
+    ps_dataset *ds = ps_dataset_load(tpath("bomset"), &err);
+    assert_non_null(ds);
+    assert_int_equal(ds->n_pages, 2);
+    assert_string_equal(ds->pages[0].id, "a");
+    assert_string_equal(ds->pages[0].url, "http://x.example/a");
+    assert_string_equal(ds->pages[1].id, "b");
+    assert_string_equal(ds->pages[1].url, "");
+    ps_dataset_free(ds);
+    const char *bad = "id\turl\n\n\n\thttp://x.example/c\n";
+    write_bytes(tpath("bomset/index.tsv"), bad, strlen(bad));
+    assert_null(ps_dataset_load(tpath("bomset"), &err));
+    assert_non_null(strstr(err.msg, "index.tsv:4: row without an id"));
+    char list[600];
+    snprintf(list, sizeof list, "\xEF\xBB\xBF%s\thttp://x.example/a\r\n", tpath("bomset/html/a.html"));
+    write_bytes(tpath("bomset/list.tsv"), list, strlen(list));
+    inputs r;
+    read_all_opts(&r, NULL, 0, tpath("bomset/list.tsv"), NULL);
+    assert_int_equal(r.n, 1);
+    assert_page(&r.in[0], "a", "http://x.example/a", PAGE1);
+    free_all(&r);
+}
+
 static void test_dataset_folder(void **state)
 {
     (void)state;
@@ -1262,6 +1299,7 @@ int main(void)
         cmocka_unit_test(test_list_file),
         cmocka_unit_test(test_list_pipe),
         cmocka_unit_test(test_list_entries),
+        cmocka_unit_test(test_bom_tables),
         cmocka_unit_test(test_stream_args),
         cmocka_unit_test(test_missing_argument),
         cmocka_unit_test(test_jsonl_stdin),

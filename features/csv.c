@@ -285,6 +285,15 @@ int ps_csv_number(const ps_csv *c, size_t col, double *out, ps_error *err)
     return 0;
 }
 
+int ps_csv_count(const ps_csv *c, size_t col, uint32_t *out, ps_error *err)
+{
+    double v;
+    if (ps_csv_number(c, col, &v, err) < 0)
+        return -1;
+    *out = v <= 0 ? 0 : v >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+    return 0;
+}
+
 int ps_csv_write_field(FILE *f, const char *s, size_t n)
 {
     return csv_fwrite(f, s, n) == 0 ? 0 : -1;

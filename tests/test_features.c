@@ -492,6 +492,34 @@ static void test_csv_quoting_round_trip(void **state)
     unlink(path);
 }
 
+/* A count column (inner_len) of a damaged or hand-edited CSV: beyond
+ * uint32_t it was converted with undefined behaviour (the fuzzer's find,
+ * train/site_rows.c); now clamped, negative ones 0. */
+static void test_csv_count_clamped(void **state)
+{
+    (void)state;
+    char path[512];
+    ps_error err = {0};
+    tmpfile_path(path, sizeof path, "count.csv");
+    write_file(path, "inner_len\n1e30\n-5\n4294967295.9\n12.7\nx\n");
+    ps_csv *c = ps_csv_open(path, &err);
+    assert_non_null(c);
+    int col = ps_csv_require(c, "inner_len", &err);
+    const uint32_t want[] = {UINT32_MAX, 0, UINT32_MAX, 12};
+    for (size_t k = 0; k < 4; k++) {
+        uint32_t v = 7;
+        assert_int_equal(ps_csv_next(c, &err), 1);
+        assert_int_equal(ps_csv_count(c, (size_t)col, &v, &err), 0);
+        assert_true(v == want[k]);
+    }
+    uint32_t v;
+    assert_int_equal(ps_csv_next(c, &err), 1);
+    assert_int_equal(ps_csv_count(c, (size_t)col, &v, &err), -1);
+    assert_non_null(strstr(err.msg, "is not a number"));
+    ps_csv_close(c);
+    unlink(path);
+}
+
 static void test_csv_errors_name_file_and_line(void **state)
 {
     (void)state;
@@ -725,6 +753,7 @@ int main(void)
         cmocka_unit_test(test_lcs_large),
         cmocka_unit_test(test_csv_quoting_round_trip),
         cmocka_unit_test(test_csv_errors_name_file_and_line),
+        cmocka_unit_test(test_csv_count_clamped),
         cmocka_unit_test(test_block_csv_for_annotation_read_back),
         cmocka_unit_test(test_block_csv_labels),
         cmocka_unit_test(test_block_csv_preview_cut),

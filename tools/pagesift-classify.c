@@ -309,15 +309,15 @@ static int classify_file(classify_run *run, const char *path)
                 rc = -1;
                 break;
             }
-        double len = 0;
-        if (rc == 0 && stacked && ps_csv_number(csv, (size_t)c_len, &len, &err) < 0)
+        uint32_t len = 0;
+        if (rc == 0 && stacked && ps_csv_count(csv, (size_t)c_len, &len, &err) < 0)
             rc = -1;
         if (rc) {
             fprintf(stderr, "pagesift-classify: %s\n", err.msg);
             break;
         }
         const char *bp = stacked ? ps_csv_field(csv, (size_t)c_path) : "";
-        pg.chars[i] = len > 0 ? (uint32_t)len : 0;
+        pg.chars[i] = len;
         pg.paths[i] = strdup(bp);
         pg.parent[i] = ps_csv_row_parent((const char *const *)pg.paths, pg.parent, 0, i, bp);
         char **f = pg.fields + i * pg.n_cols;

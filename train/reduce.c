@@ -166,12 +166,10 @@ static int read_csv(rows *r, const ps_model *m, int context, const char *path, p
         int32_t par = -1;
         uint32_t chars = 0;
         if (context) {
-            double len;
-            if (ps_csv_number(csv, (size_t)c_len, &len, err) < 0) {
+            if (ps_csv_count(csv, (size_t)c_len, &chars, err) < 0) {
                 rc = -1;
                 goto out;
             }
-            chars = len > 0 ? (uint32_t)len : 0;
             const char *bp = ps_csv_field(csv, (size_t)c_path);
             par = ps_csv_row_parent((const char *const *)paths, r->parent + r->page_start[r->n_pages - 1], 0,
                                     local, bp);

@@ -171,8 +171,8 @@ static int read_csv(ps_site_rows *r, const char *file, const char **fn, const ch
                 goto out;
             }
         }
-        double len = 0;
-        if (c_len >= 0 && (rc = ps_csv_number(csv, (size_t)c_len, &len, err)) < 0)
+        uint32_t len = 0;
+        if (c_len >= 0 && (rc = ps_csv_count(csv, (size_t)c_len, &len, err)) < 0)
             goto out;
         ps_buf pk = {0};
         ps_buf_printf(&pk, "%s\x1f%s", c_set >= 0 ? ps_csv_field(csv, (size_t)c_set) : "",
@@ -181,7 +181,7 @@ static int read_csv(ps_site_rows *r, const char *file, const char **fn, const ch
         row->site = strdup(key);
         row->page = ps_buf_take(&pk, NULL);
         row->path = strdup(c_path >= 0 ? ps_csv_field(csv, (size_t)c_path) : "");
-        row->chars = len > 0 ? (uint32_t)len : 0;
+        row->chars = len;
         row->text = 0;
         if (c_text >= 0) {
             const char *tx = ps_csv_field(csv, (size_t)c_text);

@@ -163,6 +163,10 @@ PS_LAB_EXPORT int ps_csv_write_field(FILE *f, const char *s, size_t n);
 /** Parse field @p col as a finite number (C locale; surrounding spaces
  *  allowed); else -1 with "FILE: line N: column 'C': 'X' is not a number". */
 PS_LAB_EXPORT int ps_csv_number(const ps_csv *csv, size_t col, double *out, ps_error *err);
+/** ps_csv_number for a count (a block's characters, inner_len): rounded
+ *  toward zero into [0, UINT32_MAX] (a negative number 0, a larger one the
+ *  largest: a hand-edited or damaged CSV is no undefined conversion). */
+PS_LAB_EXPORT int ps_csv_count(const ps_csv *csv, size_t col, uint32_t *out, ps_error *err);
 /** The nearest enclosing row of a block CSV's row, as the second stage's
  *  context features take a block's parent (methods/classifier_stack.c):
  *  among rows @p first to @p i - 1 of the same page, in document order (an

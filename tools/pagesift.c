@@ -29,7 +29,7 @@
 
 /* allocations of this many bytes and more are mapped for themselves, and
  * a worker's heap keeps at most this much free memory at its top (main) */
-#define PS_MMAP_THRESHOLD (1 << 20)
+#define PS_MMAP_THRESHOLD (256 << 10)
 #define PS_TRIM_THRESHOLD (4 << 20)
 
 /* @p text after a name that ends at column @p indent, wrapped at 79
@@ -997,14 +997,16 @@ int main(int argc, char **argv)
         rc = check_options(&r, argc, argv);
     if (rc == GO_ON) {
 #ifdef __GLIBC__
-        /* A large page's arrays (its tree, blocks, features: 1 MiB and
-         * more) are mapped for themselves and unmapped when freed, instead
-         * of glibc's threshold that rises to the largest freed (the models'
-         * loading): in the heap they stay resident once freed and add up
-         * to the page's peak.  Setting it fixes the trim threshold too: at
-         * glibc's 128 KiB every page would give its heap back and fault it
-         * in again (twice the system time on wcxb-dev); 4 MiB costs 1 %
-         * (docs/EXTRACTION.md, "Bounds"). */
+        /* A large page's arrays (its tree, blocks, paths, features: 256 KiB
+         * and more) are mapped for themselves and unmapped when freed,
+         * instead of glibc's threshold that rises to the largest freed (the
+         * models' loading): in the heap they stay resident once freed (each
+         * array grown by doubling leaves its last size behind) and add up
+         * to the page's peak.  At 1 MiB a 331 KB page of 5 298 blocks added
+         * 14 x its bytes, at 256 KiB 9 x (docs/EXTRACTION.md, "Bounds").
+         * Setting it fixes the trim threshold too: at glibc's 128 KiB every
+         * page would give its heap back and fault it in again (twice the
+         * system time on wcxb-dev); 4 MiB costs 1 %. */
         mallopt(M_MMAP_THRESHOLD, PS_MMAP_THRESHOLD);
         mallopt(M_TRIM_THRESHOLD, PS_TRIM_THRESHOLD);
 #endif

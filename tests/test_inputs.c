@@ -879,17 +879,25 @@ static void test_list_file(void **state)
     assert_non_null(strstr(err.msg, "nope.tsv"));
 }
 
+/* build_mixed's eight records, one gzip member each, into @p file */
+static void mixed_warc_gz(ps_buf *file)
+{
+    ps_buf store[8], *recs[8];
+    new_bufs(store, recs);
+    build_mixed(recs);
+    for (int i = 0; i < 8; i++)
+        gzip_append(file, store[i].data, store[i].len);
+    free_bufs(store);
+}
+
 /* A list's lines name what an argument can name: a WARC file or a folder
  * of pages is read as that (it was read as one page: a whole crawl came out
  * as one record of its first page's text); a URL is said to be one. */
 static void test_list_entries(void **state)
 {
     (void)state;
-    ps_buf store[8], *recs[8], file = {0};
-    new_bufs(store, recs);
-    build_mixed(recs);
-    for (int i = 0; i < 8; i++)
-        gzip_append(&file, store[i].data, store[i].len);
+    ps_buf file = {0};
+    mixed_warc_gz(&file);
     assert_int_equal(mkdir(tpath("le"), 0755), 0);
     assert_int_equal(mkdir(tpath("le/pages"), 0755), 0);
     write_bytes(tpath("le/crawl.warc.gz"), file.data, file.len);
@@ -918,7 +926,6 @@ static void test_list_entries(void **state)
     assert_non_null(strstr(r.in[11].msg, "is a URL"));
     free_all(&r);
     ps_buf_free(&file);
-    free_bufs(store);
 }
 
 /* A path that is a pipe (a shell's <(zcat crawl.warc.gz), a named pipe,
@@ -936,11 +943,8 @@ static void pipe_path(int fd[2], const void *bytes, size_t n, char *path, size_t
 static void test_stream_args(void **state)
 {
     (void)state;
-    ps_buf store[8], *recs[8], file = {0};
-    new_bufs(store, recs);
-    build_mixed(recs);
-    for (int i = 0; i < 8; i++)
-        gzip_append(&file, store[i].data, store[i].len);
+    ps_buf file = {0};
+    mixed_warc_gz(&file);
     int fd[2];
     char path[64];
     pipe_path(fd, file.data, file.len, path, sizeof path);
@@ -950,7 +954,6 @@ static void test_stream_args(void **state)
     free_all(&r);
     close(fd[0]);
     ps_buf_free(&file);
-    free_bufs(store);
 
     /* a gzip page through a pipe: unpacked, its id from the path's name */
     ps_buf gz = {0};

@@ -89,12 +89,10 @@ static int seal_second(ps_buf *b, const ps_model *m)
     return rc;
 }
 
-/* The bytes as an input file named @p name: every record read until the
- * end or a fatal error. */
-static void read_all(const char *name, const uint8_t *data, size_t size)
+/* Every record of the input @p path read, until the end or a fatal error. */
+static void drain(const char *path)
 {
     ps_error err = {0};
-    const char *path = write_as(name, data, size);
     ps_source *src = ps_source_open(&path, 1, NULL, NULL, &err);
     if (src) {
         ps_input in;
@@ -104,6 +102,12 @@ static void read_all(const char *name, const uint8_t *data, size_t size)
         ps_input_clear(&in);
         ps_source_free(src);
     }
+}
+
+/* The bytes as an input file named @p name. */
+static void read_all(const char *name, const uint8_t *data, size_t size)
+{
+    drain(write_as(name, data, size));
 }
 
 /* The bytes through a pipe (a shell's <(...)): read once as they come, a
@@ -124,17 +128,7 @@ static void read_pipe(const uint8_t *data, size_t size)
     close(fd[1]);
     char path[64];
     snprintf(path, sizeof path, "/dev/fd/%d", fd[0]);
-    const char *p = path;
-    ps_error err = {0};
-    ps_source *src = ps_source_open(&p, 1, NULL, NULL, &err);
-    if (src) {
-        ps_input in;
-        memset(&in, 0, sizeof in);
-        for (int i = 0; i < 10000 && ps_source_next(src, &in, &err) == 1; i++)
-            ;
-        ps_input_clear(&in);
-        ps_source_free(src);
-    }
+    drain(path);
     close(fd[0]);
 }
 

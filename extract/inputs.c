@@ -655,7 +655,8 @@ static int list_next(ps_source *src, void *self, ps_input *in, ps_error *err)
         }
         if (ps_is_url(fields[0])) {
             char msg[512];
-            snprintf(msg, sizeof msg, "%s:%s: %.300s is a URL: a list file names files (pagesift fetches the URLs of --urls FILE)",
+            snprintf(msg, sizeof msg,
+                     "%s:%s: %.300s is a URL: a list file names files (pagesift fetches the URLs of --urls FILE)",
                      list_name(src), where, fields[0]);
             return failed_input(fields[0], PS_ERR_FORMAT, msg, in, err);
         }
@@ -923,14 +924,14 @@ ps_source *ps_source_reopen(const ps_source *src, ps_error *err)
         }
     for (size_t i = 0; i < src->n_args; i++) {
         struct stat st;
-        if (!ps_is_url(src->args[i]) && stat(src->args[i], &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-            ps_set_error(err, PS_ERR_USAGE, "%s is not a file (a pipe is read once): save it to a file to read it twice",
-                         src->args[i]);
+        const char *a = src->args[i];
+        if (!ps_is_url(a) && stat(a, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+            ps_set_error(err, PS_ERR_USAGE, "%s is not a file (a pipe is read once): save it to read it twice", a);
             return NULL;
         }
     }
     if (src->list && !src->list_seekable) {
-        ps_set_error(err, PS_ERR_USAGE, "the list file %s is %s: it is read once (save it to a file to read it twice)",
+        ps_set_error(err, PS_ERR_USAGE, "the list file %s is %s: it is read once (save it to read it twice)",
                      list_name(src), src->list == stdin ? "standard input" : "not a regular file");
         return NULL;
     }

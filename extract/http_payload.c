@@ -1,18 +1,22 @@
 /* extract/http_payload.c — the HTTP response stored in a WARC response
  * record (RFC 9112 message syntax): status line, header fields, and the body
- * with its transfer coding (chunked) and content coding (gzip, deflate)
- * undone, so the page gets the bytes the server meant.  Decides whether the
+ * with its transfer coding (chunked) and content coding (gzip, deflate, br
+ * with libbrotli, zstd with libzstd) undone, so the page gets the bytes the
+ * server meant.  Decides whether the
  * response is an HTML page (2xx status; Content-Type text/html or
  * application/xhtml+xml, or no Content-Type and a body that looks like HTML).
  * Crawlers that store bodies already decoded but keep the headers are
- * tolerated: a "chunked" body that does not start with a chunk size, or a
- * "gzip" body without the gzip magic, is taken as it is; a body cut by the
+ * tolerated: a "chunked" body that does not start with a chunk size, a
+ * "gzip" or "zstd" body without its magic, or a "br" body that looks like
+ * HTML, is taken as it is; a body cut by the
  * crawler's size limit (WARC-Truncated) keeps the part that was stored. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <brotli/decode.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "extract/inputs_internal.h"
 
@@ -250,6 +254,94 @@ static int inflate_body(const char *b, size_t len, int window, size_t max, ps_bu
     return rc;
 }
 
+/* Brotli (RFC 7932) into *out, at most max bytes; as inflate_body. */
+static int unbrotli_body(const char *b, size_t len, size_t max, ps_buf *out, char *msg, size_t cap)
+{
+    BrotliDecoderState *d = BrotliDecoderCreateInstance(NULL, NULL, NULL);
+    if (!d)
+        return -3;
+    const uint8_t *next_in = (const uint8_t *)b;
+    size_t avail_in = len;
+    int rc = 0;
+    for (;;) {
+        if (ps_buf_reserve(out, 64 * 1024)) {
+            rc = -3;
+            break;
+        }
+        uint8_t *next_out = (uint8_t *)out->data + out->len;
+        size_t avail_out = out->cap - out->len - 1;
+        BrotliDecoderResult r = BrotliDecoderDecompressStream(d, &avail_in, &next_in, &avail_out, &next_out, NULL);
+        out->len = (size_t)((char *)next_out - out->data);
+        out->data[out->len] = '\0';
+        if (out->len > max) {
+            rc = -2;
+            break;
+        }
+        if (r == BROTLI_DECODER_RESULT_SUCCESS)
+            break;
+        if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT) {
+            if (out->len == 0) { /* else: cut by the crawler's limit, keep it */
+                snprintf(msg, cap, "compressed body ends early");
+                rc = -1;
+            }
+            break;
+        }
+        if (r == BROTLI_DECODER_RESULT_ERROR) {
+            snprintf(msg, cap, "%s", BrotliDecoderErrorString(BrotliDecoderGetErrorCode(d)));
+            rc = -1;
+            break;
+        }
+    }
+    BrotliDecoderDestroyInstance(d);
+    return rc;
+}
+
+/* The largest window a zstd frame may ask for: 8 MiB, what HTTP's "zstd"
+ * coding allows (RFC 9659); a frame asking for more is refused instead of
+ * taking that much memory. */
+#define ZSTD_WINDOW_LOG_MAX 23
+
+/* Zstandard (RFC 8878; several frames allowed) into *out, at most max
+ * bytes; as inflate_body. */
+static int unzstd_body(const char *b, size_t len, size_t max, ps_buf *out, char *msg, size_t cap)
+{
+    ZSTD_DCtx *d = ZSTD_createDCtx();
+    if (!d)
+        return -3;
+    ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, ZSTD_WINDOW_LOG_MAX);
+    ZSTD_inBuffer in = {b, len, 0};
+    int rc = 0;
+    size_t left = 1; /* 0: a frame ended exactly */
+    for (;;) {
+        if (ps_buf_reserve(out, 64 * 1024)) {
+            rc = -3;
+            break;
+        }
+        ZSTD_outBuffer o = {out->data + out->len, out->cap - out->len - 1, 0};
+        left = ZSTD_decompressStream(d, &o, &in);
+        out->len += o.pos;
+        out->data[out->len] = '\0';
+        if (ZSTD_isError(left)) {
+            snprintf(msg, cap, "%s", ZSTD_getErrorName(left));
+            rc = -1;
+            break;
+        }
+        if (out->len > max) {
+            rc = -2;
+            break;
+        }
+        if (in.pos == in.size && o.pos < o.size) { /* all input read, all output flushed */
+            if (left != 0 && out->len == 0) { /* else: cut by the crawler's limit, keep it */
+                snprintf(msg, cap, "compressed body ends early");
+                rc = -1;
+            }
+            break;
+        }
+    }
+    ZSTD_freeDCtx(d);
+    return rc;
+}
+
 /* Undo the content coding into *out (or leave it empty for identity).
  * Returns 0 or the failure already written into in. -1: out of memory. */
 static int decode_content(const char *b, size_t len, span coding, size_t max_bytes, ps_buf *out,
@@ -257,21 +349,33 @@ static int decode_content(const char *b, size_t len, span coding, size_t max_byt
 {
     if (!coding.n || span_is(coding, "identity"))
         return 0;
-    int window;
+    int window = 0;
     const unsigned char *u = (const unsigned char *)b;
+    enum { ZLIB, BROTLI, ZSTD } codec = ZLIB;
     if (span_is(coding, "gzip") || span_is(coding, "x-gzip")) {
         if (len < 2 || u[0] != 0x1f || u[1] != 0x8b)
             return 0; /* stored decoded */
         window = 15 + 32;
     } else if (span_is(coding, "deflate")) {
         window = len >= 2 && (u[0] & 0x0f) == 8 && ((u[0] << 8) | u[1]) % 31 == 0 ? 15 : -15;
+    } else if (span_is(coding, "br")) {
+        if (ps_http_looks_like_html(b, len))
+            return 0; /* stored decoded (brotli has no magic to tell) */
+        codec = BROTLI;
+    } else if (span_is(coding, "zstd")) {
+        if (len < 4 || u[0] != 0x28 || u[1] != 0xB5 || u[2] != 0x2F || u[3] != 0xFD)
+            return 0; /* stored decoded */
+        codec = ZSTD;
     } else {
         ps_input_fail(in, PS_ERR_FORMAT, "%s: unsupported Content-Encoding \"%.*s\"", in->origin,
                       (int)(coding.n > 40 ? 40 : coding.n), coding.p);
         return 0;
     }
     char msg[200];
-    int r = inflate_body(b, len, window, max_bytes, out, msg, sizeof msg);
+    int r = codec == BROTLI ? unbrotli_body(b, len, max_bytes, out, msg, sizeof msg)
+            : codec == ZSTD ? unzstd_body(b, len, max_bytes, out, msg, sizeof msg)
+                            : inflate_body(b, len, window, max_bytes, out, msg, sizeof msg);
+
     if (r == -3)
         return -1;
     if (r == -2)

@@ -8,7 +8,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <brotli/encode.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "common/util.h"
 #include "pagesift/dataset.h"
@@ -605,7 +607,7 @@ static void test_warc_http_codings(void **state)
     /* already decoded by the crawler, header kept: taken as it is */
     warc_response(&file, "d3", "http://d/3", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip",
                   PAGE3, strlen(PAGE3), 0);
-    warc_response(&file, "d4", "http://d/4", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: br",
+    warc_response(&file, "d4", "http://d/4", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: compress",
                   "xxxx", 4, 0);
     /* "chunked" in the header but stored decoded; then chunks that break off */
     warc_response(&file, "d6", "http://d/6", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked",
@@ -637,6 +639,64 @@ static void test_warc_http_codings(void **state)
     ps_buf_free(&file);
     ps_buf_free(&chunked);
     ps_buf_free(&gz);
+}
+
+/* "br" and "zstd" content coding: what browsers accept, and so what WARC
+ * files written through a browser hold (they were failed records, an
+ * unsupported Content-Encoding).  A body that does not decode is a failed
+ * record naming the coding; one stored decoded under the header is taken
+ * as it is; one that decodes past --max-bytes fails as too large. */
+static void test_warc_br_zstd(void **state)
+{
+    (void)state;
+    size_t l = strlen(PAGE2), cap = BrotliEncoderMaxCompressedSize(l);
+    uint8_t *br = malloc(cap);
+    size_t brlen = cap;
+    assert_int_equal(BrotliEncoderCompress(BROTLI_DEFAULT_QUALITY, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_TEXT, l,
+                                           (const uint8_t *)PAGE2, &brlen, br), BROTLI_TRUE);
+    size_t zcap = ZSTD_compressBound(l);
+    char *zs = malloc(2 * zcap);
+    size_t z1 = ZSTD_compress(zs, zcap, PAGE2, 40, 3); /* two frames: the page in two parts */
+    assert_false(ZSTD_isError(z1));
+    size_t z2 = ZSTD_compress(zs + z1, zcap, PAGE2 + 40, l - 40, 3);
+    assert_false(ZSTD_isError(z2));
+    const char *html = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: ";
+    char head[200];
+    ps_buf file = {0};
+    snprintf(head, sizeof head, "%sbr", html);
+    warc_response(&file, "b1", "http://b/1", head, (const char *)br, brlen, 0);
+    warc_response(&file, "b2", "http://b/2", head, PAGE1, strlen(PAGE1), 0);      /* stored decoded */
+    warc_response(&file, "b3", "http://b/3", head, "\x1b\xff\xff\xff", 4, 0);  /* not brotli */
+    warc_response(&file, "b4", "http://b/4", head, (const char *)br, brlen / 2, 0); /* cut short */
+    snprintf(head, sizeof head, "%szstd", html);
+    warc_response(&file, "z1", "http://z/1", head, zs, z1 + z2, 0);
+    warc_response(&file, "z2", "http://z/2", head, PAGE3, strlen(PAGE3), 0);      /* stored decoded */
+    warc_response(&file, "z3", "http://z/3", head, "\x28\xb5\x2f\xfd\xff\xff", 6, 0);
+    write_bytes(tpath("brzstd.warc"), file.data, file.len);
+    inputs r;
+    read_all(&r, tpath("brzstd.warc"));
+    assert_int_equal(r.n, 7);
+    assert_page(&r.in[0], "b1", "http://b/1", PAGE2);
+    assert_page(&r.in[1], "b2", "http://b/2", PAGE1);
+    assert_int_equal(r.in[2].status, PS_ERR_FORMAT);
+    assert_non_null(strstr(r.in[2].msg, "bad br body"));
+    assert_int_equal(r.in[3].status, PS_ERR_FORMAT); /* one meta-block: nothing before its end */
+    assert_non_null(strstr(r.in[3].msg, "ends early"));
+    assert_page(&r.in[4], "z1", "http://z/1", PAGE2);
+    assert_page(&r.in[5], "z2", "http://z/2", PAGE3);
+    assert_int_equal(r.in[6].status, PS_ERR_FORMAT);
+    assert_non_null(strstr(r.in[6].msg, "bad zstd body"));
+    free_all(&r);
+    /* decoded beyond the page limit */
+    ps_source_options so = {.max_bytes = l / 2};
+    const char *args[] = {tpath("brzstd.warc")};
+    read_all_opts(&r, args, 1, NULL, &so);
+    assert_int_equal(r.in[0].status, PS_ERR_TOO_LARGE);
+    assert_int_equal(r.in[4].status, PS_ERR_TOO_LARGE);
+    free_all(&r);
+    ps_buf_free(&file);
+    free(br);
+    free(zs);
 }
 
 static void test_warc_not_a_warc(void **state)
@@ -1290,6 +1350,7 @@ int main(void)
         cmocka_unit_test(test_warc_corrupt_gzip),
         cmocka_unit_test(test_warc_resync_every_damage),
         cmocka_unit_test(test_warc_http_codings),
+        cmocka_unit_test(test_warc_br_zstd),
         cmocka_unit_test(test_warc_not_a_warc),
         cmocka_unit_test(test_max_bytes),
         cmocka_unit_test(test_dir_recursion_order),

@@ -672,10 +672,23 @@ static void test_warc_br_zstd(void **state)
     warc_response(&file, "z1", "http://z/1", head, zs, z1 + z2, 0);
     warc_response(&file, "z2", "http://z/2", head, PAGE3, strlen(PAGE3), 0);      /* stored decoded */
     warc_response(&file, "z3", "http://z/3", head, "\x28\xb5\x2f\xfd\xff\xff", 6, 0);
+    /* a frame that asks for a 16 MiB window (no content size: no single segment) */
+    ZSTD_CCtx *cc = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_windowLog, 24);
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 0);
+    char *wide = malloc(zcap + 64);
+    ZSTD_outBuffer wo = {wide, zcap + 64, 0};
+    ZSTD_inBuffer wi = {PAGE2, l, 0};
+    assert_false(ZSTD_isError(ZSTD_compressStream2(cc, &wo, &wi, ZSTD_e_continue))); /* size unknown */
+    ZSTD_inBuffer none = {NULL, 0, 0};
+    assert_int_equal(ZSTD_compressStream2(cc, &wo, &none, ZSTD_e_end), 0);
+    ZSTD_freeCCtx(cc);
+    warc_response(&file, "z4", "http://z/4", head, wide, wo.pos, 0);
+    free(wide);
     write_bytes(tpath("brzstd.warc"), file.data, file.len);
     inputs r;
     read_all(&r, tpath("brzstd.warc"));
-    assert_int_equal(r.n, 7);
+    assert_int_equal(r.n, 8);
     assert_page(&r.in[0], "b1", "http://b/1", PAGE2);
     assert_page(&r.in[1], "b2", "http://b/2", PAGE1);
     assert_int_equal(r.in[2].status, PS_ERR_FORMAT);
@@ -686,6 +699,8 @@ static void test_warc_br_zstd(void **state)
     assert_page(&r.in[5], "z2", "http://z/2", PAGE3);
     assert_int_equal(r.in[6].status, PS_ERR_FORMAT);
     assert_non_null(strstr(r.in[6].msg, "bad zstd body"));
+    assert_int_equal(r.in[7].status, PS_ERR_FORMAT);
+    assert_non_null(strstr(r.in[7].msg, "too much memory"));
     free_all(&r);
     /* decoded beyond the page limit */
     ps_source_options so = {.max_bytes = l / 2};

@@ -484,9 +484,9 @@ static int start(ps_fetcher *f, host *h, fetch_url *u, double now, ps_error *err
     curl_easy_setopt(e, CURLOPT_MAXREDIRS, 10L);
     curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    /* gzip and deflate, decoded by http_payload.c like a WARC record's
-     * body: the bytes kept are the bytes sent */
-    curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "gzip, deflate");
+    /* the codings http_payload.c decodes, as for a WARC record's body:
+     * the bytes kept are the bytes sent (br and zstd: smaller than gzip) */
+    curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "gzip, deflate, br, zstd");
     curl_easy_setopt(e, CURLOPT_HTTP_CONTENT_DECODING, 0L);
     curl_easy_setopt(e, CURLOPT_HTTP_TRANSFER_DECODING, 1L);
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);

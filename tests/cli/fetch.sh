@@ -121,6 +121,15 @@ pagesift --delay 0.01 "$a/page/1" > "$tmp/one.txt" 2> "$tmp/err" || fail "one UR
 pagesift "$src/datasets/sample/html/$(ls "$src/datasets/sample/html" | sort | sed -n 2p)" > "$tmp/file.txt" 2>/dev/null
 cmp -s "$tmp/one.txt" "$tmp/file.txt" || fail "the fetched page's text differs from the file's"
 
+# --- br and zstd bodies: asked for, decoded (the server answers 406 unless asked)
+for coding in br zstd; do
+  n=$([[ $coding == br ]] && echo 8 || echo 9)
+  pagesift --delay 0.01 "$a/$coding" > "$tmp/$coding.txt" 2> "$tmp/err" || fail "$coding: $(cat "$tmp/err")"
+  pagesift "$src/datasets/sample/html/$(ls "$src/datasets/sample/html" | LC_ALL=C sort | sed -n ${n}p)" \
+    > "$tmp/file.txt" 2>/dev/null
+  cmp -s "$tmp/$coding.txt" "$tmp/file.txt" || fail "the page fetched in $coding differs from the file's"
+done
+
 # --- -o DIR, then --skip-existing fetches nothing again ------------------------
 printf '%s\n' "$a/page/1" "$a/page/2" "$a/notfound" > "$tmp/urls"
 pagesift -q --delay 0.01 -o "$tmp/dir" --urls "$tmp/urls"

@@ -11,6 +11,9 @@ LOG_FILE.  Paths:
   /tiny/N            a small page (a title and two paragraphs naming N)
   /latin1            an ISO-8859-1 page, charset in the Content-Type only
   /gzip              a page sent with Content-Encoding: gzip
+  /br, /zstd         a page sent with Content-Encoding: br or zstd (encoded
+                     by libbrotlienc or libzstd through ctypes); 406 when the
+                     request's Accept-Encoding does not name that coding
   /chunked           a page sent with Transfer-Encoding: chunked
   /redirect          302 to /page/1
   /flaky             503 the first time (per port), then a page
@@ -28,6 +31,7 @@ LOG_FILE.  Paths:
   /feed.atom         Atom: /page/6, /latin1
 A first response is delayed LATENCY seconds (environment, default 0).
 """
+import ctypes
 import gzip
 import os
 import socket
@@ -45,6 +49,22 @@ pages = sorted(os.path.join(sample_dir, f) for f in os.listdir(sample_dir) if f.
 lock = threading.Lock()
 flaky_seen = set()
 log = open(log_file, "a", buffering=1)
+
+def encode(coding, data):
+    """data in Content-Encoding br or zstd, with Debian's libraries (no
+    Python module for either is needed)"""
+    out = ctypes.create_string_buffer(len(data) * 2 + 1024)
+    if coding == "br":
+        n = ctypes.c_size_t(len(out))
+        ok = ctypes.CDLL("libbrotlienc.so.1").BrotliEncoderCompress(11, 22, 1, ctypes.c_size_t(len(data)), data,
+                                                                     ctypes.byref(n), out)
+        assert ok
+        return out.raw[:n.value]
+    zs = ctypes.CDLL("libzstd.so.1")
+    zs.ZSTD_compress.restype = ctypes.c_size_t
+    n = zs.ZSTD_compress(out, ctypes.c_size_t(len(out)), data, ctypes.c_size_t(len(data)), 3)
+    return out.raw[:n]
+
 
 ROBOTS = b"""# test rules
 User-agent: otherbot
@@ -123,6 +143,13 @@ class Handler(BaseHTTPRequestHandler):
         if p == "/gzip":
             with open(pages[7], "rb") as f:
                 return self.send(200, gzip.compress(f.read()), headers=[("Content-Encoding", "gzip")])
+        if p in ("/br", "/zstd"):
+            coding = p[1:]
+            accepted = [c.strip().split(";")[0] for c in self.headers.get("Accept-Encoding", "").split(",")]
+            if coding not in accepted:
+                return self.send(406, b"not acceptable", "text/plain")
+            with open(pages[7 if coding == "br" else 8], "rb") as f:
+                return self.send(200, encode(coding, f.read()), headers=[("Content-Encoding", coding)])
         if p == "/chunked":
             with open(pages[8], "rb") as f:
                 data = f.read()

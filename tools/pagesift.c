@@ -977,7 +977,10 @@ static int report(const cli_run *r, int rc, const ps_batch_counts *counts, doubl
                     n.skipped == 1 ? "" : "s");
         return 0;
     }
-    if (rc == 0 && n.read == n.skipped && !r->n_stdin) { /* no page at all */
+    /* a stream on standard input may hold no page (a pipeline's empty
+     * WARC); a list, from a file or from standard input, must name one */
+    int stdin_stream = r->n_stdin - (r->list && strcmp(r->list, "-") == 0);
+    if (rc == 0 && n.read == n.skipped && !stdin_stream) { /* no page at all */
         if (n.skipped)
             fprintf(stderr, "pagesift: no page in the input: %zu file%s or record%s skipped as "
                             "not HTML%s\n", n.skipped, n.skipped == 1 ? "" : "s",

@@ -36,6 +36,13 @@ rc=$?
 [[ $(wc -l < "$tmp/c.jsonl") == 3 ]] || fail "--list - gave $(wc -l < "$tmp/c.jsonl") records, not 3"
 grep -q '"status":"failed"' "$tmp/c.jsonl" && fail "--list - with relative paths: $(head -c 300 "$tmp/c.jsonl")"
 
+# an empty list is "no page in the input" whether it is a file or standard input
+: > "$tmp/empty.txt"
+pagesift --list "$tmp/empty.txt" > /dev/null 2>&1; [[ $? == 2 ]] || fail "an empty list file does not exit 2"
+pagesift --list - < "$tmp/empty.txt" > /dev/null 2> "$tmp/err"; rc=$?
+[[ $rc == 2 ]] || fail "an empty --list - exits $rc, not 2"
+grep -q "no page in the input" "$tmp/err" || fail "an empty --list -: $(cat "$tmp/err")"
+
 # --- standard input once; no second pass over a pipe --------------------------
 pagesift --list - - < "$tmp/pages.txt" > /dev/null 2> "$tmp/err"
 rc=$?

@@ -534,6 +534,19 @@ static int collect(work *w, ps_method_output *out, ps_error *err)
     return 0;
 }
 
+/* A fallback's @p text (malloc'd, taken) in place of the blocks' text.  No
+ * leaf is the result's any more: leaf_kept goes, so that Markdown, XML and
+ * clean HTML render the text's lines as the plain text has them rather than
+ * the blocks' (the block classes stay the classifier's, for --format html). */
+static void take_text(ps_method_output *out, char *text)
+{
+    free(out->text);
+    out->text = text;
+    out->len = strlen(text);
+    free(out->leaf_kept);
+    out->leaf_kept = NULL;
+}
+
 /* Step 6, the JSON-LD fallback (option article_body=X, default 0.5, 0 =
  * off): when the text kept holds fewer than X times the characters of the
  * page's JSON-LD articleBody (ps_page_article_body), the result is that
@@ -548,13 +561,10 @@ static int article_body_fallback(const tsvm *t, work *w, ps_method_output *out, 
     if (!ab)
         return 0;
     size_t na = ps_utf8_chars(ab, strlen(ab)), nt = ps_utf8_chars(out->text, out->len);
-    if ((double)nt < t->article_body * (double)na) {
-        free(out->text);
-        out->text = ab;
-        out->len = strlen(ab);
-    } else {
+    if ((double)nt < t->article_body * (double)na)
+        take_text(out, ab);
+    else
         free(ab);
-    }
     return 0;
 }
 

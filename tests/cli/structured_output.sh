@@ -102,4 +102,18 @@ for k in ("date_modified", "description", "canonical_url", "image", "categories"
 assert b["lang"] == "en", b["lang"]
 assert set(a) == set(b), set(a) ^ set(b)          # one schema
 PY
+# A page whose text a script renders from its JSON-LD articleBody: every format gives that text,
+# not the blocks' ("Loading", the menu)
+for f in script-article; do
+    pagesift --format text "$data/$f.html" > "$tmp/$f.txt" || fail "$f: --format text"
+    grep -q '[a-z]' "$tmp/$f.txt" || fail "$f: empty text"
+    for fmt in markdown xml clean-html jsonl; do
+        pagesift --format $fmt "$data/$f.html" > "$tmp/$f.$fmt" || fail "$f: --format $fmt"
+        while IFS= read -r line; do
+            grep -qF "${line:0:60}" "$tmp/$f.$fmt" || fail "$f: --format $fmt lacks '$line'"
+        done < "$tmp/$f.txt"
+        ! grep -q "Loading\|HomeNews" "$tmp/$f.$fmt" || fail "$f: --format $fmt keeps the blocks' text"
+    done
+done
+[ "$(wc -l < "$tmp/script-article.txt")" = 2 ] || fail "the articleBody: not a paragraph a line"
 echo "PASS"

@@ -37,6 +37,11 @@ unsigned ps_meta_schema_kinds(const ps_meta_raw *m);
 /** The same for a page (its collected items). */
 struct ps_page;
 char *ps_page_article_body(const struct ps_page *page);
+/** The page's description as the metadata's `description` field gives it
+ *  (og:description, description, twitter:description, the JSON-LD's,
+ *  dc.description), also when parsed without its metadata; NULL when there
+ *  is none (or out of memory).  Free it. */
+char *ps_page_description(const struct ps_page *page);
 
 /** Language of @p text (CLD2): 1 with its code (ISO 639-1 where there is
  *  one, e.g. "en", "de", "zh", "zh-Hant"), the percent of the text in it and

@@ -265,11 +265,35 @@ static int meta_tag(const char *name)
     }
 }
 
+/* A <meta> tag's content under "meta:NAME" for each of its name, property,
+ * itemprop and http-equiv (lower-cased) found in @p wanted (sorted). */
+static int add_meta(ps_meta_raw *m, const ps_tree *tr, uint32_t n, const char *const *wanted, size_t n_wanted)
+{
+    char key[96];
+    const char *content = attr(tr, n, "content");
+    if (!content)
+        return 0;
+    static const char *const keys[] = {"name", "property", "itemprop", "http-equiv"};
+    for (size_t i = 0; i < 4; i++) {
+        const char *v = attr(tr, n, keys[i]);
+        if (!v || !*v || strlen(v) > 80)
+            continue;
+        size_t l = (size_t)snprintf(key, sizeof key, "meta:%s", v);
+        for (size_t j = 5; j < l && j < sizeof key; j++)
+            key[j] = (char)tolower((unsigned char)key[j]);
+        const char *name5 = key + 5;
+        if (!bsearch(&name5, wanted, n_wanted, sizeof wanted[0], cmp_str))
+            continue;
+        if (raw_add_ws(m, key, content))
+            return -1;
+    }
+    return 0;
+}
+
 static int visit(ps_meta_raw *m, const ps_tree *tr, uint32_t n, collect_counts *k, int *enter)
 {
     const ps_tnode *e = &tr->nodes[n];
     const char *name = (const char *)e->name;
-    char key[96];
     *enter = 1;
     /* the common case first: an element without the attributes and names
      * looked at below (one pass over its attributes, names are lower case
@@ -292,27 +316,8 @@ static int visit(ps_meta_raw *m, const ps_tree *tr, uint32_t n, collect_counts *
     int named = t != MT_OTHER && t != MT_BODY;
     if (!named && !a_class && !a_id && !a_itemprop)
         return 0;
-    if (t == MT_META) {
-        const char *content = attr(tr, n, "content");
-        if (!content)
-            return 0;
-        static const char *const keys[] = {"name", "property", "itemprop", "http-equiv"};
-        for (size_t i = 0; i < 4; i++) {
-            const char *v = attr(tr, n, keys[i]);
-            if (!v || !*v || strlen(v) > 80)
-                continue;
-            size_t l = (size_t)snprintf(key, sizeof key, "meta:%s", v);
-            for (size_t j = 5; j < l && j < sizeof key; j++)
-                key[j] = (char)tolower((unsigned char)key[j]);
-            const char *name5 = key + 5;
-            if (!bsearch(&name5, wanted_meta, sizeof wanted_meta / sizeof wanted_meta[0],
-                         sizeof wanted_meta[0], cmp_str))
-                continue;
-            if (raw_add_ws(m, key, content))
-                return -1;
-        }
-        return 0;
-    }
+    if (t == MT_META)
+        return add_meta(m, tr, n, wanted_meta, sizeof wanted_meta / sizeof wanted_meta[0]);
     if (t == MT_LINK) {
         const char *rel = attr(tr, n, "rel"), *href = attr(tr, n, "href");
         if (rel && href && *href && has_token(rel, "canonical"))
@@ -417,13 +422,20 @@ static int visit(ps_meta_raw *m, const ps_tree *tr, uint32_t n, collect_counts *
     return 0;
 }
 
+/* The <meta> names of the page's description (ps_page_description), sorted. */
+static const char *const description_meta[] = {"dc.description", "description", "og:description",
+                                               "twitter:description"};
+
 /* The JSON-LD alone (PS_PAGE_NO_METADATA): the "jsonld" items visit()
- * makes, in the same order, and nothing else; script and style are not
- * entered, as there. */
+ * makes, in the same order, and the description's <meta> tags (the
+ * extraction's fallback reads them); script and style are not entered, as
+ * there. */
 static int visit_jsonld(ps_meta_raw *m, const ps_tree *t, uint32_t n, int *enter)
 {
     const char *name = (const char *)t->nodes[n].name;
     *enter = 1;
+    if (name[0] == 'm' && strcmp(name, "meta") == 0)
+        return add_meta(m, t, n, description_meta, sizeof description_meta / sizeof description_meta[0]);
     if (name[0] != 's')
         return 0;
     if (strcmp(name, "script") == 0) {
@@ -1047,6 +1059,32 @@ static const char *first_of(const ps_meta_raw *m, const char *const *keys)
     return NULL;
 }
 
+/* The description field: og:description, description, twitter:description,
+ * the JSON-LD's (@p jsonld_desc), dc.description; a copy, or NULL. */
+static char *description_of(const ps_meta_raw *m, const char *jsonld_desc)
+{
+    static const char *const keys[] = {"meta:og:description", "meta:description", "meta:twitter:description",
+                                       NULL};
+    const char *ds = first_of(m, keys);
+    if (!ds)
+        ds = jsonld_desc;
+    if (!ds)
+        ds = get(m, "meta:dc.description");
+    return dup_or_null(ds);
+}
+
+char *ps_page_description(const ps_page *page)
+{
+    if (!page)
+        return NULL;
+    jsonld j = {0};
+    jl_parse(&j, page->meta);
+    char *d = description_of(page->meta, j.v[JL_DESC]);
+    for (int i = 0; i < JL_N; i++)
+        free(j.v[i]);
+    return d;
+}
+
 static int looks_url(const char *s)
 {
     return strncmp(s, "http://", 7) == 0 || strncmp(s, "https://", 8) == 0 || s[0] == '/';
@@ -1470,15 +1508,7 @@ int ps_page_metadata(const ps_page *page, const ps_extraction *x, ps_metadata *o
     for (size_t i = 0; !out->date_modified && mod_keys[i]; i++)
         out->date_modified = norm_date_dup(get(m, mod_keys[i]), 0);
 
-    /* description */
-    static const char *const desc_keys[] = {"meta:og:description", "meta:description",
-                                            "meta:twitter:description", NULL};
-    const char *ds = first_of(m, desc_keys);
-    if (!ds)
-        ds = j.v[JL_DESC];
-    if (!ds)
-        ds = get(m, "meta:dc.description");
-    out->description = dup_or_null(ds);
+    out->description = description_of(m, j.v[JL_DESC]);
 
     /* canonical URL, image */
     const char *can = get(m, "link:canonical");

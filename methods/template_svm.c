@@ -78,6 +78,7 @@
  * create(); extract() keeps its scratch on the stack or in per-call
  * allocations, so workers share one instance. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +160,7 @@ typedef struct tsvm {
     double grid_rescue;                 /* its rescue share (GRID_RESCUE) */
     double typed_model;                 /* 1: the model's companion typed
                                            model when there is one, 0: never */
+    double description;                 /* 1: the description fallback */
 } tsvm;
 
 static void tsvm_destroy(void *self)
@@ -175,7 +177,7 @@ static void tsvm_destroy(void *self)
  * second pass (PS_METHOD_PASSES: ps_block_pass_table's rows); checked in
  * methods/method_options.c, read in create_common.  Defaults above. */
 enum { O_FAVOR, O_THRESHOLD, O_MIN_PAGES, O_FOCUS_TEMPLATED, O_ARTICLE_BODY, O_GRID_SHIFT, O_GRID_GATE,
-       O_GRID_MODEL, O_GRID_MODEL_GATE, O_GRID_RESCUE, O_TYPED_MODEL, O_OWN };
+       O_GRID_MODEL, O_GRID_MODEL_GATE, O_GRID_RESCUE, O_TYPED_MODEL, O_DESCRIPTION, O_OWN };
 static const char *const favors[] = {"balanced", "precision", "recall", NULL};
 static const ps_option tsvm_options[O_OWN + 1] = {
     [O_FAVOR] = {"favor", PS_OPT_CHOICE, 0, 0, 0, favors,
@@ -199,6 +201,8 @@ static const ps_option tsvm_options[O_OWN + 1] = {
                        "the grid model may add blocks where content holds under S of the text"},
     [O_TYPED_MODEL] = {"typed_model", PS_OPT_SWITCH, 1, 0, 1, NULL,
                        "the companion NAME.typed.model, when there, on documentation, forum, product pages"},
+    [O_DESCRIPTION] = {"description", PS_OPT_SWITCH, 1, 0, 1, NULL,
+                       "a page with no word kept gives its <meta> description (og:description, ...)"},
     [O_OWN] = {NULL, PS_OPT_DOUBLE, 0, 0, 0, NULL, NULL},
 };
 
@@ -220,6 +224,7 @@ static int read_options(tsvm *t, const ps_method *m, const ps_options *given, ps
     t->grid_model_gate = v[O_GRID_MODEL_GATE];
     t->grid_rescue = v[O_GRID_RESCUE];
     t->typed_model = v[O_TYPED_MODEL];
+    t->description = v[O_DESCRIPTION];
     for (size_t i = 0; ps_block_pass_table[i].key; i++)
         t->passes.value[i] = v[O_OWN + i];
     static const double favor_threshold[] = {0.0, FAVOR_PRECISION_THRESHOLD, FAVOR_RECALL_THRESHOLD};
@@ -568,6 +573,40 @@ static int article_body_fallback(const tsvm *t, work *w, ps_method_output *out, 
     return 0;
 }
 
+/* Step 7, the description fallback (option description=1, the default):
+ * when nothing kept has a word in it, the result is the page's description
+ * (ps_page_description: its og:description or description <meta>, ...).
+ * A page whose text a script fetches (a forum thread served as an empty
+ * shell) says what it is about there and nowhere else in its markup.  The
+ * block classes stay the classifier's. */
+static int has_word(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isalnum((unsigned char)s[i]) || (unsigned char)s[i] >= 0x80)
+            return 1;
+    return 0;
+}
+
+static int description_fallback(const tsvm *t, work *w, ps_method_output *out, ps_error *err)
+{
+    if (!t->description || (out->text && has_word(out->text, out->len)))
+        return 0;
+    char *d = ps_page_description(w->page);
+    if (!d || !has_word(d, strlen(d))) {
+        free(d);
+        return 0;
+    }
+    size_t n = strlen(d); /* one line, as the text's lines end */
+    char *line = realloc(d, n + 2);
+    if (!line) {
+        free(d);
+        return ps_set_error(err, PS_ERR_NOMEM, "out of memory");
+    }
+    memcpy(line + n, "\n", 2);
+    take_text(out, line);
+    return 0;
+}
+
 static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_output *out,
                         ps_error *err)
 {
@@ -588,6 +627,8 @@ static int tsvm_extract(void *self, ps_page *page, const char *site, ps_method_o
         rc = collect(&w, out, err);
     if (rc == 0)
         rc = article_body_fallback(t, &w, out, err);
+    if (rc == 0)
+        rc = description_fallback(t, &w, out, err);
     if (rc == 0 && w.model[0] && !(out->model = strdup(w.model)))
         rc = ps_set_error(err, PS_ERR_NOMEM, "out of memory");
     if (rc == 0) { /* the scores go out with the classes */

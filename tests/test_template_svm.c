@@ -305,6 +305,53 @@ static void test_article_body_fallback(void **state)
     }
 }
 
+/* A page whose text a script fetches (an empty shell, as some forums serve
+ * their threads): with nothing kept the result is its description <meta>,
+ * one line, also when the page is parsed without its metadata (as text
+ * output does); no leaf is kept, so the structured outputs render that
+ * line.  description=0: empty as before.  A page with text keeps its own;
+ * a shell without a description stays empty. */
+static void test_description_fallback(void **state)
+{
+    (void)state;
+    static const char shell[] =
+        "<html><head><title>First telescope - Forum</title>"
+        "<meta name=\"description\" content=\"Hello everyone,   I am new to astronomy and would like "
+        "advice on my first telescope.\"><script src=\"/app.js\"></script></head>"
+        "<body><div id=\"main-outlet\"></div><script>boot()</script></body></html>";
+    static const char bare[] = "<html><head><title>App</title><meta name=\"description\" content=\" \">"
+                               "</head><body><div id=\"app\"></div></body></html>";
+    static const char want[] = "Hello everyone, I am new to astronomy and would like advice on my first telescope.\n";
+    const char *opts[] = {NULL, "description=0"};
+    for (int k = 0; k < 2; k++)
+        for (unsigned flags = 0; flags <= PS_PAGE_NO_METADATA; flags += PS_PAGE_NO_METADATA) {
+            ps_extractor_config cfg = {.model_path = model_path, .options = opts[k]};
+            ps_error err = {0};
+            ps_extractor *ex = new_extractor("svm", &cfg);
+            ps_page_options po = {.flags = flags};
+            ps_page *pg = ps_page_parse(shell, strlen(shell), &po, &err);
+            assert_non_null(pg);
+            ps_extraction x;
+            assert_int_equal(ps_extract(ex, pg, "", &x, &err), 0);
+            if (k == 0) {
+                assert_string_equal(x.text, want);
+                assert_null(x.leaf_kept);
+                assert_non_null(x.block_class);
+            } else {
+                assert_int_equal(x.len, 0);
+            }
+            ps_extraction_free(&x);
+            ps_page_free(pg);
+            pg = parse_str(bare);
+            assert_non_null(pg);
+            assert_int_equal(ps_extract(ex, pg, "", &x, &err), 0);
+            assert_int_equal(x.len, 0);
+            ps_extraction_free(&x);
+            ps_page_free(pg);
+            ps_extractor_free(ex);
+        }
+}
+
 static void test_template_svm_without_templates_is_an_error(void **state)
 {
     (void)state;
@@ -473,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_svm_alone_classifies_every_block),
         cmocka_unit_test(test_block_scores_are_the_classes),
         cmocka_unit_test(test_article_body_fallback),
+        cmocka_unit_test(test_description_fallback),
         cmocka_unit_test(test_template_svm_without_templates_is_an_error),
         cmocka_unit_test(test_model_block_tags),
         cmocka_unit_test(test_tree_dropped_for_text_outputs),

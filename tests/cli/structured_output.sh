@@ -102,9 +102,9 @@ for k in ("date_modified", "description", "canonical_url", "image", "categories"
 assert b["lang"] == "en", b["lang"]
 assert set(a) == set(b), set(a) ^ set(b)          # one schema
 PY
-# A page whose text a script renders from its JSON-LD articleBody: every format gives that text,
-# not the blocks' ("Loading", the menu)
-for f in script-article; do
+# A page whose text a script renders: from its JSON-LD articleBody, or from its description when
+# the markup holds no text; every format gives that text, not the blocks' ("Loading", the menu)
+for f in script-article script-shell; do
     pagesift --format text "$data/$f.html" > "$tmp/$f.txt" || fail "$f: --format text"
     grep -q '[a-z]' "$tmp/$f.txt" || fail "$f: empty text"
     for fmt in markdown xml clean-html jsonl; do
@@ -115,5 +115,9 @@ for f in script-article; do
         ! grep -q "Loading\|HomeNews" "$tmp/$f.$fmt" || fail "$f: --format $fmt keeps the blocks' text"
     done
 done
+grep -qx "Hello everyone, I am new to astronomy .*shows the planets." "$tmp/script-shell.txt" ||
+    fail "the shell page's text is not its description"
 [ "$(wc -l < "$tmp/script-article.txt")" = 2 ] || fail "the articleBody: not a paragraph a line"
+pagesift --format text --options description=0 "$data/script-shell.html" > "$tmp/off.txt" 2>/dev/null
+[ ! -s "$tmp/off.txt" ] || fail "description=0 still gives the description"
 echo "PASS"

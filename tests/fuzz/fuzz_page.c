@@ -3,9 +3,11 @@
  * every extraction method that needs no template library (svm with the
  * shipped model, all, the baselines) must return a page or a clear error,
  * never crash, leak or read out of bounds.  The batch's way too, for svm:
- * a copy of the bytes taken by the page (ps_page_parse_taking) and its tree
- * freed once its type is known (PS_PAGE_NO_TREE): the same text as with
- * its tree, or the fuzzer stops.  Built by scripts/fuzz. */
+ * a copy of the bytes taken by the page (ps_page_parse_taking), its tree
+ * freed once its type is known (PS_PAGE_NO_TREE) and only the metadata the
+ * extraction reads collected (PS_PAGE_NO_METADATA: the JSON-LD, the
+ * description), as for text output: the same text as with its tree and
+ * metadata, or the fuzzer stops.  Built by scripts/fuzz. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!copy)
                 abort();
             memcpy(copy, data, size);
-            opt.flags = PS_PAGE_NO_TREE;
+            opt.flags = PS_PAGE_NO_TREE | PS_PAGE_NO_METADATA;
             ps_page *taken = ps_page_parse_taking(copy, size, &opt, &err);
             ps_extraction again;
             if (!taken || ps_extract(ex[i], taken, "fuzz.example", &again, &err) != 0)

@@ -8,6 +8,7 @@
  * stack.  Removing is unlinking (the nodes stay in the tree's array); a DOM
  * is made from the cleaned tree only when a tool asks (ps_page_dom). */
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1285,6 +1286,26 @@ static uint32_t find_body(const ps_tree *t, uint32_t root)
     return 0;
 }
 
+/* Whether libxml2 may read the markup where it is, with no UTF-8
+ * copy (ps_tree_parse_utf8): when it is the decoded text (valid UTF-8, no
+ * NUL: extract/decode.c) and a NUL follows it.  The decoder's own copy has
+ * one; the caller's bytes, when the decoder took them as they are
+ * (@p direct), only when the page owns them (@p owned: ps_page_parse_taking)
+ * and their allocation has room for one after their @p len bytes, written
+ * here.  A repaired copy (@p fixed: tag names mended, which may split a
+ * character) is read as before. */
+static int in_place_utf8(const char *direct, void **owned, size_t len, const char *fixed)
+{
+    if (fixed)
+        return 0;
+    if (!direct)
+        return 1;
+    if (!owned || !*owned || malloc_usable_size(*owned) <= len)
+        return 0;
+    ((char *)*owned)[len] = '\0';
+    return 1;
+}
+
 /* ps_page_parse; when @p owned is not NULL, *owned (the caller's copy of
  * @p bytes, malloc'd) is freed as soon as the markup is parsed, before the
  * block tree is built, and set to NULL. */
@@ -1364,7 +1385,8 @@ static ps_page *parse(const void *bytes, size_t len, void **owned, const ps_page
     if (k < hlen) {
         /* libxml2's HTML parser, its SAX events into the page's compact
          * tree (extract/tree.c): no DOM is built */
-        pg->tree = ps_tree_parse(html, hlen, opt->url, PS_PAGE_PARSE_OPTIONS);
+        pg->tree = in_place_utf8(direct, owned, len, fixed) ? ps_tree_parse_utf8(html, hlen, opt->url, PS_PAGE_PARSE_OPTIONS)
+                                                                  : ps_tree_parse(html, hlen, opt->url, PS_PAGE_PARSE_OPTIONS);
         if (!pg->tree) {
             free(fixed);
             if (ps_xml_failed())

@@ -129,10 +129,12 @@ void ps_xml_alloc_setup(void);
 htmlDocPtr ps_xml_read(const char *html, size_t len, const char *url, int options);
 /** ps_xml_read with @p setup(ctxt, @p user) called once the parser's options
  *  are set and before it parses: it may replace the parser's SAX callbacks
- *  (extract/tree.c builds its own tree from them).  Returns the document
- *  libxml2's callbacks left in the context (what SAX2's startDocument made
- *  when it was kept), or NULL. */
-htmlDocPtr ps_xml_read_sax(const char *html, size_t len, const char *url, int options,
+ *  (extract/tree.c builds its own tree from them).  @p utf8_terminated: the
+ *  bytes are valid UTF-8 without a NUL and html[len] is a NUL, so libxml2
+ *  reads them where they are, with no conversion (a copy) to UTF-8.
+ *  Returns the document libxml2's callbacks left in the context (what
+ *  SAX2's startDocument made when it was kept), or NULL. */
+htmlDocPtr ps_xml_read_sax(const char *html, size_t len, const char *url, int options, int utf8_terminated,
                            void (*setup)(htmlParserCtxtPtr, void *), void *user);
 void ps_xml_failed_reset(void);
 int ps_xml_failed(void);

@@ -356,7 +356,7 @@ static xmlDictPtr rehome_names(ps_tree *t)
     return d;
 }
 
-ps_tree *ps_tree_parse(const char *html, size_t len, const char *url, int options)
+static ps_tree *tree_parse(const char *html, size_t len, const char *url, int options, int utf8_terminated)
 {
     ps_tree *t = calloc(1, sizeof *t);
     builder b = {.t = t};
@@ -379,7 +379,7 @@ ps_tree *ps_tree_parse(const char *html, size_t len, const char *url, int option
      * ended: 1 MB of processing instructions at the node budget grew the
      * process by 18 MB with it, 6.6 MB without (docs/research/SPEED.md,
      * "The switch"). */
-    htmlDocPtr doc = ps_xml_read_sax(html, len, url, options, setup, &b);
+    htmlDocPtr doc = ps_xml_read_sax(html, len, url, options, utf8_terminated, setup, &b);
     free(b.stack);
     if (doc)
         xmlFreeDoc(doc);
@@ -406,6 +406,16 @@ ps_tree *ps_tree_parse(const char *html, size_t len, const char *url, int option
     if (t->text_len && (p = realloc(t->text, t->text_len)))
         t->text = p, t->cap_text = t->text_len;
     return t;
+}
+
+ps_tree *ps_tree_parse(const char *html, size_t len, const char *url, int options)
+{
+    return tree_parse(html, len, url, options, 0);
+}
+
+ps_tree *ps_tree_parse_utf8(const char *html, size_t len, const char *url, int options)
+{
+    return tree_parse(html, len, url, options, 1);
 }
 
 void ps_tree_free(ps_tree *t)

@@ -71,6 +71,10 @@ typedef struct ps_tree {
  *  would with @p options, into a tree.  NULL when memory ran out or libxml2
  *  could not parse; a page of white space only gives the document alone. */
 ps_tree *ps_tree_parse(const char *html, size_t len, const char *url, int options);
+/** ps_tree_parse of bytes that are valid UTF-8 without a NUL and followed
+ *  by a NUL (html[len] == 0: a decoded page): libxml2 reads them where they
+ *  are, without converting them into a copy; the same tree. */
+ps_tree *ps_tree_parse_utf8(const char *html, size_t len, const char *url, int options);
 void ps_tree_free(ps_tree *t);
 
 /** The root element (xmlDocGetRootElement: the document's first element

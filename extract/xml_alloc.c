@@ -105,29 +105,46 @@ static void silent(void *ctx, const char *msg, ...)
  * (grown by doubling: 8 MB for a 5.3 MB page) that lived through the whole
  * parse beside the UTF-8 buffer the encoding switch converts them into.
  * The static buffer is that switch's raw input only; the parser reads the
- * converted buffer, as before.  NULL when libxml2 could not set up the
- * input (out of memory). */
+ * converted buffer, as before.  With @p utf8_terminated (the bytes are
+ * valid UTF-8 without a NUL, and a NUL follows them) there is no switch
+ * either: the parser reads the bytes themselves, as UTF-8 (the context's
+ * charset from the start), and the input's encoding is set to UTF-8 as the
+ * switch sets it, so that a <meta charset> does not switch it later.  The
+ * switch's UTF-8 to UTF-8 conversion was a copy of the page, faulted in
+ * afresh for every page over the mapping threshold (a quarter of a run's
+ * page faults on wcxb-dev).  NULL when libxml2 could not set up the input
+ * (out of memory). */
 static __attribute__((noinline)) htmlDocPtr read_in_place(htmlParserCtxtPtr c, const char *html, size_t len, const char *url,
-                                int options, void (*setup)(htmlParserCtxtPtr, void *), void *user)
+                                int options, int utf8_terminated, void (*setup)(htmlParserCtxtPtr, void *), void *user)
 {
     htmlCtxtReset(c);
-    xmlParserInputBufferPtr buf = xmlParserInputBufferCreateStatic(html, (int)len, XML_CHAR_ENCODING_NONE);
-    if (!buf)
-        return NULL;
-    xmlParserInputPtr in = xmlNewIOInputStream(c, buf, XML_CHAR_ENCODING_NONE);
-    if (!in) {
-        xmlFreeParserInputBuffer(buf);
-        return NULL;
+    xmlParserInputPtr in;
+    if (utf8_terminated) { /* a string input: no buffer, read where it is */
+        if (!(in = xmlNewStringInputStream(c, (const xmlChar *)html)))
+            return NULL;
+    } else {
+        xmlParserInputBufferPtr buf = xmlParserInputBufferCreateStatic(html, (int)len, XML_CHAR_ENCODING_NONE);
+        if (!buf)
+            return NULL;
+        if (!(in = xmlNewIOInputStream(c, buf, XML_CHAR_ENCODING_NONE))) {
+            xmlFreeParserInputBuffer(buf);
+            return NULL;
+        }
     }
     inputPush(c, in);
     htmlCtxtUseOptions(c, options);
     c->html = 1;
-    xmlCharEncodingHandlerPtr utf8 = xmlFindCharEncodingHandler("UTF-8");
-    if (utf8) {
-        xmlSwitchToEncoding(c, utf8);
-        if (c->input->encoding)
-            xmlFree((xmlChar *)c->input->encoding);
+    if (utf8_terminated) {
+        c->charset = XML_CHAR_ENCODING_UTF8;
         c->input->encoding = xmlStrdup((const xmlChar *)"UTF-8");
+    } else {
+        xmlCharEncodingHandlerPtr utf8 = xmlFindCharEncodingHandler("UTF-8");
+        if (utf8) {
+            xmlSwitchToEncoding(c, utf8);
+            if (c->input->encoding)
+                xmlFree((xmlChar *)c->input->encoding);
+            c->input->encoding = xmlStrdup((const xmlChar *)"UTF-8");
+        }
     }
     if (url && c->input && !c->input->filename)
         c->input->filename = (char *)xmlStrdup((const xmlChar *)url);
@@ -141,10 +158,10 @@ static __attribute__((noinline)) htmlDocPtr read_in_place(htmlParserCtxtPtr c, c
 
 htmlDocPtr ps_xml_read(const char *html, size_t len, const char *url, int options)
 {
-    return ps_xml_read_sax(html, len, url, options, NULL, NULL);
+    return ps_xml_read_sax(html, len, url, options, 0, NULL, NULL);
 }
 
-htmlDocPtr ps_xml_read_sax(const char *html, size_t len, const char *url, int options,
+htmlDocPtr ps_xml_read_sax(const char *html, size_t len, const char *url, int options, int utf8_terminated,
                            void (*setup)(htmlParserCtxtPtr, void *), void *user)
 {
     /* libxml2's generic error channel (memory and buffer errors, which
@@ -165,7 +182,7 @@ htmlDocPtr ps_xml_read_sax(const char *html, size_t len, const char *url, int op
     if (setjmp(jb) == 0) {
         tl_jmp = &jb;
         tl_ctxt = c;
-        doc = read_in_place(c, html, len, url, options, setup, user);
+        doc = read_in_place(c, html, len, url, options, utf8_terminated, setup, user);
         /* libxml2 keeps a copy of the last error per thread: not kept
          * past the parse */
         xmlResetLastError();

@@ -3,7 +3,9 @@
  * compact tree built from SAX events (extract/tree.c); the two must be the
  * same node for node (ps_tree_differs), so must the DOM made back from the
  * tree (ps_tree_dom), and neither may crash, leak or
- * read out of bounds.  A difference aborts with both parses' first
+ * read out of bounds.  Then the bytes decoded as the page model decodes
+ * them, read in place (ps_tree_parse_utf8: no UTF-8 copy), against the DOM
+ * of the same text read through libxml2's copy.  A difference aborts with both parses' first
  * divergence on stderr.  Built by scripts/fuzz. */
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include "extract/page_internal.h"
 #include "extract/tree.h"
 #include "pagesift.h"
+#include "pagesift/page.h"
 
 #define OPTIONS                                                                                               \
     (HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | \
@@ -55,5 +58,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (doc)
         xmlFreeDoc(doc);
     ps_tree_free(t);
+    /* the bytes decoded as the page model decodes them, read in place by
+     * libxml2 (ps_tree_parse_utf8): the tree its UTF-8 copy makes */
+    ps_decoded dec;
+    if (ps_decode(data, size, NULL, &dec, &err) != 0)
+        return 0;
+    if (ps_page_guard(dec.utf8, dec.len, &gs, &err) == 0) {
+        free(gs.fixes);
+        ps_xml_failed_reset();
+        doc = ps_xml_read(dec.utf8, dec.len, NULL, OPTIONS);
+        t = ps_tree_parse_utf8(dec.utf8, dec.len, NULL, OPTIONS);
+        if (!doc != !t || (doc && ps_tree_differs(t, doc, why, sizeof why))) {
+            fprintf(stderr, "fuzz_tree: the tree read in place is not the DOM: %s\n", doc && t ? why : "one failed");
+            abort();
+        }
+        if (doc)
+            xmlFreeDoc(doc);
+        ps_tree_free(t);
+    }
+    free(dec.utf8);
     return 0;
 }

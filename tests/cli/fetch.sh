@@ -153,7 +153,9 @@ for i in $(seq 1 12); do echo "$c/page/$i"; done > "$tmp/urls12"
 : > "$tmp/log"
 pagesift -q --delay 0.25 --per-host 1 -o "$tmp/killed" --urls "$tmp/urls12" 2>/dev/null &
 run=$!
-sleep 1.6
+# once the first page is written (not after a fixed time: on a loaded machine the model's loading
+# alone took longer than that), while eleven are still to come, 0.25 s apart
+for _ in $(seq 300); do compgen -G "$tmp/killed/*.txt" > /dev/null && break; sleep 0.05; done
 kill -TERM "$run"   # (SIGINT is ignored by a background job of a script)
 wait "$run"
 rc=$?

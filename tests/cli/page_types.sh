@@ -58,6 +58,20 @@ print("listing: teaser titles kept with page types %d, without %d of 8" % (kept(
 assert kept(on["listing"]) >= 4 and kept(on["listing"]) > kept(off["listing"])
 PY
 
+# a page with no text of its own (an empty body, a script's shell) is not typed: its all-zero
+# signals came out "forum", so a crawl filtered by type took every empty page for a thread
+printf '<html><body></body></html>' > "$tmp/empty.html"
+printf '<html><body><div id="app"></div><script>boot()</script></body></html>' > "$tmp/shell.html"
+pagesift -q -f jsonl "$tmp/empty.html" "$tmp/shell.html" > "$tmp/empty.jsonl" || true
+"$py" -c '
+import json, sys
+recs = list(map(json.loads, open(sys.argv[1])))
+assert len(recs) == 2, recs
+for r in recs:
+    assert r["status"] == "empty" and r["page_type"] is None and r["page_type_prob"] is None, r
+' "$tmp/empty.jsonl" || { echo "FAIL: a page without text got a page type"; exit 1; }
+pagesift -q -f xml "$tmp/empty.html" | grep -q page_type && { echo "FAIL: page_type on an empty page's <doc>"; exit 1; }
+
 # a damaged bundle is refused, naming the file
 bundle="$src/models/page-types.model"
 sed '0,/^gamma /s/^gamma \(.\)/gamma 9\1/' "$bundle" > "$tmp/bad.model"

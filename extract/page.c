@@ -1385,8 +1385,9 @@ static ps_page *parse(const void *bytes, size_t len, void **owned, const ps_page
     if (k < hlen) {
         /* libxml2's HTML parser, its SAX events into the page's compact
          * tree (extract/tree.c): no DOM is built */
-        pg->tree = in_place_utf8(direct, owned, len, fixed) ? ps_tree_parse_utf8(html, hlen, opt->url, PS_PAGE_PARSE_OPTIONS)
-                                                                  : ps_tree_parse(html, hlen, opt->url, PS_PAGE_PARSE_OPTIONS);
+        pg->tree = in_place_utf8(direct, owned, len, fixed)
+                       ? ps_tree_parse_utf8(html, hlen, opt->url, PS_PAGE_PARSE_OPTIONS)
+                       : ps_tree_parse(html, hlen, opt->url, PS_PAGE_PARSE_OPTIONS);
         if (!pg->tree) {
             free(fixed);
             if (ps_xml_failed())

@@ -226,8 +226,7 @@ typedef struct ps_extraction {
     char *page_type;         /**< the kind of page (article, collection,
                                   documentation, forum, listing, product,
                                   service: the page-type bundle's labels),
-                                  NULL when the extractor has no page types
-                                  or no block of the page has text */
+                                  NULL without page types or page text */
     double page_type_prob;   /**< its probability, 0..1 (0 when NULL) */
 } ps_extraction;
 

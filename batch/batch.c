@@ -52,9 +52,15 @@ static int lang_wanted(const char *langs, const char *lang)
  * data sets) meet neither.
  * 2 MiB for all the workers together kept one of two cores idle 15 % of
  * the time on wcxb-dev, whose 78 pages over 1 MiB hold a third of its
- * bytes (docs/research/SPEED.md, "what keeps -j 2 from x2"). */
+ * bytes (docs/research/SPEED.md, "what keeps -j 2 from x2"); 4 MiB at
+ * -j 2 still kept them 4 % idle: the bound is at least WORKING_BYTES_MIN
+ * together (-j 2 and -j 3), which the eight data sets in one WARC do not
+ * notice in peak RSS, and as before 2 MiB a worker from -j 4 up, so that
+ * the worst case of many workers does not grow ("the page read where it
+ * is", SPEED.md). */
 #define BATCH_QUEUED_BYTES ((size_t)4 << 20)
 #define BATCH_WORKING_BYTES_PER_WORKER ((size_t)2 << 20)
+#define BATCH_WORKING_BYTES_MIN ((size_t)8 << 20)
 
 typedef struct batch_job {
     ps_input in;
@@ -1036,6 +1042,8 @@ static int run_pass(const ps_batch_config *cfg, ps_batch_read_fn read, void *rea
     if (ps_extractor_is_stateful(cfg->extractor))
         po.workers = 1; /* in input order, one page at a time */
     po.working_bytes = BATCH_WORKING_BYTES_PER_WORKER * (size_t)po.workers;
+    if (po.working_bytes < BATCH_WORKING_BYTES_MIN)
+        po.working_bytes = BATCH_WORKING_BYTES_MIN; /* one worker: never reached */
     po.ordered = !cfg->unordered;
     po.interrupt = cfg->interrupt;
     int rc = ps_pipeline_run(&ops, &po, batch_discard, err);

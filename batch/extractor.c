@@ -163,26 +163,15 @@ int ps_extractor_is_stateful(const ps_extractor *ex)
     return (ex->method->flags & PS_METHOD_STATEFUL) != 0;
 }
 
-/* Whether any block of @p page has text of its own.  A page without (an
- * empty body, a script's shell) gives the page-type classifier nothing to
- * read: its all-zero signals came out "forum" at 0.58, and a crawl filtered
- * by type took every empty page for a thread.  Such a page is not typed
- * (page_type NULL, the probabilities 0, as with no page-type bundle). */
-static int has_text(const ps_page *page)
-{
-    size_t nb;
-    const ps_block *b = ps_page_blocks(page, &nb);
-    for (size_t i = 0; i < nb; i++)
-        if (b[i].own.text_chars)
-            return 1;
-    return 0;
-}
-
 int ps_extract(ps_extractor *ex, ps_page *page, const char *site, ps_extraction *out, ps_error *err)
 {
     memset(out, 0, sizeof *out);
     out->page_type_prob = 0;
-    if (ex->page_types && has_text(page)) { /* before the method, which may change the page */
+    /* a page with no text of its own (an empty body, a script's shell) gives
+     * the classifier nothing to read: its all-zero signals came out "forum"
+     * at 0.58, and a crawl filtered by type took every empty page for a
+     * thread.  It is not typed (page_type NULL), as with no bundle. */
+    if (ex->page_types && ps_page_totals(page).text_chars) { /* before the method, which may change the page */
         double prob[64];
         int t = ps_page_types_count(ex->page_types) <= 64 ? ps_page_types_attach(ex->page_types, page, prob, err)
                                                           : -1;
